@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import { defineMessages, useIntl } from 'react-intl';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { GlobalModal, HelpPanel, LanguageSelector, Layout, Toast } from '../components';
+import { getRuntimeConfig } from '../config';
+import { useGetSessionQuery } from '../features/session/sessionApi';
+import { errorDismissed, selectSessionError } from '../features/session/sessionSlice';
+import { localeChosen, selectLocale, selectToast, toastClosed } from '../features/ui/uiSlice';
+import type { Locale } from '../i18n/locale';
+import { downloadDiagnostics } from './diagnostics';
+import { useAppDispatch, useAppSelector, useAppStore } from './hooks';
+
+const messages = defineMessages({
+  documentTitle: { id: 'app.documentTitle', defaultMessage: 'Divilo · Business account' },
+});
+
+/** The frame of every screen: header with the language selector, the screen, help, modal and toast. */
+export function AppShell() {
+  const store = useAppStore();
+  const dispatch = useAppDispatch();
+  const intl = useIntl();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const locale = useAppSelector(selectLocale);
+  const error = useAppSelector(selectSessionError);
+  const toast = useAppSelector(selectToast);
+  const config = getRuntimeConfig();
+
+  // A customer who is already signed in goes straight to the main app (not while signing out).
+  const onLogout = location.pathname.toLowerCase().startsWith('/logout');
+  const { data: session } = useGetSessionQuery(undefined, { skip: onLogout });
+  useEffect(() => {
+    if (session?.authenticated && !onLogout) store.navigation.leaveApp(config.mainAppUrl);
+  }, [session, onLogout, store, config.mainAppUrl]);
+
+  useEffect(() => {
+    document.title = intl.formatMessage(messages.documentTitle);
+    document.documentElement.lang = locale;
+  }, [intl, locale]);
+
+  const chooseLocale = (next: Locale) => {
+    dispatch(localeChosen(next));
+    // An explicit choice outlives a ?lang= that came with the link.
+    const params = new URLSearchParams(location.search);
+    if (params.has('lang')) {
+      params.delete('lang');
+      const search = params.toString();
+      navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
+    }
+  };
+
+  return (
+    <Layout
+      languageSelector={<LanguageSelector locale={locale} onChange={chooseLocale} />}
+      helpPanel={
+        <HelpPanel
+          supportPhone={config.supportPhone}
+          privacyUrl={config.legalLinks.privacy}
+          onDownloadDiagnostics={() => downloadDiagnostics(store.recorder, store.getState())}
+        />
+      }
+    >
+      <Outlet />
+      <GlobalModal messageId={error} onAccept={() => dispatch(errorDismissed())} />
+      <Toast
+        message={toast ? toast.messageIds.map((id) => intl.formatMessage({ id })).join(' ') : null}
+        kind={toast?.kind ?? 'error'}
+        onClose={() => dispatch(toastClosed())}
+      />
+    </Layout>
+  );
+}

@@ -1,0 +1,76 @@
+import { combineReducers, configureStore, type Middleware, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
+import { persistStore } from 'redux-persist';
+import { authReducer } from '../features/auth/authSlice';
+import { addSessionListeners } from '../features/session/sessionListeners';
+import { initialSessionState, sessionReducer } from '../features/session/sessionSlice';
+import { addUiListeners } from '../features/ui/uiListeners';
+import { initialUiState, uiReducer } from '../features/ui/uiSlice';
+import type { Locale } from '../i18n/locale';
+import { api } from '../services/api';
+import { loadItem, StorageKey } from '../storage/browserStorage';
+import { createActionRecorder, type ActionRecorder } from './diagnostics';
+import { createAppListenerMiddleware, type Navigation } from './listenerMiddleware';
+import { PERSIST_ACTIONS, persistedFormReducer } from './persist';
+import { redactSecrets } from './redact';
+
+const rootReducer = combineReducers({
+  [api.reducerPath]: api.reducer,
+  session: sessionReducer,
+  auth: authReducer,
+  form: persistedFormReducer,
+  ui: uiReducer,
+});
+
+export type RootState = ReturnType<typeof rootReducer>;
+/** Spelled out rather than inferred from the store: the listeners' types need it before the store exists. */
+export type AppDispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
+
+export interface StoreOptions {
+  navigation?: Navigation;
+  /** Keep the persisted form in sync with USER_FORM (off for stores built from a diagnostics dump). */
+  persist?: boolean;
+}
+
+/** The app starts from what the browser remembers: token, session id, remembered page; and the language. */
+export function initialStateFromBrowser(locale: Locale): Partial<RootState> {
+  return {
+    ui: { ...initialUiState, locale },
+    session: {
+      ...initialSessionState,
+      authorizationToken: loadItem<string>(StorageKey.JWT) ?? null,
+      sessionId: loadItem<string>(StorageKey.SESSION_ID) ?? null,
+      currentPage: loadItem<string>(StorageKey.CURRENT_PAGE) ?? null,
+    },
+  };
+}
+
+export function makeStore(preloadedState?: Partial<RootState>, options: StoreOptions = {}) {
+  const navigation: Navigation = options.navigation ?? {
+    navigate: (to) => window.location.assign(to),
+    leaveApp: (url) => window.location.assign(url),
+  };
+  const listenerMiddleware = createAppListenerMiddleware({ navigation });
+  const recorder = createActionRecorder();
+
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefault) =>
+      getDefault({ serializableCheck: { ignoredActions: PERSIST_ACTIONS } })
+        .prepend(listenerMiddleware.middleware)
+        .concat(api.middleware, recorder.middleware as Middleware),
+    // Support staff read customers' sessions in Redux DevTools: secrets are redacted before they leave.
+    devTools: {
+      name: 'Divilo onboarding',
+      actionSanitizer: (action) => redactSecrets(action),
+      stateSanitizer: (state) => redactSecrets(state),
+    },
+  });
+
+  addSessionListeners(listenerMiddleware.startListening);
+  addUiListeners(listenerMiddleware.startListening);
+  const persistor = options.persist === false ? null : persistStore(store);
+  return Object.assign(store, { persistor, recorder: recorder as ActionRecorder, navigation });
+}
+
+export type AppStore = ReturnType<typeof makeStore>;

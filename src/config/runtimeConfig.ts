@@ -1,0 +1,31 @@
+/**
+ * What the server tells the SPA at start (`GET /config.json`). The SPA code is the same for the embedded
+ * defaults and for production: only these values change.
+ */
+export interface RuntimeConfig {
+  /** Base URL of the product API ({host} in the specification), e.g. `/api`. */
+  apiBaseUrl: string;
+  /** Where a signed-in customer is sent after login. */
+  mainAppUrl: string;
+  /** Support phone shown in the help panel, in international format. */
+  supportPhone: string;
+  /** Legal documents (privacy, pre-contract, ...), by name. */
+  legalLinks: Record<'privacy' | 'precontract' | 'biometrics' | 'microbusinesses' | 'companies' | 'selfEmployed', string>;
+  identity: {
+    region: string;
+    userPoolId: string;
+    clientId: string;
+    /** Set only for the embedded identity endpoint; absent means AWS itself. */
+    endpoint?: string;
+    identityPoolId: string;
+  };
+  storage: {
+    region: string;
+    bucket: string;
+    /** Set only for the embedded storage endpoint; absent means AWS itself. */
+    endpoint?: string;
+  };
+  captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; challengeUrl?: string };
+  /** Seconds before a session token's expiry at which the app warns and offers to continue. */
+  sessionWarningSeconds: number;
+}

@@ -1,0 +1,4 @@
+import { titledScreens, type ScreenMap } from '../../routing/titledScreens';
+
+/** The login area's screens, by route name. */
+export const screens: ScreenMap = titledScreens('login');

@@ -1,0 +1,16 @@
+import { api } from '../../services/api';
+
+export interface GetSessionResponse {
+  authenticated: boolean;
+}
+
+export const sessionApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** Whether the browser already holds a live customer session (a session cookie set at login). */
+    getSession: build.query<GetSessionResponse, void>({
+      query: () => ({ url: 'user-authorization-management/get-session', noAuth: true }),
+    }),
+  }),
+});
+
+export const { useGetSessionQuery } = sessionApi;

@@ -1,0 +1,87 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { errorRaised, requestFinished, requestStarted, sessionIdAssigned } from '../../services/requestEvents';
+
+export interface SessionState {
+  /** The onboarding session token (JWT), mirrored in storage under JWT. */
+  authorizationToken: string | null;
+  /** Generated in the browser, uuid-like, mirrored in storage under SESSION_ID. */
+  sessionId: string | null;
+  /** True while at least one API request is in flight. */
+  loading: boolean;
+  inFlight: number;
+  /** Message id of the error the global modal shows, e.g. `error.sessionExpired`. */
+  error: string | null;
+  lastRequestTimestamp: number | null;
+  /** Name of the route the user is on, as remembered under CURRENT_PAGE. */
+  currentPage: string | null;
+}
+
+export const initialSessionState: SessionState = {
+  authorizationToken: null,
+  sessionId: null,
+  loading: false,
+  inFlight: 0,
+  error: null,
+  lastRequestTimestamp: null,
+  currentPage: null,
+};
+
+const sessionSlice = createSlice({
+  name: 'session',
+  initialState: initialSessionState,
+  reducers: {
+    sessionStarted(state, action: PayloadAction<{ token: string }>) {
+      state.authorizationToken = action.payload.token;
+    },
+    errorDismissed(state) {
+      state.error = null;
+    },
+    pageVisited(state, action: PayloadAction<string>) {
+      state.currentPage = action.payload;
+    },
+    /** The stored token expired: everything but the error the user must see is dropped. */
+    sessionExpired() {
+      return { ...initialSessionState, error: 'error.sessionExpired' };
+    },
+    /** Signing out or opening the login page starts from a clean session. */
+    sessionCleared() {
+      return initialSessionState;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(sessionIdAssigned, (state, action) => {
+        state.sessionId = action.payload;
+      })
+      .addCase(requestStarted, (state, action) => {
+        state.inFlight += 1;
+        state.loading = true;
+        state.lastRequestTimestamp = action.payload.at;
+      })
+      .addCase(requestFinished, (state) => {
+        state.inFlight = Math.max(0, state.inFlight - 1);
+        state.loading = state.inFlight > 0;
+      })
+      .addCase(errorRaised, (state, action) => {
+        state.error = action.payload;
+      });
+  },
+});
+
+export { errorRaised, sessionIdAssigned };
+export const {
+  sessionStarted,
+  errorDismissed,
+  pageVisited,
+  sessionExpired,
+  sessionCleared,
+} = sessionSlice.actions;
+
+export const sessionReducer = sessionSlice.reducer;
+
+type WithSession = { session: SessionState };
+export const selectAuthorizationToken = (state: WithSession) => state.session.authorizationToken;
+export const selectSessionId = (state: WithSession) => state.session.sessionId;
+export const selectLoading = (state: WithSession) => state.session.loading;
+export const selectSessionError = (state: WithSession) => state.session.error;
+export const selectLastRequestTimestamp = (state: WithSession) => state.session.lastRequestTimestamp;

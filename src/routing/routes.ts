@@ -1,0 +1,79 @@
+/**
+ * Every route of the app with its name and what it needs:
+ * - `none`: public, no session needed;
+ * - `flow`: part of a flow that carries its own proof instead of the onboarding token (the login SMS step,
+ *   the recovery steps): the screen checks its flow state itself, the token guard does not apply;
+ * - `token`: an onboarding step, needs a live onboarding session token.
+ */
+export type RouteAccess = 'none' | 'flow' | 'token';
+
+/** Which bundle a screen ships in: the login bundle never carries the onboarding wizard. */
+export type RouteArea = 'login' | 'onboarding';
+
+export interface RouteInfo {
+  name: string;
+  path: string;
+  access: RouteAccess;
+  area: RouteArea;
+}
+
+const token = <N extends string>(name: N) => ({ name, path: `/${name}`, access: 'token', area: 'onboarding' }) as const;
+
+export const ROUTES = [
+  { name: 'signUp', path: '/signUp', access: 'none', area: 'onboarding' },
+  { name: 'login', path: '/login', access: 'none', area: 'login' },
+  { name: 'logout', path: '/logout', access: 'none', area: 'login' },
+  { name: 'recover-password-init', path: '/recover-password/init', access: 'none', area: 'login' },
+  { name: 'recover-password-confirm', path: '/recover-password/confirm', access: 'flow', area: 'login' },
+  { name: 'recover-password-success', path: '/recover-password/success', access: 'flow', area: 'login' },
+  { name: 'login-confirm-telephone', path: '/login/confirm-telephone', access: 'flow', area: 'login' },
+  { name: 'client-verification', path: '/client-verification', access: 'none', area: 'login' },
+  // Onboarding wizard: common steps
+  token('reg-code'),
+  token('personal-info'),
+  token('contact-phone'),
+  token('confirm-telephone'),
+  token('already-exists'),
+  token('forbidden-user'),
+  token('register-as'),
+  // Freelance path
+  token('requirements-freelance'),
+  token('your-activity'),
+  token('fiscal-address'),
+  token('tax-registration-income'),
+  token('tell-us-more-freelance'),
+  // Company path
+  token('requirements-company'),
+  token('about-company'),
+  token('company-error'),
+  token('about-company-info'),
+  token('about-company-address'),
+  token('articles-of-association'),
+  token('corporate-tax'),
+  token('about-company-numbers'),
+  token('royal-owners'),
+  token('tell-us-more-company'),
+  // Closing steps
+  token('divilo-password'),
+  token('check-identity'),
+  token('check-identity-waiting'),
+  token('docu-sign'),
+  token('welcome'),
+] as const satisfies readonly RouteInfo[];
+
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+const byName = new Map<string, RouteInfo>(ROUTES.map((route) => [route.name, route]));
+const byPath = new Map<string, RouteInfo>(ROUTES.map((route) => [route.path.toLowerCase(), route]));
+
+export function routeByName(name: string): RouteInfo | undefined {
+  return byName.get(name);
+}
+
+export function routeByPath(pathname: string): RouteInfo | undefined {
+  return byPath.get(pathname.replace(/\/+$/, '').toLowerCase() || '/');
+}
+
+export function pathOf(name: RouteName): string {
+  return byName.get(name)!.path;
+}
