@@ -9,6 +9,8 @@ module.exports = {
       testMatch: ['<rootDir>/__tests__/src/**/*.test.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/web.ts'],
       moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/__tests__/setup/fileStub.ts' },
+      // react-intl and its formatjs packages ship ES modules only: Babel compiles them for Jest.
+      transformIgnorePatterns: ['/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)'],
     },
     {
       displayName: 'server',

@@ -3,6 +3,7 @@ import { defineMessages, useIntl } from 'react-intl';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { GlobalModal, HelpPanel, LanguageSelector, Layout, Toast } from '../components';
 import { getRuntimeConfig } from '../config';
+import { CaptchaProvider } from '../services/captcha';
 import { useGetSessionQuery } from '../features/session/sessionApi';
 import { errorDismissed, selectSessionError } from '../features/session/sessionSlice';
 import { localeChosen, selectLocale, selectToast, toastClosed } from '../features/ui/uiSlice';
@@ -60,7 +61,9 @@ export function AppShell() {
         />
       }
     >
-      <Outlet />
+      <CaptchaProvider>
+        <Outlet />
+      </CaptchaProvider>
       <GlobalModal messageId={error} onAccept={() => dispatch(errorDismissed())} />
       <Toast
         message={toast ? toast.messageIds.map((id) => intl.formatMessage({ id })).join(' ') : null}

@@ -12,6 +12,9 @@ const loaders: Record<RouteArea, () => Promise<{ screens: ScreenMap }>> = {
   onboarding: () => import(/* webpackChunkName: "onboarding" */ '../features/onboarding/screens'),
 };
 
+/** Routes that only redirect render nothing: their loader has already moved on. */
+const Redirecting = () => null;
+
 export function buildRoutes(store: AppStore): RouteObject[] {
   const carry = (to: string) => ({ request }: { request: Request }) => redirect(carryQuery(to, new URL(request.url).search));
   return [
@@ -19,7 +22,7 @@ export function buildRoutes(store: AppStore): RouteObject[] {
       path: '/',
       element: <AppShell />,
       children: [
-        { index: true, loader: carry('/login') },
+        { index: true, loader: carry('/login'), Component: Redirecting },
         ...ROUTES.map(
           (route): RouteObject => ({
             id: route.name,
@@ -31,7 +34,7 @@ export function buildRoutes(store: AppStore): RouteObject[] {
             },
           }),
         ),
-        { path: '*', loader: carry('/signUp') },
+        { path: '*', loader: carry('/signUp'), Component: Redirecting },
       ],
     },
   ];

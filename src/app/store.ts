@@ -1,6 +1,7 @@
 import { combineReducers, configureStore, type Middleware, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { persistStore } from 'redux-persist';
 import { authReducer } from '../features/auth/authSlice';
+import { addLoginListeners } from '../features/login/loginListeners';
 import { addSessionListeners } from '../features/session/sessionListeners';
 import { initialSessionState, sessionReducer } from '../features/session/sessionSlice';
 import { addUiListeners } from '../features/ui/uiListeners';
@@ -69,6 +70,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: StoreOpt
 
   addSessionListeners(listenerMiddleware.startListening);
   addUiListeners(listenerMiddleware.startListening);
+  addLoginListeners(listenerMiddleware.startListening);
   const persistor = options.persist === false ? null : persistStore(store);
   return Object.assign(store, { persistor, recorder: recorder as ActionRecorder, navigation });
 }

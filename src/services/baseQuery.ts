@@ -1,8 +1,7 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { getRuntimeConfig, REQUEST_TIMEOUT_MS } from '../config';
-import { loadItem, saveItem, StorageKey } from '../storage/browserStorage';
-import { errorRaised, requestFinished, requestStarted, sessionIdAssigned } from './requestEvents';
-import { newSessionId } from './sessionId';
+import { errorRaised, requestFinished, requestStarted } from './requestEvents';
+import { ensureSessionId } from './sessionId';
 
 /** What an endpoint asks the base query for. */
 export interface ApiRequest {
@@ -75,13 +74,7 @@ export const apiBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, A
     if (token) {
       headers.authorization = `Bearer ${token}`;
     } else if (method !== 'GET') {
-      let sessionId = state.session.sessionId ?? loadItem<string>(StorageKey.SESSION_ID) ?? null;
-      if (!sessionId) {
-        sessionId = newSessionId();
-        saveItem(StorageKey.SESSION_ID, sessionId);
-      }
-      if (sessionId !== state.session.sessionId) api.dispatch(sessionIdAssigned(sessionId));
-      body = { ...body, sessionId };
+      body = { ...body, sessionId: ensureSessionId(state, api.dispatch) };
     }
   }
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -7,16 +7,34 @@ export interface SignInResult {
   status: number;
 }
 
-export interface AuthState {
-  signInResult: SignInResult | null;
+/** What the login form submits once the captcha has answered. */
+export interface LoginRequest {
+  userId: string;
+  password: string;
+  captchaToken: string;
 }
 
-export const initialAuthState: AuthState = { signInResult: null };
+export interface AuthState {
+  signInResult: SignInResult | null;
+  /** True from submit until the login flow has ended, whatever its outcome. */
+  signingIn: boolean;
+}
+
+export const initialAuthState: AuthState = { signInResult: null, signingIn: false };
 
 const authSlice = createSlice({
   name: 'auth',
   initialState: initialAuthState,
   reducers: {
+    loginRequested: {
+      reducer(state) {
+        state.signingIn = true;
+      },
+      prepare: (request: LoginRequest) => ({ payload: request }),
+    },
+    loginFinished(state) {
+      state.signingIn = false;
+    },
     signInSucceeded(state, action: PayloadAction<SignInResult>) {
       state.signInResult = action.payload;
     },
@@ -26,7 +44,8 @@ const authSlice = createSlice({
   },
 });
 
-export const { signInSucceeded, authReset } = authSlice.actions;
+export const { loginRequested, loginFinished, signInSucceeded, authReset } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export const selectSignInResult = (state: { auth: AuthState }) => state.auth.signInResult;
+export const selectSigningIn = (state: { auth: AuthState }) => state.auth.signingIn;

@@ -1,4 +1,5 @@
 import { titledScreens, type ScreenMap } from '../../routing/titledScreens';
+import { LoginScreen } from './LoginScreen';
 
 /** The login area's screens, by route name. */
-export const screens: ScreenMap = titledScreens('login');
+export const screens: ScreenMap = { ...titledScreens('login'), login: LoginScreen };

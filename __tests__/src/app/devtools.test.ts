@@ -1,0 +1,35 @@
+type Sanitizers = { actionSanitizer: (a: unknown) => unknown; stateSanitizer: (s: unknown) => unknown };
+
+describe('Redux DevTools', () => {
+  const w = window as unknown as { __REDUX_DEVTOOLS_EXTENSION_COMPOSE__?: unknown };
+  afterEach(() => delete w.__REDUX_DEVTOOLS_EXTENSION_COMPOSE__);
+
+  it('receives only redacted states and actions', () => {
+    let captured: Sanitizers | undefined;
+    // The extension cannot run in Jest: this stand-in records the options the store hands it. Redux
+    // Toolkit looks the extension up when it is loaded, so the store modules are loaded after it.
+    w.__REDUX_DEVTOOLS_EXTENSION_COMPOSE__ = (options: Sanitizers) => {
+      captured = options;
+      return (...enhancers: Array<(next: unknown) => unknown>) => (createStore: unknown) =>
+        enhancers.reduceRight((acc, enhancer) => enhancer(acc), createStore);
+    };
+    // Loaded after the stand-in is in place, in a registry of their own.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    jest.isolateModules(() => {
+      const { makeStore } = require('../../../src/app/store') as typeof import('../../../src/app/store');
+      const { formActions } = require('../../../src/features/form/formSlice') as typeof import('../../../src/features/form/formSlice');
+      const { sessionStarted } = require('../../../src/features/session/sessionSlice') as typeof import('../../../src/features/session/sessionSlice');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+
+      const store = makeStore(undefined, { persist: false });
+      expect(captured).toBeDefined();
+      const password = formActions.passwordChosen({ diviloPassword: 'Secreto-2026!' });
+      store.dispatch(password);
+      store.dispatch(sessionStarted({ token: 'header.payload.signature' }));
+      const dumped = JSON.stringify([captured!.stateSanitizer(store.getState()), captured!.actionSanitizer(password)]);
+      expect(dumped).not.toContain('Secreto-2026!');
+      expect(dumped).not.toContain('header.payload.signature');
+      expect(dumped).toContain('[redacted]');
+    });
+  });
+});

@@ -1,0 +1,113 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { buildDiagnosticsDump, stateFromDiagnosticsDump } from '../../../src/app/diagnostics';
+import { setRuntimeConfig } from '../../../src/config';
+import { formActions } from '../../../src/features/form/formSlice';
+import { initialSessionState } from '../../../src/features/session/sessionSlice';
+import { loadItem, StorageKey } from '../../../src/storage/browserStorage';
+import { json, startTestServer } from '../services/testServer';
+import { testRuntimeConfig } from '../testConfig';
+import { expiredToken, liveToken } from '../tokens';
+import { renderApp } from './renderApp';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let authenticated = false;
+
+beforeAll(async () => {
+  server = await startTestServer((request, res) => {
+    if (request.url.endsWith('/user-authorization-management/get-session')) {
+      return authenticated ? json(res, 200, { authenticated: true }) : json(res, 401, { code: 'NO_SESSION' });
+    }
+    json(res, 404, { code: 'NOT_FOUND' });
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  authenticated = false;
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
+const session = (authorizationToken: string | null) => ({ session: { ...initialSessionState, authorizationToken } });
+
+describe('routes', () => {
+  it('/ goes to /login with the query', async () => {
+    const { router } = renderApp('/?promo=SPRING');
+    expect(await heading('Log in')).toBeInTheDocument();
+    expect(router.state.location).toMatchObject({ pathname: '/login', search: '?promo=SPRING' });
+  });
+
+  it('an unknown path goes to signUp', async () => {
+    const { router } = renderApp('/no/such/page');
+    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signUp');
+  });
+});
+
+describe('guards', () => {
+  it('an onboarding step without a token goes to signUp, carrying the query', async () => {
+    const { router } = renderApp('/royal-owners?promotionalCode=AUTONOMO25');
+    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(router.state.location).toMatchObject({ pathname: '/signUp', search: '?promotionalCode=AUTONOMO25' });
+  });
+
+  it('with a live token shows the step and remembers it', async () => {
+    const { store } = renderApp('/royal-owners', { state: session(liveToken()) });
+    expect(await heading('Beneficial owners')).toBeInTheDocument();
+    expect(store.getState().session.currentPage).toBe('royal-owners');
+    expect(loadItem(StorageKey.CURRENT_PAGE)).toBe('royal-owners');
+  });
+
+  it('with an expired token shows the translated session-expired modal on signUp; accepting clears it', async () => {
+    const { router, store, user } = renderApp('/personal-info', { state: session(expiredToken()), locale: 'es' });
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Por tu seguridad, tu sesión ha caducado');
+    expect(router.state.location.pathname).toBe('/signUp');
+    expect(store.getState().session.authorizationToken).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Aceptar' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(store.getState().session.error).toBeNull();
+  });
+
+  it('the login SMS step is not held to the onboarding token', async () => {
+    const { router } = renderApp('/login/confirm-telephone');
+    expect(await heading("Confirm it's you")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login/confirm-telephone');
+  });
+});
+
+describe('start-up', () => {
+  it('a browser that already holds a customer session is sent to the main app', async () => {
+    authenticated = true;
+    const { navigation } = renderApp('/login');
+    await waitFor(() => expect(navigation.leaveApp).toHaveBeenCalledWith('http://localhost:8080/app'));
+  });
+
+  it('asks nothing on /logout', async () => {
+    authenticated = true;
+    server.requests.length = 0;
+    const { navigation } = renderApp('/logout');
+    expect(await heading('Signing out')).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.url.includes('get-session'))).toHaveLength(0);
+    expect(navigation.leaveApp).not.toHaveBeenCalled();
+  });
+});
+
+describe('support diagnostics', () => {
+  it('a store built from the dump shows the same screen the customer saw', async () => {
+    const original = renderApp('/royal-owners', { state: session(liveToken()) });
+    await heading('Beneficial owners');
+    original.store.dispatch(formActions.passwordChosen({ diviloPassword: 'Secreto-2026!' }));
+    const seen = screen.getByRole('main').textContent;
+    const dump = buildDiagnosticsDump(original.store.recorder, original.store.getState());
+    expect(dump).not.toContain('Secreto-2026!');
+    original.unmount();
+
+    const replayedState = stateFromDiagnosticsDump(dump) as Parameters<typeof renderApp>[1] extends infer O ? O extends { state?: infer S } ? S : never : never;
+    const page = (replayedState as { session: { currentPage: string } }).session.currentPage;
+    // The dump redacts the token, so support staff replay it with one of their own.
+    renderApp(`/${page}`, { state: { ...replayedState, ...session(liveToken()) } });
+    await heading('Beneficial owners');
+    expect(screen.getByRole('main').textContent).toBe(seen);
+  });
+});

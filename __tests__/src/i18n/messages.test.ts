@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+const en = JSON.parse(readFileSync(path.join(root, 'locales/en.json'), 'utf8')) as Record<string, string>;
+const es = JSON.parse(readFileSync(path.join(root, 'locales/es.json'), 'utf8')) as Record<string, string>;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+// Every string literal shaped like a message id of one of the app's namespaces.
+const NAMESPACES = ['app', 'error', 'routes', 'validations', 'components', 'login', 'signUp', 'recovery', 'session', 'commons', 'onboarding'];
+const ID_PATTERN = new RegExp(`['"\`]((?:${NAMESPACES.join('|')})\\.[A-Za-z0-9_.-]+)['"\`]`, 'g');
+
+function idsUsedInCode(): Set<string> {
+  const ids = new Set<string>();
+  for (const file of sourceFiles(path.join(root, 'src'))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(ID_PATTERN)) {
+      if (!match[1].endsWith('.')) ids.add(match[1]);
+    }
+  }
+  return ids;
+}
+
+describe('locale files', () => {
+  it('have the same keys in Spanish and English', () => {
+    expect(Object.keys(es).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it('contain every message id the code uses', () => {
+    const used = [...idsUsedInCode()];
+    expect(used.length).toBeGreaterThan(40);
+    expect(used.filter((id) => !(id in en))).toEqual([]);
+    expect(used.filter((id) => !(id in es))).toEqual([]);
+  });
+
+  it('have no empty texts, and the Spanish is not a copy of the English', () => {
+    expect(Object.entries({ ...en, ...es }).filter(([, text]) => !text.trim())).toEqual([]);
+    const copied = Object.keys(en).filter((id) => en[id] === es[id] && !/^[A-Z]{2}$|^Divilo$/.test(en[id]));
+    expect(copied).toEqual([]);
+  });
+
+  it('contain every validation message of the specification', () => {
+    const required = [
+      'required', 'url', 'email', 'passport', 'numeric', 'alphanumeric', 'integer', 'minValue', 'maxValue', 'date',
+      'notFuture', 'adult', 'minAge', 'fileTypePDF', 'diviloPassword', 'identificationDocument', 'phoneNumber', 'userCode',
+      'minLength', 'maxLength',
+    ].map((rule) => `validations.${rule}`);
+    expect(required.filter((id) => !(id in en) || !(id in es))).toEqual([]);
+    expect(en['validations.minLength']).toBe('This field should be at least {min} characters long');
+    expect(en['validations.maxLength']).toBe('The maximum length allowed is {max}');
+    expect(en['validations.minValue']).toBe('The minimum value allowed is {min}');
+    expect(en['validations.required']).toBe('Value is required');
+  });
+});

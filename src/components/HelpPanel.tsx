@@ -1,0 +1,72 @@
+import { useId } from 'react';
+import { defineMessages, useIntl } from 'react-intl';
+import { PhoneIcon } from './icons';
+import { LoadingButton } from './LoadingButton';
+import './base.css';
+import './HelpPanel.css';
+
+const messages = defineMessages({
+  title: { id: 'components.helpPanel.title', defaultMessage: 'Need help?' },
+  callUs: { id: 'components.helpPanel.callUs', defaultMessage: 'Call us on' },
+  hours: { id: 'components.helpPanel.hours', defaultMessage: 'Monday to Friday 9:00 to 18:00' },
+  privacy: { id: 'components.helpPanel.privacy', defaultMessage: 'Privacy policy' },
+  newTab: { id: 'components.helpPanel.newTab', defaultMessage: '(opens in a new tab)' },
+  diagnostics: { id: 'components.helpPanel.diagnostics', defaultMessage: 'Download diagnostics' },
+  diagnosticsHint: {
+    id: 'components.helpPanel.diagnosticsHint',
+    defaultMessage: 'If our support team asks for it, download this file and send it to them. It contains no passwords or codes.',
+  },
+});
+
+export interface HelpPanelProps {
+  /** As it should be read, e.g. "900 123 456"; the link dials it without spaces. */
+  supportPhone: string;
+  privacyUrl: string;
+  onDownloadDiagnostics?: () => void;
+}
+
+/** Help, in the same place on every screen (WCAG 3.2.6): phone, opening hours, privacy policy. */
+export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics }: HelpPanelProps) {
+  const intl = useIntl();
+  const headingId = useId();
+  const hintId = useId();
+
+  return (
+    <aside className="dv-help" aria-labelledby={headingId}>
+      <h2 id={headingId} className="dv-help__title">
+        {intl.formatMessage(messages.title)}
+      </h2>
+      <p className="dv-help__phone">
+        <PhoneIcon className="dv-help__icon" />
+        <span>
+          {intl.formatMessage(messages.callUs)}{' '}
+          <a href={`tel:${phoneHref(supportPhone)}`} className="dv-help__phone-link">
+            {supportPhone}
+          </a>
+        </span>
+      </p>
+      <p className="dv-help__hours">{intl.formatMessage(messages.hours)}</p>
+      <p className="dv-help__privacy">
+        <a href={privacyUrl} target="_blank" rel="noopener noreferrer">
+          {intl.formatMessage(messages.privacy)}{' '}
+          <span className="dv-visually-hidden">{intl.formatMessage(messages.newTab)}</span>
+        </a>
+      </p>
+      {onDownloadDiagnostics && (
+        <div className="dv-help__diagnostics">
+          <LoadingButton color="gray" aria-describedby={hintId} onClick={onDownloadDiagnostics}>
+            {intl.formatMessage(messages.diagnostics)}
+          </LoadingButton>
+          <p id={hintId} className="dv-help__hint">
+            {intl.formatMessage(messages.diagnosticsHint)}
+          </p>
+        </div>
+      )}
+    </aside>
+  );
+}
+
+/** A dialable number: digits and a leading +, nothing else. */
+export function phoneHref(phone: string): string {
+  return phone.trim().replace(/(?!^\+)[^\d]/g, '');
+}

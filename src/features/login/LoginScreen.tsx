@@ -1,0 +1,125 @@
+import { useFormik } from 'formik';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { defineMessages, useIntl, type MessageDescriptor } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { LoadingButton, PasswordInput, TextInput } from '../../components';
+import { getRuntimeConfig } from '../../config';
+import { carryQuery } from '../../routing/query';
+import { RouteTitle } from '../../routing/RouteTitle';
+import { useCaptcha } from '../../services/captcha';
+import { validateSchema } from '../../validation';
+import { authReset, loginRequested, selectSigningIn } from '../auth/authSlice';
+import { formActions } from '../form/formSlice';
+import { sessionCleared } from '../session/sessionSlice';
+import { toastShown } from '../ui/uiSlice';
+import { LOGIN_ERROR_MESSAGES } from './loginListeners';
+import { loginSchema, normaliseUserId, type LoginValues } from './loginSchema';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import './login.css';
+
+const messages = defineMessages({
+  subtitle: { id: 'login.subtitle', defaultMessage: 'Access your Divilo business account.' },
+  userId: { id: 'login.userId.label', defaultMessage: 'ID card (DNI or NIE)' },
+  userIdHint: { id: 'login.userId.description', defaultMessage: 'The one you signed up with, for example 12345678Z.' },
+  password: { id: 'login.password.label', defaultMessage: 'Password' },
+  submit: { id: 'login.submit', defaultMessage: 'Log in' },
+});
+
+// Messages with a link inside are plain descriptors: react-intl's typed descriptors reject rich-text values.
+const forgotMessage: MessageDescriptor = { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Click here</link>' };
+const noAccountMessage: MessageDescriptor = {
+  id: 'login.noAccount',
+  defaultMessage: "Don't have an account yet? <link>Open your account</link>",
+};
+const legalMessage: MessageDescriptor = {
+  id: 'login.legal',
+  defaultMessage: 'We process your data to give you access to your account, as our <link>privacy policy</link> explains.',
+};
+
+const FIELDS: (keyof LoginValues)[] = ['userId', 'password'];
+
+export function LoginScreen() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const location = useLocation();
+  const captcha = useCaptcha();
+  const signingIn = useAppSelector(selectSigningIn);
+  const userIdRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  // Opening the login page starts from nothing: no form data, no sign-in result, no stored session.
+  useEffect(() => {
+    dispatch(formActions.formReset());
+    dispatch(authReset());
+    dispatch(sessionCleared());
+  }, [dispatch]);
+
+  const formik = useFormik<LoginValues>({
+    initialValues: { userId: '', password: '' },
+    validate: (values) => validateSchema(loginSchema, values),
+    validateOnChange: false,
+    onSubmit: async (values) => {
+      let captchaToken: string;
+      try {
+        captchaToken = await captcha.execute('login');
+      } catch {
+        dispatch(toastShown({ messageIds: LOGIN_ERROR_MESSAGES, kind: 'error' }));
+        return;
+      }
+      dispatch(loginRequested({ userId: normaliseUserId(values.userId), password: values.password, captchaToken }));
+    },
+  });
+  const errors = useFieldErrors(formik, FIELDS, { userId: userIdRef, password: passwordRef });
+  const to = (path: string) => carryQuery(path, location.search);
+
+  return (
+    <section className="dv-login" aria-labelledby="login-title">
+      <RouteTitle name="login" id="login-title" />
+      <p className="dv-login__subtitle">{intl.formatMessage(messages.subtitle)}</p>
+      <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput
+          ref={userIdRef}
+          name="userId"
+          label={intl.formatMessage(messages.userId)}
+          description={intl.formatMessage(messages.userIdHint)}
+          autoComplete="username"
+          autoCapitalize="characters"
+          spellCheck={false}
+          value={formik.values.userId}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.userId}
+        />
+        <PasswordInput
+          ref={passwordRef}
+          name="password"
+          label={intl.formatMessage(messages.password)}
+          autoComplete="current-password"
+          value={formik.values.password}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.password}
+        />
+        <p className="dv-login__forgot">
+          {intl.formatMessage(forgotMessage, { link: (text: ReactNode[]) => <Link to={to('/recover-password/init')}>{text}</Link> })}
+        </p>
+        <LoadingButton type="submit" loading={signingIn || formik.isSubmitting}>
+          {intl.formatMessage(messages.submit)}
+        </LoadingButton>
+      </form>
+      <p className="dv-login__register">
+        {intl.formatMessage(noAccountMessage, { link: (text: ReactNode[]) => <Link to={to('/signUp')}>{text}</Link> })}
+      </p>
+      <p className="dv-login__legal">
+        {intl.formatMessage(legalMessage, {
+          link: (text: ReactNode[]) => (
+            <a href={getRuntimeConfig().legalLinks.privacy} target="_blank" rel="noopener noreferrer">
+              {text}
+            </a>
+          ),
+        })}
+      </p>
+    </section>
+  );
+}

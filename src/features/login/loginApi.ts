@@ -1,0 +1,42 @@
+import { api } from '../../services/api';
+
+export interface CreateSessionAnswer {
+  maskedPhone: string;
+  token: string;
+  /** 200: an SMS code was sent; 201: the session is confirmed (already, or by this code). */
+  status: number;
+}
+
+/** base64 of JSON { token, verificationCode }, as the server expects the SMS code. */
+export function verificationSignature(token: string, verificationCode: string): string {
+  return btoa(JSON.stringify({ token, verificationCode }));
+}
+
+export const loginApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    verifyCaptcha: build.query<{ success: boolean }, { response: string; sessionId: string }>({
+      query: ({ response, sessionId }) => ({ url: 'captcha/verify', params: { response, sessionId }, noAuth: true }),
+      keepUnusedDataFor: 0,
+    }),
+    /**
+     * With the id token: starts a session and sends the SMS code. With the signature instead: confirms it
+     * (the token of the first answer identifies the pending session, so the id token is not kept).
+     */
+    createSession: build.mutation<CreateSessionAnswer, { idToken?: string; sessionId: string; signature?: string }>({
+      query: ({ idToken, sessionId, signature }) => ({
+        url: 'user-authorization-management/create-session',
+        method: 'POST',
+        noAuth: true,
+        headers: {
+          'x-divilo-session-id': sessionId,
+          ...(idToken ? { authorization: `Bearer ${idToken}` } : {}),
+          ...(signature ? { 'x-divilo-verification-signature': signature } : {}),
+        },
+      }),
+      transformResponse: (answer: Omit<CreateSessionAnswer, 'status'>, meta) => ({
+        ...answer,
+        status: (meta as { status?: number } | undefined)?.status ?? 200,
+      }),
+    }),
+  }),
+});

@@ -1,0 +1,58 @@
+import type { AppStartListening } from '../../app/listenerMiddleware';
+import { getRuntimeConfig } from '../../config';
+import { withCurrentQuery } from '../../routing/query';
+import { ensureSessionId } from '../../services/sessionId';
+import { loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
+import { formActions } from '../form/formSlice';
+import { toastShown } from '../ui/uiSlice';
+import { signInWithPassword } from './cognito';
+import { loginApi } from './loginApi';
+
+/** The identity service's pre-authentication refusal for "onboarding not finished / pending review". */
+export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+
+/** The toast of any login failure: the common error text and the login error text. */
+export const LOGIN_ERROR_MESSAGES = ['commons.error', 'login.error'];
+
+/**
+ * The login flow once the form is valid and the captcha has answered: the server checks the captcha,
+ * the identity service checks the password (SRP), the API starts the session and sends the SMS code.
+ */
+export function addLoginListeners(startListening: AppStartListening): void {
+  startListening({
+    actionCreator: loginRequested,
+    effect: async ({ payload }, { dispatch, getState, extra, cancelActiveListeners }) => {
+      cancelActiveListeners();
+      const { identity, mainAppUrl } = getRuntimeConfig();
+      const sessionId = ensureSessionId(getState(), dispatch);
+      try {
+        const captcha = await dispatch(
+          loginApi.endpoints.verifyCaptcha.initiate({ response: payload.captchaToken, sessionId }, { forceRefetch: true }),
+        ).unwrap();
+        if (!captcha.success) throw new Error('captcha');
+
+        const idToken = await signInWithPassword(payload.userId, payload.password, identity);
+        const answer = await dispatch(loginApi.endpoints.createSession.initiate({ idToken, sessionId })).unwrap();
+        if (answer.status === 201) {
+          extra.navigation.leaveApp(mainAppUrl);
+          return;
+        }
+        dispatch(formActions.signInCompleted({ id: payload.userId, telephoneNumber: answer.maskedPhone, verificationPhoneToken: answer.token }));
+        dispatch(signInSucceeded({ phone: answer.maskedPhone, token: answer.token, status: answer.status }));
+        extra.navigation.navigate(withCurrentQuery('/login/confirm-telephone'));
+      } catch (error) {
+        if (messageOf(error).includes(CLIENT_VERIFICATION_CODE)) {
+          extra.navigation.navigate(withCurrentQuery('/client-verification'));
+        } else {
+          dispatch(toastShown({ messageIds: LOGIN_ERROR_MESSAGES, kind: 'error' }));
+        }
+      } finally {
+        dispatch(loginFinished());
+      }
+    },
+  });
+}
+
+function messageOf(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : '';
+}
