@@ -15,7 +15,7 @@ function storeWithSecrets() {
   store.dispatch(formActions.registrationSubmitted({ email: 'ana@example.es', id: '12345678Z', verificationEmailToken: '482913', passportExpeditionCountry: '' }));
   store.dispatch(formActions.passwordChosen({ diviloPassword: 'Secreto-2026!' }));
   store.dispatch(formActions.signInCompleted({ telephoneNumber: '+34600000000', verificationPhoneToken: '551177', id: '12345678Z' }));
-  store.dispatch(signInSucceeded({ phone: '******000', token: 'create-session-token-xyz', status: 200 }));
+  store.dispatch(signInSucceeded({ phone: '******000', token: 'create-session-token-xyz', status: 200, resendAvailableAt: null }));
   return { store, jwt };
 }
 

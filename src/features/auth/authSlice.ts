@@ -5,6 +5,8 @@ export interface SignInResult {
   phone: string;
   token: string;
   status: number;
+  /** When a new SMS code may be asked for (epoch ms). */
+  resendAvailableAt: number | null;
 }
 
 /** What the login form submits once the captcha has answered. */
@@ -38,13 +40,16 @@ const authSlice = createSlice({
     signInSucceeded(state, action: PayloadAction<SignInResult>) {
       state.signInResult = action.payload;
     },
+    codeResent(state, action: PayloadAction<{ phone: string; resendAvailableAt: number }>) {
+      if (state.signInResult) Object.assign(state.signInResult, action.payload);
+    },
     authReset() {
       return initialAuthState;
     },
   },
 });
 
-export const { loginRequested, loginFinished, signInSucceeded, authReset } = authSlice.actions;
+export const { loginRequested, loginFinished, signInSucceeded, codeResent, authReset } = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export const selectSignInResult = (state: { auth: AuthState }) => state.auth.signInResult;

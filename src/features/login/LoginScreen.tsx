@@ -1,6 +1,7 @@
 import { useFormik } from 'formik';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { defineMessages, useIntl, type MessageDescriptor } from 'react-intl';
+import { useIntl } from 'react-intl';
+import { describeMessages } from '../../i18n/messages';
 import { Link, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { LoadingButton, PasswordInput, TextInput } from '../../components';
@@ -18,24 +19,19 @@ import { loginSchema, normaliseUserId, type LoginValues } from './loginSchema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import './login.css';
 
-const messages = defineMessages({
+const messages = describeMessages({
   subtitle: { id: 'login.subtitle', defaultMessage: 'Access your Divilo business account.' },
   userId: { id: 'login.userId.label', defaultMessage: 'ID card (DNI or NIE)' },
   userIdHint: { id: 'login.userId.description', defaultMessage: 'The one you signed up with, for example 12345678Z.' },
   password: { id: 'login.password.label', defaultMessage: 'Password' },
   submit: { id: 'login.submit', defaultMessage: 'Log in' },
+  forgot: { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Click here</link>' },
+  noAccount: { id: 'login.noAccount', defaultMessage: "Don't have an account yet? <link>Open your account</link>" },
+  legal: {
+    id: 'login.legal',
+    defaultMessage: 'We process your data to give you access to your account, as our <link>privacy policy</link> explains.',
+  },
 });
-
-// Messages with a link inside are plain descriptors: react-intl's typed descriptors reject rich-text values.
-const forgotMessage: MessageDescriptor = { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Click here</link>' };
-const noAccountMessage: MessageDescriptor = {
-  id: 'login.noAccount',
-  defaultMessage: "Don't have an account yet? <link>Open your account</link>",
-};
-const legalMessage: MessageDescriptor = {
-  id: 'login.legal',
-  defaultMessage: 'We process your data to give you access to your account, as our <link>privacy policy</link> explains.',
-};
 
 const FIELDS: (keyof LoginValues)[] = ['userId', 'password'];
 
@@ -102,17 +98,17 @@ export function LoginScreen() {
           {...errors.password}
         />
         <p className="dv-login__forgot">
-          {intl.formatMessage(forgotMessage, { link: (text: ReactNode[]) => <Link to={to('/recover-password/init')}>{text}</Link> })}
+          {intl.formatMessage(messages.forgot, { link: (text: ReactNode[]) => <Link to={to('/recover-password/init')}>{text}</Link> })}
         </p>
         <LoadingButton type="submit" loading={signingIn || formik.isSubmitting}>
           {intl.formatMessage(messages.submit)}
         </LoadingButton>
       </form>
       <p className="dv-login__register">
-        {intl.formatMessage(noAccountMessage, { link: (text: ReactNode[]) => <Link to={to('/signUp')}>{text}</Link> })}
+        {intl.formatMessage(messages.noAccount, { link: (text: ReactNode[]) => <Link to={to('/signUp')}>{text}</Link> })}
       </p>
       <p className="dv-login__legal">
-        {intl.formatMessage(legalMessage, {
+        {intl.formatMessage(messages.legal, {
           link: (text: ReactNode[]) => (
             <a href={getRuntimeConfig().legalLinks.privacy} target="_blank" rel="noopener noreferrer">
               {text}

@@ -3,6 +3,8 @@ import { api } from '../../services/api';
 export interface CreateSessionAnswer {
   maskedPhone: string;
   token: string;
+  /** Seconds until a new SMS code may be asked for. */
+  resendAfterSeconds?: number;
   /** 200: an SMS code was sent; 201: the session is confirmed (already, or by this code). */
   status: number;
 }
@@ -36,6 +38,16 @@ export const loginApi = api.injectEndpoints({
       transformResponse: (answer: Omit<CreateSessionAnswer, 'status'>, meta) => ({
         ...answer,
         status: (meta as { status?: number } | undefined)?.status ?? 200,
+      }),
+    }),
+    /** Sends a new SMS code for the pending session, once the cooldown has passed. */
+    resendCode: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { token: string; sessionId: string }>({
+      query: ({ token, sessionId }) => ({
+        url: 'user-authorization-management/resend-code',
+        method: 'POST',
+        noAuth: true,
+        headers: { 'x-divilo-session-id': sessionId },
+        body: { token },
       }),
     }),
   }),

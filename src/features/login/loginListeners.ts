@@ -38,7 +38,14 @@ export function addLoginListeners(startListening: AppStartListening): void {
           return;
         }
         dispatch(formActions.signInCompleted({ id: payload.userId, telephoneNumber: answer.maskedPhone, verificationPhoneToken: answer.token }));
-        dispatch(signInSucceeded({ phone: answer.maskedPhone, token: answer.token, status: answer.status }));
+        dispatch(
+          signInSucceeded({
+            phone: answer.maskedPhone,
+            token: answer.token,
+            status: answer.status,
+            resendAvailableAt: answer.resendAfterSeconds ? Date.now() + answer.resendAfterSeconds * 1000 : null,
+          }),
+        );
         extra.navigation.navigate(withCurrentQuery('/login/confirm-telephone'));
       } catch (error) {
         if (messageOf(error).includes(CLIENT_VERIFICATION_CODE)) {

@@ -1,0 +1,97 @@
+import { screen, waitFor } from '@testing-library/react';
+import { setRuntimeConfig } from '../../../../src/config';
+import { signInSucceeded } from '../../../../src/features/auth/authSlice';
+import { renderApp } from '../../app/renderApp';
+import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
+import { testRuntimeConfig } from '../../testConfig';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let answer: (request: RecordedRequest) => [number, unknown];
+
+beforeAll(async () => {
+  server = await startTestServer((request, res) => {
+    if (request.url.endsWith('get-session')) return json(res, 401, { code: 'NO_SESSION' });
+    const [status, body] = answer(request);
+    json(res, status, body);
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  server.requests.length = 0;
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+function renderConfirm(locale: 'en' | 'es' = 'en', resendAvailableAt: number | null = null) {
+  const view = renderApp('/login/confirm-telephone', { locale });
+  view.store.dispatch(signInSucceeded({ phone: '******789', token: 'pending-token', status: 200, resendAvailableAt }));
+  return view;
+}
+
+const signatureOf = (request: RecordedRequest) =>
+  JSON.parse(Buffer.from(String(request.headers['x-divilo-verification-signature']), 'base64').toString('utf8'));
+
+describe('the SMS code step', () => {
+  it('without a pending sign-in goes back to login', async () => {
+    const { router } = renderApp('/login/confirm-telephone');
+    await screen.findByRole('heading', { name: 'Log in' });
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('sends the code as the verification signature and goes to the main app on 201', async () => {
+    answer = () => [201, { maskedPhone: '******789', token: 'pending-token' }];
+    const { user, navigation } = renderConfirm();
+    expect(await screen.findByText('******789')).toBeInTheDocument();
+    const code = screen.getByLabelText('SMS code');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    await user.click(code);
+    await user.paste('123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(navigation.leaveApp).toHaveBeenCalledWith('http://localhost:8080/app'));
+    const [request] = server.requests.filter((r) => r.url.endsWith('create-session'));
+    expect(signatureOf(request)).toEqual({ token: 'pending-token', verificationCode: '123456' });
+    expect(request.headers['x-divilo-session-id']).toEqual(expect.any(String));
+    expect(request.headers.authorization).toBeUndefined();
+  });
+
+  it('a wrong code says how many attempts are left, in Spanish, and empties the field', async () => {
+    answer = () => [401, { code: 'CODE_INVALID', attemptsLeft: 3 }];
+    const { user, navigation } = renderConfirm('es');
+    await user.type(await screen.findByLabelText('Código SMS'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Confirmar' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('El código no es correcto. Te quedan 3 intentos.');
+    expect(screen.getByLabelText('Código SMS')).toHaveValue('');
+    expect(navigation.leaveApp).not.toHaveBeenCalled();
+  });
+
+  it('blocked after too many wrong codes: the field and buttons are disabled', async () => {
+    answer = () => [423, { code: 'CODE_BLOCKED' }];
+    const { user } = renderConfirm();
+    await user.type(await screen.findByLabelText('SMS code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many wrong codes');
+    expect(screen.getByLabelText('SMS code')).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+  });
+
+  it('refuses a code that is not six digits without calling the server', async () => {
+    const { user } = renderConfirm();
+    await user.type(await screen.findByLabelText('SMS code'), '12a45');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByLabelText('SMS code')).toHaveAttribute('aria-invalid', 'true');
+    expect(server.requests.filter((r) => r.url.endsWith('create-session'))).toHaveLength(0);
+  });
+
+  it('shows the resend countdown and lets the user ask for a new code once it is over', async () => {
+    answer = (request) => (request.url.endsWith('resend-code') ? [200, { maskedPhone: '******789', resendAfterSeconds: 30 }] : [500, {}]);
+    const { user } = renderConfirm('en', Date.now() + 2000);
+    const resend = await screen.findByRole('button', { name: 'Send me a new code' });
+    expect(resend).toBeDisabled();
+    expect(screen.getByText(/You can ask for a new code in [12] seconds?\./)).toBeInTheDocument();
+    await waitFor(() => expect(resend).toBeEnabled(), { timeout: 3000 });
+    await user.click(resend);
+    expect(await screen.findByRole('status')).toHaveTextContent('We have sent you a new code.');
+    expect(server.requests.find((r) => r.url.endsWith('resend-code'))?.body).toEqual({ token: 'pending-token' });
+    expect(await screen.findByText(/You can ask for a new code in (30|29) seconds\./)).toBeInTheDocument();
+  });
+});

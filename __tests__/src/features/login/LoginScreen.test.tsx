@@ -1,0 +1,72 @@
+import { screen, waitFor } from '@testing-library/react';
+import { setRuntimeConfig } from '../../../../src/config';
+import { formActions } from '../../../../src/features/form/formSlice';
+import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
+import { renderApp } from '../../app/renderApp';
+import { json, startTestServer } from '../../services/testServer';
+import { testRuntimeConfig } from '../../testConfig';
+import { liveToken } from '../../tokens';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+beforeAll(async () => {
+  server = await startTestServer((_request, res) => json(res, 401, { code: 'NO_SESSION' }));
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+describe('the login form', () => {
+  it('shows what is required, in Spanish, and moves focus to the first invalid field', async () => {
+    const { user } = renderApp('/login', { locale: 'es' });
+    await user.click(await screen.findByRole('button', { name: 'Entrar' }));
+    const userId = screen.getByLabelText('DNI o NIE');
+    await waitFor(() => expect(userId).toHaveFocus());
+    expect(userId).toHaveAttribute('aria-invalid', 'true');
+    expect(userId).toHaveAccessibleDescription(expect.stringContaining('Este campo es obligatorio'));
+    expect(screen.getByLabelText('Contraseña')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('needs 4 to 25 characters once trimmed, in English', async () => {
+    const { user } = renderApp('/login');
+    const userId = await screen.findByLabelText('ID card (DNI or NIE)');
+    await user.type(userId, '  12  ');
+    await user.type(screen.getByLabelText('Password'), 'whatever');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('This field should be at least 4 characters long')).toBeInTheDocument();
+    await user.clear(userId);
+    await user.type(userId, 'X'.repeat(26));
+    await user.tab();
+    expect(await screen.findByText('The maximum length allowed is 25')).toBeInTheDocument();
+  });
+
+  it('keeps what was typed after a validation error', async () => {
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByLabelText('ID card (DNI or NIE)'), '12345678Z');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
+    expect(screen.getByLabelText('ID card (DNI or NIE)')).toHaveValue('12345678Z');
+  });
+
+  it('opening it resets the form and the session and clears the stored session', async () => {
+    saveItem(StorageKey.JWT, liveToken());
+    saveItem(StorageKey.CURRENT_PAGE, 'personal-info');
+    saveItem(StorageKey.LOCALE, 'en');
+    const { store } = renderApp('/login', { state: { session: { ...initialSessionState, authorizationToken: liveToken() } } });
+    store.dispatch(formActions.phoneSubmitted({ telephoneNumber: '+34600000000' }));
+    await screen.findByRole('heading', { name: 'Log in' });
+    await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+    expect(loadItem(StorageKey.JWT)).toBeUndefined();
+    expect(loadItem(StorageKey.CURRENT_PAGE)).toBeUndefined();
+    expect(loadItem(StorageKey.LOCALE)).toBe('en');
+  });
+
+  it('links to password recovery and to sign-up, carrying the query', async () => {
+    renderApp('/login?promo=SPRING');
+    expect(await screen.findByRole('link', { name: 'Click here' })).toHaveAttribute('href', '/recover-password/init?promo=SPRING');
+    expect(screen.getByRole('link', { name: 'Open your account' })).toHaveAttribute('href', '/signUp?promo=SPRING');
+    expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', 'https://legal.divilo.test/privacy.pdf');
+  });
+});

@@ -1,0 +1,144 @@
+import { useFormik } from 'formik';
+import { useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { describeMessages } from '../../i18n/messages';
+import { Navigate, useLocation } from 'react-router';
+import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
+import { LoadingButton, TextInput } from '../../components';
+import { getRuntimeConfig } from '../../config';
+import { useCountdown } from '../../forms/useCountdown';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import { carryQuery } from '../../routing/query';
+import { RouteTitle } from '../../routing/RouteTitle';
+import type { ApiError } from '../../services/baseQuery';
+import { ensureSessionId } from '../../services/sessionId';
+import { validateSchema } from '../../validation';
+import { codeResent, selectSignInResult } from '../auth/authSlice';
+import { codeSchema, type CodeValues } from './codeSchema';
+import { loginApi, verificationSignature } from './loginApi';
+import './login.css';
+
+const messages = describeMessages({
+  sentTo: { id: 'login.confirm.sentTo', defaultMessage: 'We have sent a 6-digit code by SMS to {phone}.' },
+  code: { id: 'login.confirm.code', defaultMessage: 'SMS code' },
+  submit: { id: 'login.confirm.submit', defaultMessage: 'Confirm' },
+  resend: { id: 'login.confirm.resend', defaultMessage: 'Send me a new code' },
+  resendIn: { id: 'login.confirm.resendIn', defaultMessage: 'You can ask for a new code in {seconds, plural, one {# second} other {# seconds}}.' },
+  resent: { id: 'login.confirm.resent', defaultMessage: 'We have sent you a new code.' },
+  wrongCode: {
+    id: 'login.confirm.wrongCode',
+    defaultMessage: 'That code is not right. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
+  },
+  blocked: {
+    id: 'login.confirm.blocked',
+    defaultMessage: 'Too many wrong codes. For your security, sign-in is blocked for a while. Try again later.',
+  },
+  expired: { id: 'login.confirm.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
+  failed: { id: 'login.confirm.failed', defaultMessage: 'We could not check the code. Please try again.' },
+  tooSoon: { id: 'login.confirm.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
+});
+
+type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
+
+/** The second factor of the login: the SMS code sent to the registered phone. */
+export function ConfirmTelephoneScreen() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const location = useLocation();
+  const signIn = useAppSelector(selectSignInResult);
+  const [confirm] = loginApi.useCreateSessionMutation();
+  const [resend, { isLoading: resending }] = loginApi.useResendCodeMutation();
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [blocked, setBlocked] = useState(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const secondsToResend = useCountdown(signIn?.resendAvailableAt ?? null);
+
+  const formik = useFormik<CodeValues>({
+    initialValues: { code: '' },
+    validate: (values) => validateSchema(codeSchema, values),
+    validateOnChange: false,
+    onSubmit: async ({ code }) => {
+      if (!signIn) return;
+      setFeedback(null);
+      try {
+        const sessionId = ensureSessionId(store.getState(), dispatch);
+        await confirm({ sessionId, signature: verificationSignature(signIn.token, code.trim()) }).unwrap();
+        store.navigation.leaveApp(getRuntimeConfig().mainAppUrl);
+      } catch (error) {
+        const { errorCode, data } = error as ApiError;
+        if (errorCode === 'CODE_BLOCKED') setBlocked(true);
+        setFeedback(feedbackFor(errorCode, data));
+        void formik.setFieldValue('code', '', false);
+        codeRef.current?.focus();
+      }
+    },
+  });
+  const errors = useFieldErrors(formik, ['code'], { code: codeRef });
+
+  // The step needs the pending sign-in from the login page; after a reload it starts again there.
+  if (!signIn) return <Navigate to={carryQuery('/login', location.search)} replace />;
+
+  const askForNewCode = async () => {
+    setFeedback(null);
+    try {
+      const sessionId = ensureSessionId(store.getState(), dispatch);
+      const answer = await resend({ token: signIn.token, sessionId }).unwrap();
+      dispatch(codeResent({ phone: answer.maskedPhone, resendAvailableAt: Date.now() + answer.resendAfterSeconds * 1000 }));
+      setFeedback({ id: 'resent' });
+    } catch (error) {
+      const { errorCode, data } = error as ApiError;
+      if (errorCode === 'CODE_BLOCKED') setBlocked(true);
+      setFeedback(errorCode === 'RESEND_TOO_SOON' ? { id: 'tooSoon' } : feedbackFor(errorCode, data));
+    }
+  };
+
+  return (
+    <section className="dv-login" aria-labelledby="confirm-title">
+      <RouteTitle name="login-confirm-telephone" id="confirm-title" />
+      <p className="dv-login__subtitle">{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{signIn.phone}</strong> })}</p>
+      <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput
+          ref={codeRef}
+          name="code"
+          label={intl.formatMessage(messages.code)}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          disabled={blocked}
+          value={formik.values.code}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.code}
+        />
+        <p className="dv-login__feedback" role={feedback && feedback.id !== 'resent' ? 'alert' : 'status'}>
+          {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
+        </p>
+        <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>
+          {intl.formatMessage(messages.submit)}
+        </LoadingButton>
+      </form>
+      <div className="dv-login__resend">
+        <LoadingButton color="gray" loading={resending} disabled={blocked || secondsToResend > 0} onClick={askForNewCode}>
+          {intl.formatMessage(messages.resend)}
+        </LoadingButton>
+        {secondsToResend > 0 && <p className="dv-login__countdown">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}
+      </div>
+    </section>
+  );
+}
+
+function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
+  switch (errorCode) {
+    case 'CODE_INVALID': {
+      const attempts = (data as { attemptsLeft?: number } | undefined)?.attemptsLeft;
+      return typeof attempts === 'number' ? { id: 'wrongCode', values: { attempts } } : { id: 'failed' };
+    }
+    case 'CODE_BLOCKED':
+      return { id: 'blocked' };
+    case 'CODE_EXPIRED':
+      return { id: 'expired' };
+    default:
+      return { id: 'failed' };
+  }
+}
