@@ -15,12 +15,12 @@ async function start() {
   if (resumeTo) window.history.replaceState(null, '', resumeTo);
 
   const navigation = {
-    navigate: (to: string) => window.location.assign(to),
+    navigate: (to: string, _options?: { replace?: boolean }) => window.location.assign(to),
     leaveApp: (url: string) => window.location.assign(url),
   };
   const store = makeStore(preloaded, { navigation });
   const router = createAppRouter(store);
-  navigation.navigate = (to: string) => void router.navigate(to);
+  navigation.navigate = (to: string, options?: { replace?: boolean }) => void router.navigate(to, options);
 
   createRoot(document.getElementById('app')!).render(<App store={store} router={router} />);
 }

@@ -8,8 +8,8 @@ import type { AppStore } from './store';
 
 // One chunk per area: the login bundle never carries the onboarding wizard (or its upload code).
 const loaders: Record<RouteArea, () => Promise<{ screens: ScreenMap }>> = {
-  login: () => import(/* webpackChunkName: "login" */ '../features/login/screens'),
-  onboarding: () => import(/* webpackChunkName: "onboarding" */ '../features/onboarding/screens'),
+  login: () => import(/* webpackChunkName: "login" */ './screens/loginArea'),
+  onboarding: () => import(/* webpackChunkName: "onboarding" */ './screens/onboardingArea'),
 };
 
 /** Routes that only redirect render nothing: their loader has already moved on. */

@@ -2,18 +2,21 @@ import { useEffect, useState } from 'react';
 
 /** Seconds left until `until` (epoch ms), updated every second; 0 once it has passed. */
 export function useCountdown(until: number | null): number {
-  const left = () => (until === null ? 0 : Math.max(0, Math.ceil((until - Date.now()) / 1000)));
-  const [seconds, setSeconds] = useState(left);
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    setSeconds(left());
     if (until === null) return undefined;
-    const timer = setInterval(() => {
-      const next = left();
-      setSeconds(next);
-      if (next === 0) clearInterval(timer);
-    }, 1000);
-    return () => clearInterval(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `left` only reads `until`
+    const tick = () => {
+      const current = Date.now();
+      setNow(current);
+      if (current >= until) clearInterval(timer);
+    };
+    // The first tick reads the clock at once: `now` may be old when a new deadline arrives.
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
   }, [until]);
-  return seconds;
+  return until === null ? 0 : Math.max(0, Math.ceil((until - now) / 1000));
 }

@@ -14,6 +14,10 @@ let authenticated = false;
 
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
+    if (request.url.endsWith('/user-authorization-management/logout')) {
+      authenticated = false;
+      return json(res, 204, {});
+    }
     if (request.url.endsWith('/user-authorization-management/get-session')) {
       return authenticated ? json(res, 200, { authenticated: true }) : json(res, 401, { code: 'NO_SESSION' });
     }
@@ -69,8 +73,10 @@ describe('guards', () => {
     expect(store.getState().session.error).toBeNull();
   });
 
-  it('the login SMS step is not held to the onboarding token', async () => {
-    const { router } = renderApp('/login/confirm-telephone');
+  it('the login SMS step is not held to the onboarding token: its own flow state lets it show', async () => {
+    const { router } = renderApp('/login/confirm-telephone', {
+      state: { auth: { signInResult: { phone: '***', token: 't', status: 200, resendAvailableAt: null }, recovery: null, signingIn: false } },
+    });
     expect(await heading("Confirm it's you")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login/confirm-telephone');
   });
@@ -83,12 +89,16 @@ describe('start-up', () => {
     await waitFor(() => expect(navigation.leaveApp).toHaveBeenCalledWith('http://localhost:8080/app'));
   });
 
-  it('asks nothing on /logout', async () => {
+  it('on /logout asks no session first: it signs out, then goes to login in place of the logout entry', async () => {
     authenticated = true;
     server.requests.length = 0;
-    const { navigation } = renderApp('/logout');
-    expect(await heading('Signing out')).toBeInTheDocument();
-    expect(server.requests.filter((r) => r.url.includes('get-session'))).toHaveLength(0);
+    const { navigation, router } = renderApp('/logout');
+    expect(await heading('Log in')).toBeInTheDocument();
+    const calls = server.requests.map((r) => r.url.split('/').pop());
+    expect(calls.indexOf('logout')).toBeLessThan(calls.indexOf('get-session') === -1 ? Infinity : calls.indexOf('get-session'));
+    expect(calls[0]).toBe('logout');
+    expect(navigation.navigate).toHaveBeenCalledWith('/login', { replace: true });
+    expect(router.state.historyAction).toBe('REPLACE');
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });
 });

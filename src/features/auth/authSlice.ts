@@ -16,13 +16,20 @@ export interface LoginRequest {
   captchaToken: string;
 }
 
+/** A password recovery under way: whose, and when a new code may be asked for. */
+export interface RecoveryState {
+  userId: string;
+  resendAvailableAt: number | null;
+}
+
 export interface AuthState {
   signInResult: SignInResult | null;
+  recovery: RecoveryState | null;
   /** True from submit until the login flow has ended, whatever its outcome. */
   signingIn: boolean;
 }
 
-export const initialAuthState: AuthState = { signInResult: null, signingIn: false };
+export const initialAuthState: AuthState = { signInResult: null, recovery: null, signingIn: false };
 
 const authSlice = createSlice({
   name: 'auth',
@@ -43,14 +50,22 @@ const authSlice = createSlice({
     codeResent(state, action: PayloadAction<{ phone: string; resendAvailableAt: number }>) {
       if (state.signInResult) Object.assign(state.signInResult, action.payload);
     },
+    recoveryStarted(state, action: PayloadAction<RecoveryState>) {
+      state.recovery = action.payload;
+    },
+    recoveryFinished(state) {
+      state.recovery = null;
+    },
     authReset() {
       return initialAuthState;
     },
   },
 });
 
-export const { loginRequested, loginFinished, signInSucceeded, codeResent, authReset } = authSlice.actions;
+export const { loginRequested, loginFinished, signInSucceeded, codeResent, recoveryStarted, recoveryFinished, authReset } =
+  authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export const selectSignInResult = (state: { auth: AuthState }) => state.auth.signInResult;
+export const selectRecovery = (state: { auth: AuthState }) => state.auth.recovery;
 export const selectSigningIn = (state: { auth: AuthState }) => state.auth.signingIn;

@@ -6,6 +6,7 @@ import { Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
 import { LoadingButton, TextInput } from '../../components';
 import { getRuntimeConfig } from '../../config';
+import { codeProblem } from '../../forms/codeProblem';
 import { useCountdown } from '../../forms/useCountdown';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import { carryQuery } from '../../routing/query';
@@ -39,6 +40,11 @@ const messages = describeMessages({
 });
 
 type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
+
+function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
+  const problem = codeProblem(errorCode, data);
+  return problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : { id: problem.kind };
+}
 
 /** The second factor of the login: the SMS code sent to the registered phone. */
 export function ConfirmTelephoneScreen() {
@@ -126,19 +132,4 @@ export function ConfirmTelephoneScreen() {
       </div>
     </section>
   );
-}
-
-function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
-  switch (errorCode) {
-    case 'CODE_INVALID': {
-      const attempts = (data as { attemptsLeft?: number } | undefined)?.attemptsLeft;
-      return typeof attempts === 'number' ? { id: 'wrongCode', values: { attempts } } : { id: 'failed' };
-    }
-    case 'CODE_BLOCKED':
-      return { id: 'blocked' };
-    case 'CODE_EXPIRED':
-      return { id: 'expired' };
-    default:
-      return { id: 'failed' };
-  }
 }

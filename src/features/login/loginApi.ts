@@ -16,10 +16,6 @@ export function verificationSignature(token: string, verificationCode: string): 
 
 export const loginApi = api.injectEndpoints({
   endpoints: (build) => ({
-    verifyCaptcha: build.query<{ success: boolean }, { response: string; sessionId: string }>({
-      query: ({ response, sessionId }) => ({ url: 'captcha/verify', params: { response, sessionId }, noAuth: true }),
-      keepUnusedDataFor: 0,
-    }),
     /**
      * With the id token: starts a session and sends the SMS code. With the signature instead: confirms it
      * (the token of the first answer identifies the pending session, so the id token is not kept).
@@ -39,6 +35,10 @@ export const loginApi = api.injectEndpoints({
         ...answer,
         status: (meta as { status?: number } | undefined)?.status ?? 200,
       }),
+    }),
+    /** Ends the customer session: the server revokes it and expires the cookie. */
+    logout: build.mutation<void, void>({
+      query: () => ({ url: 'user-authorization-management/logout', method: 'POST', noAuth: true }),
     }),
     /** Sends a new SMS code for the pending session, once the cooldown has passed. */
     resendCode: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { token: string; sessionId: string }>({

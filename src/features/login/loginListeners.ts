@@ -1,6 +1,7 @@
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { getRuntimeConfig } from '../../config';
 import { withCurrentQuery } from '../../routing/query';
+import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
 import { loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
@@ -27,7 +28,7 @@ export function addLoginListeners(startListening: AppStartListening): void {
       const sessionId = ensureSessionId(getState(), dispatch);
       try {
         const captcha = await dispatch(
-          loginApi.endpoints.verifyCaptcha.initiate({ response: payload.captchaToken, sessionId }, { forceRefetch: true }),
+          captchaApi.endpoints.verifyCaptcha.initiate({ response: payload.captchaToken, sessionId }, { forceRefetch: true }),
         ).unwrap();
         if (!captcha.success) throw new Error('captcha');
 

@@ -1,0 +1,128 @@
+import { screen, waitFor } from '@testing-library/react';
+import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt } from 'node:crypto';
+import { altchaProvider } from '../../../../server/services/captcha/altcha';
+import { setRuntimeConfig } from '../../../../src/config';
+import { recoveryStarted } from '../../../../src/features/auth/authSlice';
+import { renderApp } from '../../app/renderApp';
+import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
+import { testRuntimeConfig } from '../../testConfig';
+
+// The API's part is played by a local server that uses the product's own captcha provider and a real RSA
+// key, so the browser code's proof of work and encryption are checked for real.
+const captcha = altchaProvider({
+  hmacSecret: 'test-secret',
+  hmacKeySecret: 'test-key-secret',
+  cost: 20,
+  counterRange: [2, 8],
+  ttlSeconds: 120,
+  rememberSolved: async () => true,
+});
+const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 3072 });
+const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let onReset: (payload: Record<string, string>) => [number, unknown];
+
+function unseal(data: string): Record<string, string> {
+  const sealed = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as Record<string, string>;
+  const aesKey = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(sealed.key, 'base64'));
+  const body = Buffer.from(sealed.data, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', aesKey, Buffer.from(sealed.iv, 'base64'));
+  decipher.setAuthTag(body.subarray(body.length - 16));
+  return { keyId: sealed.keyId, ...JSON.parse(Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8')) };
+}
+
+async function answer(request: RecordedRequest): Promise<[number, unknown]> {
+  const path = request.url.split('?')[0];
+  if (path.endsWith('get-session')) return [401, { code: 'NO_SESSION' }];
+  if (path.endsWith('captcha/challenge')) return [200, await captcha.createChallenge!()];
+  if (path.endsWith('captcha/verify')) {
+    const token = new URL(request.url, 'http://x').searchParams.get('response') ?? '';
+    return [200, { success: (await captcha.verify(token, {})).success }];
+  }
+  if (path.endsWith('getKey')) return [200, { keyId: 'k1', publicKey: spki }];
+  if (path.endsWith('credentials-management/password') && request.method === 'POST') return [200, { response: 'OK', resendAfterSeconds: 30 }];
+  if (path.endsWith('credentials-management/password') && request.method === 'PUT') return onReset(unseal((request.body as { data: string }).data));
+  return [404, { code: 'NOT_FOUND' }];
+}
+
+beforeAll(async () => {
+  server = await startTestServer((request, res) =>
+    void answer(request).then(
+      ([status, body]) => json(res, status, body),
+      (error: Error) => json(res, 500, { code: 'TEST_SERVER_ERROR', message: error.message }),
+    ),
+  );
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  server.requests.length = 0;
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+describe('password recovery', () => {
+  it('step 1 solves the captcha, sends the ID upper-cased with the session id, and goes to step 2', async () => {
+    const { user, router, store } = renderApp('/recover-password/init?promo=X');
+    await user.type(await screen.findByLabelText('ID card (DNI or NIE)'), ' 12345678z ');
+    await user.click(screen.getByRole('button', { name: 'Send me a code' }));
+    await screen.findByRole('heading', { name: 'Choose a new password' }, { timeout: 10_000 });
+    expect(router.state.location).toMatchObject({ pathname: '/recover-password/confirm', search: '?promo=X' });
+    const start = server.requests.find((r) => r.method === 'POST' && r.url.endsWith('credentials-management/password'));
+    expect(start?.body).toEqual({ userId: '12345678Z', sessionId: store.getState().session.sessionId });
+    const verify = server.requests.find((r) => r.url.includes('captcha/verify'));
+    expect(new URL(verify!.url, 'http://x').searchParams.get('sessionId')).toBe(store.getState().session.sessionId);
+    expect(store.getState().auth.recovery?.userId).toBe('12345678Z');
+  });
+
+  it('step 2 without step 1 goes back to step 1', async () => {
+    const { router } = renderApp('/recover-password/confirm');
+    await screen.findByRole('heading', { name: 'Recover your password' });
+    expect(router.state.location.pathname).toBe('/recover-password/init');
+  });
+
+  it('step 2 checks the password rule and the repetition before sending anything', async () => {
+    const { user, store } = renderApp('/recover-password/confirm');
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    await user.type(await screen.findByLabelText('SMS code'), '123456');
+    await user.type(screen.getByLabelText('New password'), 'weakpass');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'weakpasS');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(screen.getByLabelText('New password')).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByLabelText('Repeat the new password')).toHaveAttribute('aria-invalid', 'true');
+    expect(server.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
+  });
+
+  it('step 2 sends code and new password encrypted for the server, then shows success', async () => {
+    let received: Record<string, string> | undefined;
+    onReset = (payload) => {
+      received = payload;
+      return [200, { response: 'OK' }];
+    };
+    const { user, store, router } = renderApp('/recover-password/confirm', { locale: 'es' });
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    await user.type(await screen.findByLabelText('Código SMS'), '123456');
+    await user.type(screen.getByLabelText('Contraseña nueva'), 'Nueva-Clave-2026ñ');
+    await user.type(screen.getByLabelText('Repite la contraseña nueva'), 'Nueva-Clave-2026ñ');
+    await user.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
+    await screen.findByRole('heading', { name: 'Contraseña cambiada' });
+    expect(received).toEqual({ keyId: 'k1', userId: '12345678Z', code: '123456', newPassword: 'Nueva-Clave-2026ñ' });
+    const put = server.requests.find((r) => r.method === 'PUT');
+    expect(JSON.stringify(put?.body)).not.toContain('Nueva-Clave');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(store.getState().auth.recovery).toBeNull();
+  });
+
+  it('a wrong code says how many attempts are left and keeps the passwords typed', async () => {
+    onReset = () => [401, { code: 'CODE_INVALID', attemptsLeft: 2 }];
+    const { user, store } = renderApp('/recover-password/confirm');
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    await user.type(await screen.findByLabelText('SMS code'), '000000');
+    await user.type(screen.getByLabelText('New password'), 'Nueva-Clave-2026');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'Nueva-Clave-2026');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('That code is not right. You have 2 attempts left.'));
+    expect(screen.getByLabelText('SMS code')).toHaveValue('');
+    expect(screen.getByLabelText('New password')).toHaveValue('Nueva-Clave-2026');
+  });
+});

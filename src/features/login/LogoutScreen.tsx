@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { useAppDispatch, useAppStore } from '../../app/hooks';
+import { RouteTitle } from '../../routing/RouteTitle';
+import { authReset } from '../auth/authSlice';
+import { formActions } from '../form/formSlice';
+import { sessionCleared } from '../session/sessionSlice';
+import { loginApi } from './loginApi';
+
+/** Signs out (the server revokes the session and its cookie), forgets everything, then goes to login. */
+export function LogoutScreen() {
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const [logout] = loginApi.useLogoutMutation();
+  useEffect(() => {
+    let active = true;
+    // Signing out locally does not wait for the server: a failed call must not keep the user signed in here.
+    void logout()
+      .catch(() => undefined)
+      .finally(() => {
+        dispatch(sessionCleared());
+        dispatch(authReset());
+        dispatch(formActions.formReset());
+        if (active) store.navigation.navigate('/login', { replace: true });
+      });
+    return () => {
+      active = false;
+    };
+  }, [dispatch, logout, store]);
+  return <RouteTitle name="logout" />;
+}

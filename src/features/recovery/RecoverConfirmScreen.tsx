@@ -1,0 +1,134 @@
+import { useFormik } from 'formik';
+import { useRef, useState } from 'react';
+import { useIntl } from 'react-intl';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useAppSelector } from '../../app/hooks';
+import { LoadingButton, PasswordInput, TextInput } from '../../components';
+import { codeProblem, type CodeProblem } from '../../forms/codeProblem';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import { describeMessages } from '../../i18n/messages';
+import { carryQuery } from '../../routing/query';
+import { RouteTitle } from '../../routing/RouteTitle';
+import type { ApiError } from '../../services/baseQuery';
+import { validateSchema } from '../../validation';
+import { selectRecovery } from '../auth/authSlice';
+import { recoveryApi } from './recoveryApi';
+import { recoverConfirmSchema, type RecoverConfirmValues } from './recoverySchemas';
+import { sealForServer } from './sealForServer';
+import './recovery.css';
+
+const messages = describeMessages({
+  intro: { id: 'recovery.confirm.intro', defaultMessage: 'Type the code we sent you by SMS and choose a new password.' },
+  code: { id: 'recovery.confirm.code', defaultMessage: 'SMS code' },
+  newPassword: { id: 'recovery.confirm.newPassword', defaultMessage: 'New password' },
+  passwordRule: {
+    id: 'recovery.confirm.passwordRule',
+    defaultMessage: '8 to 99 characters, with a lower-case letter, a capital letter, a number and a symbol, and no spaces.',
+  },
+  confirmation: { id: 'recovery.confirm.confirmation', defaultMessage: 'Repeat the new password' },
+  submit: { id: 'recovery.confirm.submit', defaultMessage: 'Change password' },
+  wrongCode: {
+    id: 'recovery.confirm.wrongCode',
+    defaultMessage: 'That code is not right. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
+  },
+  blocked: { id: 'recovery.confirm.blocked', defaultMessage: 'Too many wrong codes. For your security, start again later.' },
+  expired: { id: 'recovery.confirm.expired', defaultMessage: 'That code has expired. Start again to get a new one.' },
+  failed: { id: 'recovery.confirm.failed', defaultMessage: 'We could not change your password. Please try again.' },
+});
+
+
+/** Step 2 of password recovery: code and new password, encrypted in the browser for the server. */
+export function RecoverConfirmScreen() {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const recovery = useAppSelector(selectRecovery);
+  const [getKey] = recoveryApi.useLazyGetPublicKeyQuery();
+  const [resetPassword] = recoveryApi.useResetPasswordMutation();
+  const [problem, setProblem] = useState<CodeProblem | null>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const confirmationRef = useRef<HTMLInputElement>(null);
+
+  const formik = useFormik<RecoverConfirmValues>({
+    initialValues: { code: '', newPassword: '', confirmation: '' },
+    validate: (values) => validateSchema(recoverConfirmSchema, values),
+    validateOnChange: false,
+    onSubmit: async (values) => {
+      if (!recovery) return;
+      setProblem(null);
+      try {
+        const key = await getKey().unwrap();
+        const data = await sealForServer({ userId: recovery.userId, code: values.code.trim(), newPassword: values.newPassword }, key);
+        await resetPassword({ data }).unwrap();
+        // The success screen ends the recovery: ending it here would send this screen back to step 1.
+        navigate(carryQuery('/recover-password/success', location.search), { replace: true });
+      } catch (error) {
+        const { errorCode, data } = error as ApiError;
+        const found = codeProblem(errorCode, data);
+        setProblem(found);
+        if (found.kind === 'wrongCode') {
+          void formik.setFieldValue('code', '', false);
+          codeRef.current?.focus();
+        }
+      }
+    },
+  });
+  const errors = useFieldErrors(formik, ['code', 'newPassword', 'confirmation'], {
+    code: codeRef,
+    newPassword: passwordRef,
+    confirmation: confirmationRef,
+  });
+
+  if (!recovery) return <Navigate to={carryQuery('/recover-password/init', location.search)} replace />;
+  const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired';
+
+  return (
+    <section className="dv-recovery" aria-labelledby="recovery-title">
+      <RouteTitle name="recover-password-confirm" id="recovery-title" />
+      <p className="dv-recovery__intro">{intl.formatMessage(messages.intro)}</p>
+      <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput
+          ref={codeRef}
+          name="code"
+          label={intl.formatMessage(messages.code)}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={formik.values.code}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.code}
+        />
+        <PasswordInput
+          ref={passwordRef}
+          name="newPassword"
+          label={intl.formatMessage(messages.newPassword)}
+          description={intl.formatMessage(messages.passwordRule)}
+          autoComplete="new-password"
+          value={formik.values.newPassword}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          success={formik.values.newPassword !== '' && !formik.errors.newPassword && Boolean(formik.touched.newPassword)}
+          {...errors.newPassword}
+        />
+        <PasswordInput
+          ref={confirmationRef}
+          name="confirmation"
+          label={intl.formatMessage(messages.confirmation)}
+          autoComplete="new-password"
+          value={formik.values.confirmation}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.confirmation}
+        />
+        <p className="dv-recovery__error" role="alert">
+          {problem && intl.formatMessage(messages[problem.kind], { attempts: problem.kind === 'wrongCode' ? problem.attemptsLeft : 0 })}
+        </p>
+        <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>
+          {intl.formatMessage(messages.submit)}
+        </LoadingButton>
+      </form>
+    </section>
+  );
+}
