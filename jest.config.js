@@ -1,6 +1,11 @@
 // Two projects: the browser code runs in jsdom, the server and the shared validators in plain Node.
+// Packages that ship ES modules only: Babel compiles them for Jest, which loads CommonJS on Node 20.
+const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat|content-disposition|cookie)/)';
+
 /** @type {import('jest').Config} */
 module.exports = {
+  // The machines are shared and slow at times: generous limits, so a test fails for what it checks, not for load.
+  testTimeout: 30_000,
   projects: [
     {
       displayName: 'web',
@@ -9,14 +14,14 @@ module.exports = {
       testMatch: ['<rootDir>/__tests__/src/**/*.test.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/web.ts'],
       moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/__tests__/setup/fileStub.ts' },
-      // react-intl and its formatjs packages ship ES modules only: Babel compiles them for Jest.
-      transformIgnorePatterns: ['/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)'],
+      transformIgnorePatterns: [esmOnlyPackages],
     },
     {
       displayName: 'server',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/server.ts'],
+      transformIgnorePatterns: [esmOnlyPackages],
     },
   ],
 };

@@ -1,0 +1,65 @@
+import { auditLogRepository } from '../../server/repositories/auditLogRepository';
+import { loginSessionRepository } from '../../server/repositories/loginSessionRepository';
+import { migrateToLatest } from '../../server/db';
+import { describeEachDialect, openTestDatabase } from './helpers';
+
+describeEachDialect('repositories', (dialect) => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database.destroy());
+
+  it('migrations can run again without changing anything', async () => {
+    await expect(migrateToLatest(database.db)).resolves.toBeUndefined();
+  });
+
+  it('the audit log keeps entries in the order they were written', async () => {
+    const audit = auditLogRepository(database.db);
+    await audit.append({ actor: 'applicant:1', action: 'step.saved', subject: 'application:1', requestId: 'r-1', details: { step: 'personal-info' } });
+    await audit.append({ actor: 'system', action: 'code.sent', subject: 'application:1' });
+    await audit.append({ actor: 'applicant:2', action: 'step.saved', subject: 'application:2' });
+    const entries = await audit.listBySubject('application:1');
+    expect(entries.map((entry) => entry.action)).toEqual(['step.saved', 'code.sent']);
+    expect(entries[0]).toMatchObject({ actor: 'applicant:1', requestId: 'r-1', details: { step: 'personal-info' } });
+    expect(entries[1].id).toBeGreaterThan(entries[0].id);
+  });
+
+  describe('login sessions', () => {
+    const start = new Date('2026-11-22T10:00:00.000Z');
+    const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+
+    it('are live until left idle longer than the limit', async () => {
+      const sessions = loginSessionRepository(database.db);
+      await sessions.create({ idHash: 'idle', userSub: 'u1', expiresAt: at(3600) }, start);
+      expect(await sessions.findLive('idle', 300, at(299))).toMatchObject({ userSub: 'u1' });
+      expect(await sessions.findLive('idle', 300, at(301))).toBeUndefined();
+    });
+
+    it('using a session keeps it alive', async () => {
+      const sessions = loginSessionRepository(database.db);
+      await sessions.create({ idHash: 'used', userSub: 'u1', expiresAt: at(3600) }, start);
+      await sessions.touch('used', at(200));
+      expect(await sessions.findLive('used', 300, at(450))).toBeDefined();
+    });
+
+    it('end at their absolute expiry, and when revoked', async () => {
+      const sessions = loginSessionRepository(database.db);
+      await sessions.create({ idHash: 'short', userSub: 'u2', expiresAt: at(60) }, start);
+      expect(await sessions.findLive('short', 300, at(61))).toBeUndefined();
+      await sessions.create({ idHash: 'revoked', userSub: 'u2', expiresAt: at(3600) }, start);
+      await sessions.revoke('revoked', at(10));
+      expect(await sessions.findLive('revoked', 300, at(11))).toBeUndefined();
+    });
+
+    it('can all be revoked for one user', async () => {
+      const sessions = loginSessionRepository(database.db);
+      await sessions.create({ idHash: 'a', userSub: 'u3', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'b', userSub: 'u3', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'c', userSub: 'u4', expiresAt: at(3600) }, start);
+      expect(await sessions.revokeAllForUser('u3', at(5))).toBe(2);
+      expect(await sessions.findLive('a', 300, at(6))).toBeUndefined();
+      expect(await sessions.findLive('c', 300, at(6))).toBeDefined();
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { toRuntimeConfig, type Config } from './config';
+import type { DatabaseHandle } from './db';
+import { loggerOptions } from './logging';
+import { databasePlugin } from './plugins/database';
+import { errorsPlugin } from './plugins/errors';
+import { openapiPlugin } from './plugins/openapi';
+import { securityPlugin } from './plugins/security';
+import { spaPlugin } from './plugins/spa';
+import { healthRoutes } from './routes/health';
+import { publicFileRoutes } from './routes/publicFiles';
+import { userAuthorizationRoutes } from './routes/user-authorization-management';
+
+export interface AppOptions {
+  /** The built SPA; default `dist/` at the project root. */
+  distDir?: string;
+  /** The locale files; default `locales/` at the project root. */
+  localesDir?: string;
+  /** Where logs go (tests read them); default standard output. */
+  logStream?: DestinationStream;
+  /** An open database (tests); default one from the configuration, closed with the app. */
+  database?: DatabaseHandle;
+}
+
+const root = path.resolve(__dirname, '..');
+const REQUEST_ID = /^[\w-]{8,64}$/;
+
+/** The whole server as one Fastify instance: listening is server.ts's business. */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel, options.logStream),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    // A caller's request id is kept when it is well-formed, so one id follows a request across systems.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    },
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addSchema({
+    $id: 'error',
+    type: 'object',
+    properties: { code: { type: 'string' }, message: { type: 'string' } },
+    required: ['code'],
+    additionalProperties: true,
+  });
+
+  await app.register(securityPlugin, { config });
+  await app.register(errorsPlugin);
+  await app.register(openapiPlugin, { publicUrl: config.publicUrl });
+  await app.register(cookie);
+  await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });
+
+  await app.register(healthRoutes);
+  await app.register(publicFileRoutes, { runtimeConfig: toRuntimeConfig(config), localesDir: options.localesDir ?? path.join(root, 'locales') });
+  await app.register(
+    async (api) => {
+      await api.register(userAuthorizationRoutes, { prefix: '/user-authorization-management', idleSeconds: config.sessionIdleSeconds });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
+  return app;
+}

@@ -1,0 +1,170 @@
+import type { RuntimeConfig } from '../src/config/runtimeConfig';
+
+/** A configuration value that cannot be used: the message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+export interface Config {
+  port: number;
+  host: string;
+  production: boolean;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  corsOrigins: string[];
+  mainAppUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  rateLimit: { max: number; windowMs: number };
+  supportPhone: string;
+  legalBaseUrl: string;
+  sessionIdleSeconds: number;
+  onboardingTokenSeconds: number;
+  sessionWarningSeconds: number;
+  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string };
+  storage: { region: string; bucket: string; endpoint?: string };
+  captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads one variable; empty counts as unset. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function number(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+  return value;
+}
+
+function url(env: Env, name: string, fallback?: string, protocols = ['http:', 'https:']): string | undefined {
+  const raw = read(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+  return raw.replace(/\/+$/, '');
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return raw as T;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function matching(env: Env, name: string, pattern: RegExp, fallback: string, what: string): string {
+  const raw = read(env, name) ?? fallback;
+  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${what} (got "${raw}")`);
+  return raw;
+}
+
+/** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
+export function loadConfig(env: Env = process.env): Config {
+  const production = read(env, 'NODE_ENV') === 'production';
+  const port = integer(env, 'PORT', 8080, 1, 65535);
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`)!;
+  const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const corsOrigins = (read(env, 'CORS_ORIGINS') ?? new URL(publicUrl).origin).split(',').map((origin, index) => {
+    const value = origin.trim();
+    try {
+      return new URL(value).origin;
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins (entry ${index + 1} is "${value}")`);
+    }
+  });
+  const region = matching(env, 'AWS_REGION', /^[a-z]{2}-[a-z]+-\d$/, 'eu-west-1', 'an AWS region such as eu-west-1');
+  const embeddedIdentity = read(env, 'COGNITO_USER_POOL_ID') === undefined;
+  const sessionIdleSeconds = integer(env, 'SESSION_IDLE_SECONDS', 300, 30, 300);
+
+  const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
+  if (captchaProvider === 'recaptcha') {
+    for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
+      if (!read(env, name)) throw new ConfigError(`${name} must be set when CAPTCHA_PROVIDER is recaptcha`);
+    }
+  }
+
+  return {
+    port,
+    host: read(env, 'HOST') ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    production,
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    databaseUrl,
+    publicUrl,
+    corsOrigins,
+    mainAppUrl: url(env, 'MAIN_APP_URL', `${publicUrl}/app`)!,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    rateLimit: { max: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000), windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000 },
+    supportPhone: matching(env, 'SUPPORT_PHONE', /^\+?[\d ]{6,20}$/, '+34 910 000 000', 'a phone number such as +34 910 000 000'),
+    legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
+    sessionIdleSeconds,
+    onboardingTokenSeconds: integer(env, 'ONBOARDING_TOKEN_SECONDS', 1800, 60, 86_400),
+    sessionWarningSeconds: integer(env, 'SESSION_WARNING_SECONDS', 60, 10, 600),
+    identity: {
+      region,
+      userPoolId: matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123'),
+      clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+-]{1,128}$/, 'divilo-web', 'an app client id'),
+      endpoint: url(env, 'COGNITO_ENDPOINT', embeddedIdentity ? `${publicUrl}/cognito` : undefined),
+      identityPoolId: matching(env, 'COGNITO_IDENTITY_POOL_ID', /^[\w-]+:[0-9a-f-]+$/, `${region}:00000000-0000-4000-8000-000000000001`, 'an identity pool id such as eu-west-1:uuid'),
+    },
+    storage: {
+      region,
+      bucket: matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name'),
+      endpoint: url(env, 'S3_ENDPOINT', read(env, 'S3_BUCKET') === undefined ? `${publicUrl}/s3` : undefined),
+    },
+    captcha: {
+      provider: captchaProvider,
+      siteKey: read(env, 'RECAPTCHA_SITE_KEY'),
+      secret: read(env, 'RECAPTCHA_SECRET'),
+      minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
+    },
+  };
+}
+
+/** What the SPA is told at start (`GET /config.json`): nothing secret. */
+export function toRuntimeConfig(config: Config): RuntimeConfig {
+  const legal = (name: string) => `${config.legalBaseUrl}/${name}.pdf`;
+  return {
+    apiBaseUrl: '/api',
+    mainAppUrl: config.mainAppUrl,
+    supportPhone: config.supportPhone,
+    legalLinks: {
+      privacy: legal('privacy'),
+      precontract: legal('pre-contract'),
+      biometrics: legal('biometrics'),
+      microbusinesses: legal('microbusinesses'),
+      companies: legal('companies'),
+      selfEmployed: legal('self-employed'),
+    },
+    identity: { ...config.identity },
+    storage: { ...config.storage },
+    captcha: { provider: config.captcha.provider, siteKey: config.captcha.siteKey },
+    sessionWarningSeconds: config.sessionWarningSeconds,
+  };
+}

@@ -1,0 +1,9 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001_foundation';
+import * as identity from './0002_identity';
+
+/** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+  '0002_identity': identity,
+};

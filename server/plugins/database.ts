@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { createDatabase, migrateToLatest, type Database, type DatabaseHandle } from '../db';
+import { auditLogRepository, type AuditLogRepository } from '../repositories/auditLogRepository';
+import { loginSessionRepository, type LoginSessionRepository } from '../repositories/loginSessionRepository';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>;
+    auditLog: AuditLogRepository;
+    loginSessions: LoginSessionRepository;
+  }
+}
+
+/** The database (migrated before the server answers) and the repositories built on it. */
+export const databasePlugin = fp(
+  async (app: FastifyInstance, options: { dataDir: string; databaseUrl?: string; database?: DatabaseHandle }) => {
+    const handle = options.database ?? createDatabase(options);
+    await migrateToLatest(handle.db);
+    app.decorate('db', handle.db);
+    app.decorate('auditLog', auditLogRepository(handle.db));
+    app.decorate('loginSessions', loginSessionRepository(handle.db));
+    // A database handed in by the caller (tests) is the caller's to close.
+    if (!options.database) app.addHook('onClose', () => handle.destroy());
+  },
+);

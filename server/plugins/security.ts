@@ -1,0 +1,78 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+
+/** Origins other than our own that the browser must be allowed to reach (AWS endpoints, Google). */
+function extraOrigins(config: Config) {
+  const own = new URL(config.publicUrl).origin;
+  const origin = (url?: string) => (url ? new URL(url).origin : undefined);
+  const endpoints = [
+    origin(config.identity.endpoint) ?? `https://cognito-idp.${config.identity.region}.amazonaws.com`,
+    `https://cognito-identity.${config.identity.region}.amazonaws.com`,
+    origin(config.storage.endpoint) ?? `https://${config.storage.bucket}.s3.${config.storage.region}.amazonaws.com`,
+  ].filter((value) => value !== own);
+  const google = config.captcha.provider === 'recaptcha' ? ['https://www.google.com', 'https://www.gstatic.com'] : [];
+  return { connect: [...new Set(endpoints)], google };
+}
+
+/** Security headers with a CSP that allows only what the app loads, CORS for the configured origins, rate limits. */
+export const securityPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  const { connect, google } = extraOrigins(config);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...google],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", ...connect, ...google],
+        frameSrc: google.length ? ['https://www.google.com'] : ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Cross-origin isolation headers would block the identity and storage endpoints in production.
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+  });
+  await app.register(cors, {
+    origin: config.corsOrigins,
+    credentials: true,
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'x-divilo-session-id',
+      'x-divilo-verification-signature',
+      'x-request-id',
+      // The AWS SDKs' headers, for the embedded identity and storage endpoints.
+      'x-amz-target',
+      'x-amz-user-agent',
+      'x-amz-date',
+      'x-amz-content-sha256',
+      'x-amz-security-token',
+      'amz-sdk-invocation-id',
+      'amz-sdk-request',
+      'cache-control',
+    ],
+    exposedHeaders: ['x-request-id', 'etag', 'x-amz-version-id', 'content-range', 'accept-ranges', 'x-amz-checksum-crc32'],
+    maxAge: 600,
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: `Too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`,
+    }),
+  });
+});
