@@ -1,0 +1,25 @@
+/** A message to a person: an SMS to a phone or an e-mail to an address. */
+export interface OutgoingMessage {
+  channel: 'sms' | 'email';
+  to: string;
+  /** What kind of message, for the outbox and the audit log (never the code itself). */
+  purpose: 'login-code' | 'recovery-code' | 'email-code' | 'phone-code' | 'signature-code' | 'notice';
+  subject?: string;
+  text: string;
+}
+
+/** One interface for every provider: the outbox by default, real SMS and SMTP senders by configuration. */
+export interface MessageSender {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+/** Shows a one-time code in logs as its last digit only: enough to tell messages apart, useless to anyone. */
+export function maskCode(text: string): string {
+  return text.replace(/\b\d{4,8}\b/g, (code) => `${'•'.repeat(code.length - 1)}${code.slice(-1)}`);
+}
+
+/** Shows a phone number as its last three digits, as the SMS step does. */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return `${'*'.repeat(Math.max(0, digits.length - 3))}${digits.slice(-3)}`;
+}
