@@ -1,0 +1,118 @@
+import { fromCognitoIdentityPool } from '@aws-sdk/credential-providers';
+import { lookupTemporaryCredentials } from '../../../../server/embedded/cognito';
+import { signIn } from './browserClient';
+import { IDENTITY_POOL_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
+import { describeEachDialect } from '../../helpers';
+
+let harness: Harness;
+let idToken: string;
+let otherIdToken: string;
+
+// Each sign-in runs the browser library's pure-JavaScript SRP maths (about half a second).
+jest.setTimeout(60_000);
+
+describeEachDialect('the embedded identity pool', (dialect) => {
+  beforeAll(async () => {
+    harness = await startHarness(dialect, { temporaryCredentialsSeconds: 900 });
+    for (const username of ['D1111111A', 'E2222222B']) {
+      await harness.identity.createUser(username, '+34622222222');
+      await harness.identity.setPassword(username, 'Storage-Pass-1', true);
+    }
+    idToken = (await signIn(harness.endpoint, 'D1111111A', 'Storage-Pass-1')).getIdToken().getJwtToken();
+    otherIdToken = (await signIn(harness.endpoint, 'E2222222B', 'Storage-Pass-1')).getIdToken().getJwtToken();
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  const provider = () => `${harness.issuerBaseUrl.replace(/^https?:\/\//, '')}/${POOL_ID}`;
+
+  function credentialsFor(token: string, identityPoolId = IDENTITY_POOL_ID) {
+    return fromCognitoIdentityPool({
+      identityPoolId,
+      logins: { [provider()]: token },
+      clientConfig: { endpoint: harness.issuerBaseUrl, region: REGION, maxAttempts: 1 },
+    })();
+  }
+
+  async function identityCall(target: string, body: unknown) {
+    const response = await fetch(harness.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityService.${target}` },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  describe('the identity pool through fromCognitoIdentityPool', () => {
+    it('mints temporary credentials that lookupTemporaryCredentials finds, for a stable identity id', async () => {
+      const before = Date.now();
+      const credentials = await credentialsFor(idToken);
+      expect(credentials.accessKeyId).toMatch(/^ASIA[A-Z2-7]{16}$/);
+      expect(credentials.secretAccessKey).toHaveLength(40);
+      expect(credentials.sessionToken!.length).toBeGreaterThan(100);
+      expect(credentials.identityId).toMatch(/^local:[0-9a-f-]{36}$/);
+      expect(credentials.expiration!.getTime()).toBeGreaterThan(before + 890_000);
+      expect(credentials.expiration!.getTime()).toBeLessThanOrEqual(before + 901_000);
+
+      const found = await lookupTemporaryCredentials(harness.db, credentials.accessKeyId);
+      expect(found).toEqual({
+        secretAccessKey: credentials.secretAccessKey,
+        sessionToken: credentials.sessionToken,
+        identityId: credentials.identityId,
+        expiresAt: credentials.expiration,
+      });
+      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, Date.now(), SERVER_SECRET)).toEqual(found);
+      // Expired, unknown, or unsealed with the wrong secret: nothing.
+      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, credentials.expiration!.getTime() + 1)).toBeUndefined();
+      expect(await lookupTemporaryCredentials(harness.db, 'ASIAAAAAAAAAAAAAAAAA')).toBeUndefined();
+      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, Date.now(), 'another-secret-of-enough-length-000000')).toBeUndefined();
+
+      // The secret is stored sealed, never in the clear.
+      const rows = await harness.db.selectFrom('cognito_credentials').selectAll().execute();
+      expect(JSON.stringify(rows)).not.toContain(credentials.secretAccessKey);
+      expect(JSON.stringify(rows)).not.toContain(credentials.sessionToken);
+
+      const again = await credentialsFor(idToken);
+      expect(again.identityId).toBe(credentials.identityId);
+      expect(again.accessKeyId).not.toBe(credentials.accessKeyId);
+      const other = await credentialsFor(otherIdToken);
+      expect(other.identityId).not.toBe(credentials.identityId);
+    });
+
+    it('refuses a bad or missing login, another pool and another user identity', async () => {
+      await expect(credentialsFor(`${idToken.slice(0, -3)}AAA`)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      await expect(credentialsFor(idToken, 'local:00000000-0000-0000-0000-000000000000')).rejects.toMatchObject({
+        name: 'ResourceNotFoundException',
+      });
+
+      const unauthenticated = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID });
+      expect(unauthenticated).toEqual({
+        status: 400,
+        body: { __type: 'NotAuthorizedException', message: 'Unauthenticated access is not supported for this identity pool.' },
+      });
+      const wrongProvider = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { 'accounts.google.com': idToken } });
+      expect(wrongProvider.body.__type).toBe('NotAuthorizedException');
+
+      const { body } = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { [provider()]: idToken } });
+      const stolen = await identityCall('GetCredentialsForIdentity', { IdentityId: body.IdentityId, Logins: { [provider()]: otherIdToken } });
+      expect(stolen).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } });
+      const unknown = await identityCall('GetCredentialsForIdentity', {
+        IdentityId: 'local:00000000-0000-0000-0000-000000000000',
+        Logins: { [provider()]: idToken },
+      });
+      expect(unknown).toMatchObject({ status: 400, body: { __type: 'ResourceNotFoundException' } });
+    });
+
+    it('refuses an expired id token', async () => {
+      harness.clock.offsetMs = 2 * 3600_000;
+      try {
+        const { body } = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { [provider()]: idToken } });
+        expect(body.__type).toBe('NotAuthorizedException');
+      } finally {
+        harness.clock.offsetMs = 0;
+      }
+    });
+  });
+});

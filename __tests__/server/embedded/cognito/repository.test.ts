@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import { createIdentityRepository, type IdentityRepository, type PoolUser } from '../../../../server/embedded/cognito/repository';
+import { deriveKey } from '../../../../server/embedded/cognito/sealing';
+import type { IdentityTables } from '../../../../server/embedded/cognito/tables';
+import { createTokenIssuer } from '../../../../server/embedded/cognito/tokens';
+import { describeEachDialect, openTestDatabase } from '../../helpers';
+
+const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
+
+function poolUser(username: string, sub: string): PoolUser {
+  return {
+    sub,
+    username,
+    attributes: { phone_number: '+34600000000' },
+    salt: 'ab'.repeat(16),
+    verifier: 'cd'.repeat(384),
+    status: 'CONFIRMED',
+    enabled: true,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+describeEachDialect('the embedded pool repository', (dialect) => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let repository: IdentityRepository;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+    repository = createIdentityRepository(database.db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>);
+  });
+
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  it('stores users with a unique username and reads them back with their lock state', async () => {
+    expect(await repository.users.insert(poolUser('R1', '00000000-0000-4000-8000-000000000001'))).toBe(true);
+    expect(await repository.users.insert(poolUser('R1', '00000000-0000-4000-8000-000000000002'))).toBe(false);
+    expect(await repository.users.findByUsername('R1')).toEqual(poolUser('R1', '00000000-0000-4000-8000-000000000001'));
+    expect(await repository.users.findForSignIn('R1', NOW)).toMatchObject({ locked: false, hasFailures: false });
+    expect(await repository.users.findForSignIn('r1', NOW)).toBeUndefined();
+  });
+
+  it('locks after the maximum of consecutive failures, without extending the lock while it lasts', async () => {
+    await repository.users.insert(poolUser('R2', '00000000-0000-4000-8000-000000000003'));
+    for (let i = 1; i < 5; i += 1) expect(await repository.failures.record('R2', NOW + i, 5, 60)).toEqual({ locked: false });
+    expect(await repository.failures.record('R2', NOW + 5, 5, 60)).toEqual({ locked: true });
+    expect(await repository.users.findForSignIn('R2', NOW + 10)).toMatchObject({ locked: true, hasFailures: true });
+    // Attempts during the lock neither count nor push the end further.
+    for (let i = 0; i < 10; i += 1) expect(await repository.failures.record('R2', NOW + 1000, 5, 60)).toEqual({ locked: true });
+    expect(await repository.users.findForSignIn('R2', NOW + 60_006)).toMatchObject({ locked: false });
+    expect(await repository.failures.record('R2', NOW + 60_006, 5, 60)).toEqual({ locked: false });
+    await repository.failures.clear('R2');
+    expect(await repository.users.findForSignIn('R2', NOW + 60_007)).toMatchObject({ locked: false, hasFailures: false });
+  });
+
+  it('hands out an auth session once, and never once expired', async () => {
+    const session = { id: 'a'.repeat(64), username: 'R1', userSub: null, srpA: 'aa', srpB: 'bb', sealedB: 'cc', secretBlock: 'dd', expiresAt: NOW + 180_000 };
+    await repository.sessions.insert(session, NOW);
+    expect(await repository.sessions.consume(session.id, NOW + 1000)).toEqual(session);
+    expect(await repository.sessions.consume(session.id, NOW + 2000)).toBeUndefined();
+    await repository.sessions.insert({ ...session, id: 'b'.repeat(64) }, NOW);
+    expect(await repository.sessions.consume('b'.repeat(64), NOW + 180_000)).toBeUndefined();
+  });
+
+  it('revokes refresh tokens, one or all of a user, and with them their sign-ins', async () => {
+    const token = (hash: string, originJti: string, userSub = 'user-a') => ({
+      tokenHash: hash, userSub, clientId: 'c', originJti, authTime: 1, expiresAt: NOW + 3600_000, revoked: false,
+    });
+    await repository.refreshTokens.insert(token('h1', '10000000-0000-4000-8000-000000000001'), NOW);
+    await repository.refreshTokens.insert(token('h2', '10000000-0000-4000-8000-000000000002'), NOW);
+    await repository.refreshTokens.insert(token('h3', '10000000-0000-4000-8000-000000000003', 'user-b'), NOW);
+    expect(await repository.refreshTokens.isOriginActive('10000000-0000-4000-8000-000000000001', NOW)).toBe(true);
+    expect(await repository.refreshTokens.isOriginActive('10000000-0000-4000-8000-000000000001', NOW + 3600_000)).toBe(false);
+    await repository.refreshTokens.revoke('h1');
+    expect(await repository.refreshTokens.find('h1')).toMatchObject({ revoked: true });
+    expect(await repository.refreshTokens.isOriginActive('10000000-0000-4000-8000-000000000002', NOW)).toBe(true);
+    await repository.refreshTokens.revokeAllOf('user-a');
+    expect(await repository.refreshTokens.isOriginActive('10000000-0000-4000-8000-000000000002', NOW)).toBe(false);
+    expect(await repository.refreshTokens.isOriginActive('10000000-0000-4000-8000-000000000003', NOW)).toBe(true);
+  });
+
+  it('gives a login one stable identity id', async () => {
+    const first = await repository.identities.findOrCreate('local:pool', 'issuer/local_X1', 'sub-1', 'local:id-1', NOW);
+    const second = await repository.identities.findOrCreate('local:pool', 'issuer/local_X1', 'sub-1', 'local:id-2', NOW);
+    const other = await repository.identities.findOrCreate('local:pool', 'issuer/local_X1', 'sub-2', 'local:id-3', NOW);
+    expect([first, second, other]).toEqual(['local:id-1', 'local:id-1', 'local:id-3']);
+    expect(await repository.identities.find('local:id-1')).toEqual({ identityPoolId: 'local:pool', provider: 'issuer/local_X1', sub: 'sub-1' });
+  });
+
+  it('keeps the signing keys in the database, the private part sealed, and rotates them', async () => {
+    const options = {
+      issuer: 'http://localhost/cognito/local_X1',
+      clientId: 'c',
+      lifetimes: { idTokenSeconds: 600, accessTokenSeconds: 600, refreshTokenSeconds: 3600 },
+      keyRotationSeconds: 3600,
+      keyEncryptionKey: deriveKey('repository-test-secret-0000000000000000', 'signing-keys'),
+      store: repository.signingKeys,
+    };
+    let now = NOW;
+    const tokens = createTokenIssuer({ ...options, now: () => now });
+    await tokens.maintainKeys();
+    await createTokenIssuer({ ...options, now: () => now }).maintainKeys();
+    const rows = await database.db.withTables<IdentityTables>().selectFrom('cognito_signing_keys').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].sealed_private_key).not.toMatch(/PRIVATE KEY/);
+    expect(rows[0].public_jwk).not.toMatch(/"d"/);
+
+    now += 3600_000;
+    await tokens.maintainKeys();
+    expect(tokens.jwks().keys.map((key) => key.kid)).toEqual(expect.arrayContaining([rows[0].kid]));
+    expect(tokens.jwks().keys).toHaveLength(2);
+    now += 601_000;
+    await tokens.maintainKeys();
+    expect(tokens.jwks().keys).toHaveLength(1);
+    expect(tokens.jwks().keys[0].kid).not.toBe(rows[0].kid);
+  });
+
+  it('cleans up what has expired, and the failure rows of unknown names idle for a day', async () => {
+    await repository.failures.record('nobody-1', NOW, 5, 60);
+    await repository.failures.record('R1', NOW, 5, 60);
+    await repository.deleteExpired(NOW + 86_400_001);
+    const names = (await database.db.withTables<IdentityTables>().selectFrom('cognito_sign_in_failures').select('username').execute()).map(
+      (row) => row.username,
+    );
+    expect(names).toContain('R1');
+    expect(names).not.toContain('nobody-1');
+    expect(await repository.refreshTokens.find('h3')).toBeUndefined();
+  });
+});

@@ -1,0 +1,140 @@
+import { decodeJwt } from 'jose';
+import { authenticate, browserUser, globalSignOut, refresh, signIn, signInError } from './browserClient';
+import { CLIENT_ID, POOL_ID, startHarness, type Harness } from './harness';
+import { describeEachDialect } from '../../helpers';
+
+const PASSWORD = 'Correct-Horse-1';
+const INCORRECT = { code: 'NotAuthorizedException', name: 'NotAuthorizedException', message: 'Incorrect username or password.' };
+
+let harness: Harness;
+let userCount = 0;
+
+async function newUser(password = PASSWORD): Promise<string> {
+  userCount += 1;
+  const username = `X${String(1_000_000 + userCount)}L`;
+  await harness.identity.createUser(username, '+34600000000');
+  await harness.identity.setPassword(username, password, true);
+  return username;
+}
+
+// Each sign-in runs the browser library's pure-JavaScript SRP maths (about half a second).
+jest.setTimeout(60_000);
+
+describeEachDialect('the embedded user pool with the browser client', (dialect) => {
+  beforeAll(async () => {
+    harness = await startHarness(dialect, { lockout: { maxFailures: 5, lockSeconds: 120 } });
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  afterEach(() => {
+    harness.clock.offsetMs = 0;
+    harness.triggers.setPreAuthentication(undefined);
+  });
+
+  describe('SRP sign-in with the unmodified amazon-cognito-identity-js', () => {
+    it('signs in with the right password, every time, and gets tokens that verify', async () => {
+      const usernames = [await newUser(), await newUser('Ñandú-Pässwörd-9'), await newUser()];
+      for (let round = 0; round < 4; round += 1) {
+        for (const [i, username] of usernames.entries()) {
+          const session = await signIn(harness.endpoint, username, i === 1 ? 'Ñandú-Pässwörd-9' : PASSWORD);
+          expect(session.isValid()).toBe(true);
+          const claims = await harness.identity.verifyIdToken(session.getIdToken().getJwtToken());
+          expect(claims['cognito:username']).toBe(username);
+          expect(claims.iss).toBe(`${harness.issuerBaseUrl}/${POOL_ID}`);
+          expect(claims.aud).toBe(CLIENT_ID);
+          expect(decodeJwt(session.getAccessToken().getJwtToken())).toMatchObject({ token_use: 'access', client_id: CLIENT_ID, username });
+          expect(session.getRefreshToken().getToken()).toMatch(/^[\w-]{40,}$/);
+        }
+      }
+    });
+
+    it('answers a wrong password and an unknown user with exactly the same error', async () => {
+      const username = await newUser();
+      const wrongPassword = await signInError(harness.endpoint, username, 'Wrong-Horse-1');
+      const unknownUser = await signInError(harness.endpoint, 'Y9999999Z', PASSWORD);
+      expect(wrongPassword).toEqual(INCORRECT);
+      expect(unknownUser).toEqual(INCORRECT);
+    });
+
+    it('gives an unknown user the same SALT every time, like a real one', async () => {
+      const challenge = async (username: string) => {
+        const response = await fetch(harness.endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+          body: JSON.stringify({ AuthFlow: 'USER_SRP_AUTH', ClientId: CLIENT_ID, AuthParameters: { USERNAME: username, SRP_A: 'abc123' } }),
+        });
+        return ((await response.json()) as { ChallengeParameters: Record<string, string> }).ChallengeParameters;
+      };
+      const known = await newUser();
+      for (const username of [known, 'Z0000000Q']) {
+        const [first, second] = [await challenge(username), await challenge(username)];
+        expect(first.SALT).toMatch(/^[0-9a-f]{32}$/);
+        expect(second.SALT).toBe(first.SALT);
+        expect(second.SRP_B).not.toBe(first.SRP_B);
+        expect(first.USER_ID_FOR_SRP).toBe(username);
+      }
+      expect((await challenge('Z0000000Q')).SALT).not.toBe((await challenge('Z0000001Q')).SALT);
+    });
+
+    it('locks sign-in after 5 consecutive failures, with the same error, until the lock time has passed', async () => {
+      const username = await newUser();
+      for (let i = 0; i < 5; i += 1) expect(await signInError(harness.endpoint, username, `Wrong-${i}`)).toEqual(INCORRECT);
+      expect(await signInError(harness.endpoint, username, PASSWORD)).toEqual(INCORRECT);
+      harness.clock.offsetMs = 121_000;
+      await expect(signIn(harness.endpoint, username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it('starts the count again after a successful sign-in', async () => {
+      const username = await newUser();
+      for (let i = 0; i < 4; i += 1) await signInError(harness.endpoint, username, `Wrong-${i}`);
+      await signIn(harness.endpoint, username, PASSWORD);
+      for (let i = 0; i < 4; i += 1) await signInError(harness.endpoint, username, `Wrong-${i}`);
+      await expect(signIn(harness.endpoint, username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it('passes the pre-authentication refusal to the client as Cognito does for a failed trigger', async () => {
+      const username = await newUser();
+      const seen: unknown[] = [];
+      harness.triggers.setPreAuthentication((user) => {
+        seen.push(user);
+        return user.username === username ? { code: 'ERR-2809' } : undefined;
+      });
+      const error = await signInError(harness.endpoint, username, PASSWORD);
+      expect(error.code).toBe('UserLambdaValidationException');
+      expect(error.message).toContain('ERR-2809');
+      expect(error.message).toBe('PreAuthentication failed with error ERR-2809.');
+      expect(seen).toEqual([expect.objectContaining({ username, attributes: expect.objectContaining({ phone_number: '+34600000000' }) })]);
+      // The hook only runs once the password is right: a wrong one never reveals the refusal.
+      expect(await signInError(harness.endpoint, username, 'Wrong-Horse-1')).toEqual(INCORRECT);
+      expect(seen).toHaveLength(1);
+    });
+
+    it('tells a disabled user so, only after the right password', async () => {
+      const username = await newUser();
+      await harness.identity.disableUser(username);
+      expect(await signInError(harness.endpoint, username, 'Wrong-Horse-1')).toEqual(INCORRECT);
+      expect(await signInError(harness.endpoint, username, PASSWORD)).toEqual({ ...INCORRECT, message: 'User is disabled.' });
+      await harness.identity.enableUser(username);
+      await expect(signIn(harness.endpoint, username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it('refreshes the session, and stops refreshing after GlobalSignOut', async () => {
+      const username = await newUser();
+      const user = browserUser(harness.endpoint, username);
+      const session = await authenticate(user, username, PASSWORD);
+      const refreshed = await refresh(user, session);
+      expect(refreshed.getIdToken().getJwtToken()).not.toBe(session.getIdToken().getJwtToken());
+      expect(refreshed.getRefreshToken().getToken()).toBe(session.getRefreshToken().getToken());
+      await harness.identity.verifyIdToken(refreshed.getIdToken().getJwtToken());
+
+      await globalSignOut(user);
+      // The client retries a failed refresh with backoff (about 6 s) before it gives up.
+      await expect(refresh(user, session)).rejects.toMatchObject({ code: 'NotAuthorizedException', message: 'Refresh Token has been revoked' });
+      // The access token died with it.
+      await expect(globalSignOut(user)).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    }, 30_000);
+  });
+});

@@ -1,0 +1,226 @@
+// The operations the browser's amazon-cognito-identity-js sends: SRP sign-in, refresh, sign-out, revoke.
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { PoolContext, PoolUser } from './context';
+import { errors } from './errors';
+import { requireParameter, requireString, stringMap, type JsonObject } from './input';
+import { open, seal } from './sealing';
+import {
+  N,
+  computeSessionKey,
+  createServerEphemeral,
+  isValidClientPublic,
+  parseSrpTimestamp,
+  passwordClaimSignature,
+  signaturesMatch,
+} from './srp';
+import { createRefreshToken, hashRefreshToken } from './tokens';
+
+const CLIENT_ID = { max: 128, pattern: /^[\w+]+$/ };
+const USERNAME_MAX = 128;
+/** 3072 bits are 768 hex digits; a little slack for leading zeros. */
+const SRP_A = /^[0-9a-fA-F]{1,800}$/;
+const AUTH_FLOWS = ['USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH', 'USER_PASSWORD_AUTH', 'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH'];
+
+export function checkClient(context: PoolContext, clientId: string): void {
+  if (clientId !== context.settings.clientId) throw errors.resourceNotFound(`User pool client ${clientId} does not exist.`);
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/**
+ * The salt and verifier an unknown user would have: derived from the username with a server key, so asking twice
+ * gives the same SALT, exactly as for a real user, and nothing tells the two apart.
+ */
+function fakeCredentials(context: PoolContext, username: string): { salt: string; verifier: bigint } {
+  const derive = (label: string) => createHmac('sha256', context.keys.fakeUser).update(`${label}\0${username}`, 'utf8').digest();
+  const salt = derive('salt').subarray(0, 16).toString('hex');
+  const blocks = Array.from({ length: 12 }, (_, i) => derive(`verifier-${i}`));
+  const verifier = BigInt(`0x${Buffer.concat(blocks).toString('hex')}`) % N;
+  return { salt, verifier: verifier < 2n ? 2n : verifier };
+}
+
+function credentialsOf(context: PoolContext, username: string, user: PoolUser | undefined) {
+  if (user?.salt && user.verifier) return { salt: user.salt, verifier: BigInt(`0x${user.verifier}`) };
+  return fakeCredentials(context, username);
+}
+
+export async function initiateAuth(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const authFlow = requireString(body, 'AuthFlow', { max: 64 });
+  if (!AUTH_FLOWS.includes(authFlow)) {
+    throw errors.invalidParameter(
+      `1 validation error detected: Value '${authFlow.slice(0, 64)}' at 'authFlow' failed to satisfy constraint: Member must satisfy enum value set: [${AUTH_FLOWS.join(', ')}]`,
+    );
+  }
+  const clientId = requireString(body, 'ClientId', CLIENT_ID);
+  const parameters = stringMap(body, 'AuthParameters');
+  checkClient(context, clientId);
+  if (authFlow === 'USER_SRP_AUTH') return startSrp(context, parameters);
+  if (authFlow === 'REFRESH_TOKEN_AUTH' || authFlow === 'REFRESH_TOKEN') return refresh(context, clientId, parameters);
+  throw errors.invalidParameter(`${authFlow} flow not enabled for this client`);
+}
+
+async function startSrp(context: PoolContext, parameters: Record<string, string>): Promise<JsonObject> {
+  const username = requireParameter(parameters, 'USERNAME', USERNAME_MAX);
+  const srpA = requireParameter(parameters, 'SRP_A', 800);
+  if (!SRP_A.test(srpA)) throw errors.invalidParameter('SRP_A is not a valid hexadecimal number.');
+  const A = BigInt(`0x${srpA}`);
+  if (!isValidClientPublic(A) || A >= N) throw errors.invalidParameter('SRP_A is not a valid public value.');
+
+  const now = context.now();
+  const user = await context.repository.users.findByUsername(username);
+  const { salt, verifier } = credentialsOf(context, username, user);
+  const { b, B } = createServerEphemeral(verifier);
+  const session = randomBytes(48).toString('base64url');
+  const id = sha256(session);
+  const secretBlock = randomBytes(64).toString('base64');
+  await context.repository.sessions.insert(
+    {
+      id,
+      username,
+      userSub: user?.sub ?? null,
+      srpA: srpA.toLowerCase(),
+      srpB: B.toString(16),
+      sealedB: seal(context.keys.srpSession, b.toString(16), id),
+      secretBlock,
+      expiresAt: now + context.settings.authSessionSeconds * 1000,
+    },
+    now,
+  );
+  return {
+    ChallengeName: 'PASSWORD_VERIFIER',
+    Session: session,
+    ChallengeParameters: { SALT: salt, SRP_B: B.toString(16), SECRET_BLOCK: secretBlock, USER_ID_FOR_SRP: username, USERNAME: username },
+  };
+}
+
+export async function respondToAuthChallenge(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const clientId = requireString(body, 'ClientId', CLIENT_ID);
+  const challengeName = requireString(body, 'ChallengeName', { max: 64 });
+  const session = requireString(body, 'Session', { min: 20, max: 2048 });
+  const responses = stringMap(body, 'ChallengeResponses');
+  checkClient(context, clientId);
+  if (challengeName !== 'PASSWORD_VERIFIER') throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
+
+  const username = requireParameter(responses, 'USERNAME', USERNAME_MAX);
+  const secretBlock = requireParameter(responses, 'PASSWORD_CLAIM_SECRET_BLOCK', 4096);
+  const timestamp = requireParameter(responses, 'TIMESTAMP', 64);
+  const signature = requireParameter(responses, 'PASSWORD_CLAIM_SIGNATURE', 128);
+  const now = context.now();
+  const claimedTime = parseSrpTimestamp(timestamp);
+  if (claimedTime === undefined) throw errors.invalidParameter('TIMESTAMP is not in the format "EEE MMM d HH:mm:ss UTC yyyy".');
+  // A wrong device clock is not a wrong password: it is reported as such and not counted as a failure.
+  if (Math.abs(claimedTime - now) > context.settings.maxClockSkewSeconds * 1000) {
+    throw errors.invalidParameter('TIMESTAMP is too far from the server time; check the device clock.');
+  }
+
+  const bound = await context.repository.sessions.consume(sha256(session), now);
+  if (!bound) throw errors.expiredSession();
+  const sameBlock = Buffer.from(secretBlock, 'utf8');
+  const boundBlock = Buffer.from(bound.secretBlock, 'utf8');
+  if (username !== bound.username || sameBlock.length !== boundBlock.length || !timingSafeEqual(sameBlock, boundBlock)) {
+    throw errors.notAuthorized();
+  }
+
+  // Looked up by name for known and unknown users alike, so both cost the same query.
+  const found = await context.repository.users.findForSignIn(bound.username, now);
+  const user = found && found.user.sub === bound.userSub ? found.user : undefined;
+  const locked = found?.locked ?? false;
+
+  // Unknown and locked users go through the same maths (with a fake verifier), so they take as long as a wrong password.
+  const { verifier } = credentialsOf(context, bound.username, user);
+  const b = open(context.keys.srpSession, bound.sealedB, bound.id);
+  if (!b) throw errors.expiredSession();
+  const key = computeSessionKey({ A: BigInt(`0x${bound.srpA}`), B: BigInt(`0x${bound.srpB}`), b: BigInt(`0x${b.toString('utf8')}`), verifier });
+  const expected = key && passwordClaimSignature(key, context.settings.poolName, bound.username, Buffer.from(bound.secretBlock, 'base64'), timestamp);
+  const passwordMatches = expected !== undefined && signaturesMatch(expected, signature);
+
+  if (locked || !user || !user.salt || !user.verifier || !passwordMatches) {
+    // Recorded for unknown and locked names too: the same write every time, so the answer time tells nothing.
+    const { maxFailures, lockSeconds } = context.settings.lockout;
+    await context.repository.failures.record(bound.username, now, maxFailures, lockSeconds);
+    throw errors.notAuthorized();
+  }
+  if (found?.hasFailures) await context.repository.failures.clear(user.username);
+
+  // Only someone who knows the password learns that the account is disabled or refused.
+  if (!user.enabled) throw errors.notAuthorized('User is disabled.');
+  if (user.status !== 'CONFIRMED') throw errors.passwordResetRequired();
+  const hook = context.preAuthentication();
+  if (hook) {
+    const verdict = await hook({ username: user.username, sub: user.sub, attributes: { ...user.attributes } });
+    if (verdict && typeof verdict.code === 'string') throw errors.preAuthentication(verdict.code);
+  }
+  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now) };
+}
+
+async function signIn(context: PoolContext, user: PoolUser, clientId: string, now: number): Promise<JsonObject> {
+  const originJti = randomUUID();
+  const authTime = Math.floor(now / 1000);
+  const refreshToken = createRefreshToken();
+  await context.repository.refreshTokens.insert(
+    {
+      tokenHash: refreshToken.hash,
+      userSub: user.sub,
+      clientId,
+      originJti,
+      authTime,
+      expiresAt: now + context.settings.lifetimes.refreshTokenSeconds * 1000,
+      revoked: false,
+    },
+    now,
+  );
+  const issued = await context.tokens.issue(user, { authTime, originJti });
+  return {
+    AccessToken: issued.accessToken,
+    ExpiresIn: issued.expiresIn,
+    TokenType: 'Bearer',
+    RefreshToken: refreshToken.token,
+    IdToken: issued.idToken,
+  };
+}
+
+async function refresh(context: PoolContext, clientId: string, parameters: Record<string, string>): Promise<JsonObject> {
+  const token = requireParameter(parameters, 'REFRESH_TOKEN', 4096);
+  const now = context.now();
+  const record = await context.repository.refreshTokens.find(hashRefreshToken(token));
+  if (!record || record.clientId !== clientId) throw errors.notAuthorized('Invalid Refresh Token');
+  if (record.revoked) throw errors.notAuthorized('Refresh Token has been revoked');
+  if (record.expiresAt <= now) throw errors.notAuthorized('Refresh Token has expired');
+  const user = await context.repository.users.findBySub(record.userSub);
+  if (!user) throw errors.notAuthorized('Invalid Refresh Token');
+  if (!user.enabled) throw errors.notAuthorized('User is disabled.');
+  const issued = await context.tokens.issue(user, { authTime: record.authTime, originJti: record.originJti });
+  return {
+    ChallengeParameters: {},
+    AuthenticationResult: { AccessToken: issued.accessToken, ExpiresIn: issued.expiresIn, TokenType: 'Bearer', IdToken: issued.idToken },
+  };
+}
+
+/** The user of a live access token, or the error Cognito gives for a bad or revoked one. */
+export async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
+  const claims = await context.tokens.verifyAccessToken(accessToken);
+  if (!claims) throw errors.notAuthorized('Invalid Access Token');
+  if (!(await context.repository.refreshTokens.isOriginActive(claims.origin_jti, context.now()))) {
+    throw errors.notAuthorized('Access Token has been revoked');
+  }
+  const user = await context.repository.users.findBySub(claims.sub);
+  if (!user) throw errors.userNotFound();
+  return user;
+}
+
+export async function globalSignOut(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const accessToken = requireString(body, 'AccessToken', { max: 8192, pattern: /^[A-Za-z0-9\-_=.]+$/ });
+  const user = await userOfAccessToken(context, accessToken);
+  await context.repository.refreshTokens.revokeAllOf(user.sub);
+  return {};
+}
+
+export async function revokeToken(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const token = requireString(body, 'Token', { max: 4096 });
+  const clientId = requireString(body, 'ClientId', CLIENT_ID);
+  checkClient(context, clientId);
+  const record = await context.repository.refreshTokens.find(hashRefreshToken(token));
+  // Like Cognito, an unknown token is not an error: revoking is idempotent and reveals nothing.
+  if (record && record.clientId === clientId) await context.repository.refreshTokens.revoke(record.tokenHash);
+  return {};
+}

@@ -1,0 +1,59 @@
+// What every operation of the embedded pool works with, built once when the plugin starts.
+import type { IdentityRepository, PoolUser } from './repository';
+import type { AwsCredentials } from './sigv4';
+import type { TokenIssuer, TokenLifetimes } from './tokens';
+
+export interface PasswordPolicy {
+  minimumLength: number;
+  requireLowercase: boolean;
+  requireUppercase: boolean;
+  requireNumbers: boolean;
+  requireSymbols: boolean;
+}
+
+/** What the API server's pre-authentication check sees: never the password or any secret. */
+export interface PreAuthenticationUser {
+  username: string;
+  sub: string;
+  attributes: Record<string, string>;
+}
+
+/** Refuse a sign-in with `{ code }`: the client gets `PreAuthentication failed with error <code>.` */
+export type PreAuthenticationHook = (user: PreAuthenticationUser) => void | { code: string } | Promise<void | { code: string }>;
+
+export interface PoolSettings {
+  poolId: string;
+  /** The part of the pool id after `_`, which SRP mixes into every password hash. */
+  poolName: string;
+  clientId: string;
+  /** `iss` of the tokens: `<issuer base URL>/<poolId>`. */
+  issuer: string;
+  /** The Logins key of the identity pool: the issuer without its scheme. */
+  loginProvider: string;
+  identityPoolId: string;
+  adminCredentials: AwsCredentials;
+  lifetimes: TokenLifetimes;
+  lockout: { maxFailures: number; lockSeconds: number };
+  maxClockSkewSeconds: number;
+  authSessionSeconds: number;
+  temporaryCredentialsSeconds: number;
+  passwordPolicy: PasswordPolicy;
+}
+
+export interface PoolKeys {
+  /** Derives the fake salt and verifier of unknown users, so they look like real ones. */
+  fakeUser: Buffer;
+  srpSession: Buffer;
+  credentials: Buffer;
+}
+
+export interface PoolContext {
+  settings: PoolSettings;
+  keys: PoolKeys;
+  repository: IdentityRepository;
+  tokens: TokenIssuer;
+  preAuthentication: () => PreAuthenticationHook | undefined;
+  now: () => number;
+}
+
+export type { PoolUser };

@@ -1,0 +1,30 @@
+// Errors in the shape AWS JSON services answer, so both SDKs turn them into their usual exceptions.
+
+export class AwsError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+    this.name = type;
+  }
+}
+
+/** The one answer for a wrong password, an unknown user and a locked account: no enumeration. */
+export const INCORRECT_CREDENTIALS = 'Incorrect username or password.';
+
+export const errors = {
+  serialization: () => new AwsError('SerializationException', 'Start of structure or map found where not expected.'),
+  unknownOperation: () => new AwsError('UnknownOperationException', 'The operation you requested is not recognized.'),
+  invalidParameter: (message: string) => new AwsError('InvalidParameterException', message),
+  notAuthorized: (message = INCORRECT_CREDENTIALS) => new AwsError('NotAuthorizedException', message),
+  userNotFound: () => new AwsError('UserNotFoundException', 'User does not exist.'),
+  usernameExists: () => new AwsError('UsernameExistsException', 'User account already exists'),
+  resourceNotFound: (message: string) => new AwsError('ResourceNotFoundException', message),
+  invalidPassword: (message: string) => new AwsError('InvalidPasswordException', message),
+  passwordResetRequired: () => new AwsError('PasswordResetRequiredException', 'Password reset required for the user'),
+  expiredSession: () => new AwsError('NotAuthorizedException', 'Invalid session for the user, session is expired.'),
+  preAuthentication: (code: string) => new AwsError('UserLambdaValidationException', `PreAuthentication failed with error ${code}.`),
+  internal: () => new AwsError('InternalErrorException', 'An internal error occurred.', 500),
+};

@@ -1,0 +1,268 @@
+// The Fastify face of the embedded pool: one POST endpoint speaking AWS JSON 1.1 (X-Amz-Target picks the
+// operation), the JWKS, and CORS for the browser client.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { adminCreateUser, adminDeleteUser, adminDisableUser, adminEnableUser, adminGetUser, adminSetUserPassword, adminUpdateUserAttributes, adminUserGlobalSignOut } from './adminOps';
+import { globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
+import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
+import { AwsError, errors } from './errors';
+import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, registerCredentialSecret } from './identityPool';
+import type { JsonObject } from './input';
+import { createIdentityRepository } from './repository';
+import { deriveKey } from './sealing';
+import { verifySignatureV4, type AwsCredentials } from './sigv4';
+import type { IdentityTables } from './tables';
+import { createTokenIssuer, type TokenLifetimes } from './tokens';
+
+/** Holds the API server's sign-in checks; hand it to the plugin, set the hooks whenever. */
+export class CognitoTriggers {
+  private preAuthenticationHook: PreAuthenticationHook | undefined;
+
+  setPreAuthentication(hook: PreAuthenticationHook | undefined): void {
+    this.preAuthenticationHook = hook;
+  }
+
+  get preAuthentication(): PreAuthenticationHook | undefined {
+    return this.preAuthenticationHook;
+  }
+}
+
+export interface EmbeddedCognitoOptions {
+  /** The application's Kysely instance; the pool reaches its own tables through `withTables`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any application Database type is accepted
+  db: Kysely<any>;
+  /** `<region>_<name>`, e.g. `local_Divilo1`; the name part enters every SRP password hash. */
+  poolId: string;
+  clientId: string;
+  /** Where the pool is reachable, e.g. `http://localhost:3000/cognito`; tokens get `iss = <this>/<poolId>`. */
+  issuerBaseUrl: string;
+  /** The only credentials accepted on the Admin* calls (SigV4, service `cognito-idp`). */
+  adminCredentials: AwsCredentials;
+  /** Derives the keys that seal signing keys, SRP state and credential secrets, and the fake users' salts. */
+  serverSecret: string;
+  /** `<region>:<uuid>` of the identity pool. */
+  identityPoolId: string;
+  tokenLifetimes?: Partial<TokenLifetimes>;
+  /** A new signing key takes over after this long (default 30 days). */
+  keyRotationSeconds?: number;
+  lockout?: Partial<{ maxFailures: number; lockSeconds: number }>;
+  /** Tolerated distance between the client's TIMESTAMP or x-amz-date and the server clock (default 300 s). */
+  maxClockSkewSeconds?: number;
+  /** How long the InitiateAuth Session may be answered (default 180 s, as Cognito). */
+  authSessionSeconds?: number;
+  temporaryCredentialsSeconds?: number;
+  passwordPolicy?: Partial<PasswordPolicy>;
+  /**
+   * Access-Control-Allow-Origin: `*` (default, as Cognito), a list of allowed origins, or false when the host app
+   * already answers CORS for every route (it must then allow X-Amz-Target, X-Amz-User-Agent and Cache-Control).
+   */
+  corsOrigins?: '*' | string[] | false;
+  triggers?: CognitoTriggers;
+  now?: () => number;
+}
+
+const JSON_1_1 = 'application/x-amz-json-1.1';
+const BODY_LIMIT = 64 * 1024;
+const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+const ALLOWED_HEADERS = [
+  'content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control', 'authorization', 'x-amz-date',
+  'x-amz-security-token', 'x-amz-content-sha256', 'amz-sdk-invocation-id', 'amz-sdk-request',
+].join(', ');
+const EXPOSED_HEADERS = 'x-amzn-RequestId, x-amzn-ErrorType, x-amzn-ErrorMessage, Date';
+
+const POOL_PARAMS = {
+  hide: true,
+  params: { type: 'object', properties: { poolId: { type: 'string', maxLength: 55 } }, required: ['poolId'] },
+};
+
+type Operation = (context: PoolContext, body: JsonObject) => Promise<JsonObject>;
+
+const USER_POOL_OPERATIONS: Record<string, Operation> = {
+  InitiateAuth: initiateAuth,
+  RespondToAuthChallenge: respondToAuthChallenge,
+  GlobalSignOut: globalSignOut,
+  RevokeToken: revokeToken,
+};
+
+const ADMIN_OPERATIONS: Record<string, Operation> = {
+  AdminCreateUser: adminCreateUser,
+  AdminSetUserPassword: adminSetUserPassword,
+  AdminGetUser: adminGetUser,
+  AdminUpdateUserAttributes: adminUpdateUserAttributes,
+  AdminDisableUser: adminDisableUser,
+  AdminEnableUser: adminEnableUser,
+  AdminUserGlobalSignOut: adminUserGlobalSignOut,
+  AdminDeleteUser: adminDeleteUser,
+};
+
+const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {
+  GetId: getId,
+  GetCredentialsForIdentity: getCredentialsForIdentity,
+};
+
+function buildContext(options: EmbeddedCognitoOptions): PoolContext {
+  const match = /^([\w-]+)_([0-9a-zA-Z]+)$/.exec(options.poolId);
+  if (!match) throw new Error(`embeddedCognito: poolId ${options.poolId} is not <region>_<name>`);
+  if (!/^[\w+]{1,128}$/.test(options.clientId)) throw new Error('embeddedCognito: clientId must match [\\w+]+ as Cognito client ids do');
+  if (!/^[\w-]+:[0-9a-f-]+$/.test(options.identityPoolId)) throw new Error('embeddedCognito: identityPoolId is not <region>:<uuid>');
+  if (options.serverSecret.length < 32) throw new Error('embeddedCognito: serverSecret must be at least 32 characters');
+  const issuer = `${options.issuerBaseUrl.replace(/\/+$/, '')}/${options.poolId}`;
+  const lifetimes: TokenLifetimes = { idTokenSeconds: 3600, accessTokenSeconds: 3600, refreshTokenSeconds: 30 * 86_400, ...options.tokenLifetimes };
+  const now = options.now ?? Date.now;
+  const repository = createIdentityRepository(options.db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>);
+  const triggers = options.triggers;
+  return {
+    settings: {
+      poolId: options.poolId,
+      poolName: match[2],
+      clientId: options.clientId,
+      issuer,
+      loginProvider: issuer.replace(/^https?:\/\//, ''),
+      identityPoolId: options.identityPoolId,
+      adminCredentials: options.adminCredentials,
+      lifetimes,
+      lockout: { maxFailures: 5, lockSeconds: 15 * 60, ...options.lockout },
+      maxClockSkewSeconds: options.maxClockSkewSeconds ?? 300,
+      authSessionSeconds: options.authSessionSeconds ?? 180,
+      temporaryCredentialsSeconds: options.temporaryCredentialsSeconds ?? 3600,
+      passwordPolicy: {
+        minimumLength: 8,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireNumbers: true,
+        requireSymbols: true,
+        ...options.passwordPolicy,
+      },
+    },
+    keys: {
+      fakeUser: deriveKey(options.serverSecret, 'fake-users'),
+      srpSession: deriveKey(options.serverSecret, 'srp-sessions'),
+      credentials: deriveKey(options.serverSecret, CREDENTIALS_KEY_PURPOSE),
+    },
+    repository,
+    tokens: createTokenIssuer({
+      issuer,
+      clientId: options.clientId,
+      lifetimes,
+      keyRotationSeconds: options.keyRotationSeconds ?? 30 * 86_400,
+      keyEncryptionKey: deriveKey(options.serverSecret, 'signing-keys'),
+      store: repository.signingKeys,
+      now,
+    }),
+    preAuthentication: () => triggers?.preAuthentication,
+    now,
+  };
+}
+
+function sendError(reply: FastifyReply, error: AwsError): FastifyReply {
+  return reply
+    .code(error.statusCode)
+    .header('x-amzn-requestid', reply.request.id)
+    .header('x-amzn-errortype', error.type)
+    .type(JSON_1_1)
+    .send({ __type: error.type, message: error.message });
+}
+
+function parseBody(raw: Buffer): JsonObject {
+  if (raw.length === 0) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw errors.serialization();
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw errors.serialization();
+  return parsed as JsonObject;
+}
+
+export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCognitoOptions): Promise<void> {
+  const context = buildContext(options);
+  await context.tokens.maintainKeys();
+  registerCredentialSecret(options.serverSecret);
+
+  const timer = setInterval(() => {
+    Promise.all([context.tokens.maintainKeys(), context.repository.deleteExpired(context.now())]).catch((error: unknown) =>
+      app.log.error({ err: error }, 'embedded cognito maintenance failed'),
+    );
+  }, MAINTENANCE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+
+  // Every body is kept raw: admin calls are verified over the exact bytes, and a bad body gets AWS's error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  const origins = options.corsOrigins ?? '*';
+  if (origins !== false) {
+    app.addHook('onRequest', async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origins === '*') reply.header('access-control-allow-origin', '*');
+      else if (origin && origins.includes(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+      reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    });
+    const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+        .header('access-control-allow-headers', ALLOWED_HEADERS)
+        .header('access-control-max-age', '600')
+        .send();
+    app.options('/', { schema: { hide: true } }, preflight);
+    app.options('/*', { schema: { hide: true } }, preflight);
+  }
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof AwsError) return sendError(reply, error);
+    const statusCode = (error as { statusCode?: number }).statusCode;
+    if (statusCode === 413) return sendError(reply, new AwsError('InvalidParameterException', `Request body is larger than ${BODY_LIMIT} bytes.`, 413));
+    // The host app's rate limit, in the shape the SDKs know as throttling.
+    if (statusCode === 429) return sendError(reply, new AwsError('TooManyRequestsException', 'Too many requests.'));
+    if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(reply, errors.serialization());
+    request.log.error({ err: error }, 'embedded cognito operation failed');
+    return sendError(reply, errors.internal());
+  });
+
+  // An AWS protocol endpoint, not part of the product API: the body is checked per operation, not by a schema.
+  app.post('/', { schema: { hide: true } }, async (request, reply) => {
+    const target = request.headers['x-amz-target'];
+    const [service, operationName] = typeof target === 'string' ? target.split('.', 2) : [];
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    let operation: Operation | undefined;
+    if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(ADMIN_OPERATIONS, operationName)) {
+      await verifySignatureV4(
+        { method: request.method, rawUrl: request.raw.url ?? request.url, headers: request.headers, body: raw },
+        { credentials: context.settings.adminCredentials, service: 'cognito-idp', now: context.now(), maxSkewSeconds: context.settings.maxClockSkewSeconds },
+      );
+      operation = ADMIN_OPERATIONS[operationName];
+    } else if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(USER_POOL_OPERATIONS, operationName)) {
+      operation = USER_POOL_OPERATIONS[operationName];
+    } else if (service === 'AWSCognitoIdentityService' && Object.hasOwn(IDENTITY_POOL_OPERATIONS, operationName)) {
+      operation = IDENTITY_POOL_OPERATIONS[operationName];
+    }
+    if (!operation) throw errors.unknownOperation();
+    const result = await operation(context, parseBody(raw));
+    return reply.header('x-amzn-requestid', request.id).type(JSON_1_1).send(result);
+  });
+
+  app.get<{ Params: { poolId: string } }>('/:poolId/.well-known/jwks.json', { schema: POOL_PARAMS }, async (request, reply) => {
+    if (request.params.poolId !== context.settings.poolId) {
+      return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
+    }
+    // Short caching so verifiers pick up a rotation soon (jose also refetches when it meets an unknown kid).
+    return reply.header('cache-control', 'public, max-age=300').send(context.tokens.jwks());
+  });
+
+  app.get<{ Params: { poolId: string } }>('/:poolId/.well-known/openid-configuration', { schema: POOL_PARAMS }, async (request, reply) => {
+    if (request.params.poolId !== context.settings.poolId) {
+      return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
+    }
+    const { issuer } = context.settings;
+    return reply.send({
+      issuer,
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      id_token_signing_alg_values_supported: ['RS256'],
+      subject_types_supported: ['public'],
+      response_types_supported: ['code', 'token'],
+    });
+  });
+}

@@ -1,0 +1,390 @@
+// Every query of the embedded pool, in one dialect-neutral Kysely builder (SQLite and PostgreSQL).
+import type { Kysely } from 'kysely';
+import { fromDbBoolean, fromDbTime, toDbBoolean, toDbTime } from './dbValues';
+import type { CognitoUserTable, IdentityTables } from './tables';
+import type { SigningKeyRecord, SigningKeyStore } from './tokens';
+
+export type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED';
+
+export interface PoolUser {
+  sub: string;
+  username: string;
+  attributes: Record<string, string>;
+  salt: string | null;
+  verifier: string | null;
+  status: UserStatus;
+  enabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AuthSession {
+  id: string;
+  username: string;
+  userSub: string | null;
+  srpA: string;
+  srpB: string;
+  sealedB: string;
+  secretBlock: string;
+  expiresAt: number;
+}
+
+export interface RefreshTokenRecord {
+  tokenHash: string;
+  userSub: string;
+  clientId: string;
+  originJti: string;
+  authTime: number;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface CredentialRecord {
+  accessKeyId: string;
+  sealedSecret: string;
+  sessionTokenHash: string;
+  identityId: string;
+  expiresAt: number;
+}
+
+function toUser(row: CognitoUserTable): PoolUser {
+  return {
+    sub: row.sub,
+    username: row.username,
+    attributes: JSON.parse(row.attributes) as Record<string, string>,
+    salt: row.salt,
+    verifier: row.verifier,
+    status: row.status as UserStatus,
+    enabled: fromDbBoolean(row.enabled),
+    createdAt: fromDbTime(row.created_at),
+    updatedAt: fromDbTime(row.updated_at),
+  };
+}
+
+export function createIdentityRepository(db: Kysely<IdentityTables>) {
+  const users = {
+    async findByUsername(username: string): Promise<PoolUser | undefined> {
+      const row = await db.selectFrom('cognito_users').selectAll().where('username', '=', username).executeTakeFirst();
+      return row && toUser(row);
+    },
+
+    async findBySub(sub: string): Promise<PoolUser | undefined> {
+      const row = await db.selectFrom('cognito_users').selectAll().where('sub', '=', sub).executeTakeFirst();
+      return row && toUser(row);
+    },
+
+    /** The user and their lock state in one query (the sign-in's hot path); the same query for unknown names. */
+    async findForSignIn(username: string, now: number): Promise<{ user: PoolUser; locked: boolean; hasFailures: boolean } | undefined> {
+      const row = await db
+        .selectFrom('cognito_users')
+        .leftJoin('cognito_sign_in_failures', 'cognito_sign_in_failures.username', 'cognito_users.username')
+        .selectAll('cognito_users')
+        .select(['cognito_sign_in_failures.failures', 'cognito_sign_in_failures.locked_until'])
+        .where('cognito_users.username', '=', username)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { failures, locked_until: lockedUntil, ...user } = row;
+      return {
+        user: toUser(user),
+        locked: lockedUntil !== null && lockedUntil !== undefined && fromDbTime(lockedUntil) > now,
+        hasFailures: failures !== null && failures !== undefined,
+      };
+    },
+
+    /** False when the username is taken. */
+    async insert(user: PoolUser): Promise<boolean> {
+      const result = await db
+        .insertInto('cognito_users')
+        .values({
+          sub: user.sub,
+          username: user.username,
+          attributes: JSON.stringify(user.attributes),
+          salt: user.salt,
+          verifier: user.verifier,
+          status: user.status,
+          enabled: toDbBoolean(user.enabled),
+          created_at: toDbTime(user.createdAt),
+          updated_at: toDbTime(user.updatedAt),
+        })
+        .onConflict((conflict) => conflict.column('username').doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async update(
+      username: string,
+      patch: Partial<Pick<PoolUser, 'attributes' | 'salt' | 'verifier' | 'status' | 'enabled'>>,
+      now: number,
+    ): Promise<void> {
+      await db
+        .updateTable('cognito_users')
+        .set({
+          ...(patch.attributes !== undefined && { attributes: JSON.stringify(patch.attributes) }),
+          ...(patch.salt !== undefined && { salt: patch.salt }),
+          ...(patch.verifier !== undefined && { verifier: patch.verifier }),
+          ...(patch.status !== undefined && { status: patch.status }),
+          ...(patch.enabled !== undefined && { enabled: toDbBoolean(patch.enabled) }),
+          updated_at: toDbTime(now),
+        })
+        .where('username', '=', username)
+        .execute();
+    },
+
+    async delete(user: PoolUser): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('cognito_refresh_tokens').where('user_sub', '=', user.sub).execute();
+        await trx.deleteFrom('cognito_sign_in_failures').where('username', '=', user.username).execute();
+        await trx.deleteFrom('cognito_users').where('sub', '=', user.sub).execute();
+      });
+    },
+  };
+
+  const failures = {
+    /**
+     * Counts one failure; the maxFailures-th in a row locks the name and starts a new count. During a lock
+     * nothing changes but the row is still written, so a locked, a known and an unknown name cost the same.
+     */
+    async record(username: string, now: number, maxFailures: number, lockSeconds: number): Promise<{ locked: boolean }> {
+      const at = toDbTime(now);
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('cognito_sign_in_failures')
+          .values({ username, failures: 1, locked_until: null, updated_at: at })
+          .onConflict((conflict) =>
+            conflict.column('username').doUpdateSet((eb) => ({
+              failures: eb
+                .case()
+                .when('cognito_sign_in_failures.locked_until', '>', at)
+                .then(eb.ref('cognito_sign_in_failures.failures'))
+                .else(eb('cognito_sign_in_failures.failures', '+', 1))
+                .end(),
+              updated_at: at,
+            })),
+          )
+          .execute();
+        const row = await trx
+          .selectFrom('cognito_sign_in_failures')
+          .select(['failures', 'locked_until'])
+          .where('username', '=', username)
+          .executeTakeFirstOrThrow();
+        if (row.locked_until !== null && row.locked_until > at) return { locked: true };
+        if (row.failures < maxFailures) return { locked: false };
+        await trx
+          .updateTable('cognito_sign_in_failures')
+          .set({ failures: 0, locked_until: toDbTime(now + lockSeconds * 1000), updated_at: at })
+          .where('username', '=', username)
+          .execute();
+        return { locked: true };
+      });
+    },
+
+    async clear(username: string): Promise<void> {
+      await db.deleteFrom('cognito_sign_in_failures').where('username', '=', username).execute();
+    },
+  };
+
+  const sessions = {
+    async insert(session: AuthSession, now: number): Promise<void> {
+      await db
+        .insertInto('cognito_auth_sessions')
+        .values({
+          id: session.id,
+          username: session.username,
+          user_sub: session.userSub,
+          srp_a: session.srpA,
+          srp_b: session.srpB,
+          sealed_b: session.sealedB,
+          secret_block: session.secretBlock,
+          expires_at: toDbTime(session.expiresAt),
+          used: toDbBoolean(false),
+          created_at: toDbTime(now),
+        })
+        .execute();
+    },
+
+    /** Marks the session used and returns it, once: a replay or an expired session gets undefined. */
+    async consume(id: string, now: number): Promise<AuthSession | undefined> {
+      const row = await db
+        .updateTable('cognito_auth_sessions')
+        .set({ used: toDbBoolean(true) })
+        .where('id', '=', id)
+        .where('used', '=', toDbBoolean(false))
+        .where('expires_at', '>', toDbTime(now))
+        .returningAll()
+        .executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          username: row.username,
+          userSub: row.user_sub,
+          srpA: row.srp_a,
+          srpB: row.srp_b,
+          sealedB: row.sealed_b,
+          secretBlock: row.secret_block,
+          expiresAt: fromDbTime(row.expires_at),
+        }
+      );
+    },
+  };
+
+  const refreshTokens = {
+    async insert(record: RefreshTokenRecord, now: number): Promise<void> {
+      await db
+        .insertInto('cognito_refresh_tokens')
+        .values({
+          token_hash: record.tokenHash,
+          user_sub: record.userSub,
+          client_id: record.clientId,
+          origin_jti: record.originJti,
+          auth_time: record.authTime,
+          expires_at: toDbTime(record.expiresAt),
+          revoked: toDbBoolean(record.revoked),
+          created_at: toDbTime(now),
+        })
+        .execute();
+    },
+
+    async find(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+      const row = await db.selectFrom('cognito_refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+      return (
+        row && {
+          tokenHash: row.token_hash,
+          userSub: row.user_sub,
+          clientId: row.client_id,
+          originJti: row.origin_jti,
+          authTime: Number(row.auth_time),
+          expiresAt: fromDbTime(row.expires_at),
+          revoked: fromDbBoolean(row.revoked),
+        }
+      );
+    },
+
+    /** Access tokens carry their sign-in's origin_jti: they die with its refresh token. */
+    async isOriginActive(originJti: string, now: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('cognito_refresh_tokens')
+        .select('token_hash')
+        .where('origin_jti', '=', originJti)
+        .where('revoked', '=', toDbBoolean(false))
+        .where('expires_at', '>', toDbTime(now))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async revoke(tokenHash: string): Promise<void> {
+      await db.updateTable('cognito_refresh_tokens').set({ revoked: toDbBoolean(true) }).where('token_hash', '=', tokenHash).execute();
+    },
+
+    async revokeAllOf(userSub: string): Promise<void> {
+      await db.updateTable('cognito_refresh_tokens').set({ revoked: toDbBoolean(true) }).where('user_sub', '=', userSub).execute();
+    },
+  };
+
+  const signingKeys: SigningKeyStore = {
+    async listKeys(): Promise<SigningKeyRecord[]> {
+      const rows = await db.selectFrom('cognito_signing_keys').selectAll().execute();
+      return rows.map((row) => ({
+        kid: row.kid,
+        publicJwk: JSON.parse(row.public_jwk),
+        sealedPrivateKey: row.sealed_private_key,
+        createdAt: fromDbTime(row.created_at),
+        retiredAt: row.retired_at === null ? null : fromDbTime(row.retired_at),
+      }));
+    },
+    async addKey(key) {
+      await db
+        .insertInto('cognito_signing_keys')
+        .values({
+          kid: key.kid,
+          public_jwk: JSON.stringify(key.publicJwk),
+          sealed_private_key: key.sealedPrivateKey,
+          created_at: toDbTime(key.createdAt),
+          retired_at: key.retiredAt === null ? null : toDbTime(key.retiredAt),
+        })
+        .execute();
+    },
+    async retireKeysExcept(kid, at) {
+      await db.updateTable('cognito_signing_keys').set({ retired_at: toDbTime(at) }).where('kid', '!=', kid).where('retired_at', 'is', null).execute();
+    },
+    async deleteKeysRetiredBefore(at) {
+      await db.deleteFrom('cognito_signing_keys').where('retired_at', 'is not', null).where('retired_at', '<', toDbTime(at)).execute();
+    },
+  };
+
+  const identities = {
+    /** The identity of a login, created on first sight; stable afterwards. */
+    async findOrCreate(identityPoolId: string, provider: string, sub: string, newIdentityId: string, now: number): Promise<string> {
+      await db
+        .insertInto('cognito_identities')
+        .values({ identity_id: newIdentityId, identity_pool_id: identityPoolId, provider, sub, created_at: toDbTime(now) })
+        .onConflict((conflict) => conflict.columns(['identity_pool_id', 'provider', 'sub']).doNothing())
+        .execute();
+      const row = await db
+        .selectFrom('cognito_identities')
+        .select('identity_id')
+        .where('identity_pool_id', '=', identityPoolId)
+        .where('provider', '=', provider)
+        .where('sub', '=', sub)
+        .executeTakeFirstOrThrow();
+      return row.identity_id;
+    },
+
+    async find(identityId: string): Promise<{ identityPoolId: string; provider: string; sub: string } | undefined> {
+      const row = await db.selectFrom('cognito_identities').selectAll().where('identity_id', '=', identityId).executeTakeFirst();
+      return row && { identityPoolId: row.identity_pool_id, provider: row.provider, sub: row.sub };
+    },
+  };
+
+  const credentials = {
+    async insert(record: CredentialRecord, now: number): Promise<void> {
+      await db
+        .insertInto('cognito_credentials')
+        .values({
+          access_key_id: record.accessKeyId,
+          sealed_secret: record.sealedSecret,
+          session_token_hash: record.sessionTokenHash,
+          identity_id: record.identityId,
+          expires_at: toDbTime(record.expiresAt),
+          created_at: toDbTime(now),
+        })
+        .execute();
+    },
+
+    async findLive(accessKeyId: string, now: number): Promise<CredentialRecord | undefined> {
+      const row = await db
+        .selectFrom('cognito_credentials')
+        .selectAll()
+        .where('access_key_id', '=', accessKeyId)
+        .where('expires_at', '>', toDbTime(now))
+        .executeTakeFirst();
+      return (
+        row && {
+          accessKeyId: row.access_key_id,
+          sealedSecret: row.sealed_secret,
+          sessionTokenHash: row.session_token_hash,
+          identityId: row.identity_id,
+          expiresAt: fromDbTime(row.expires_at),
+        }
+      );
+    },
+  };
+
+  /** Drops what can no longer be used; called periodically. */
+  async function deleteExpired(now: number): Promise<void> {
+    const at = toDbTime(now);
+    await db.deleteFrom('cognito_auth_sessions').where('expires_at', '<=', at).execute();
+    await db.deleteFrom('cognito_refresh_tokens').where('expires_at', '<=', at).execute();
+    await db.deleteFrom('cognito_credentials').where('expires_at', '<=', at).execute();
+    // Failures are counted for unknown names too (same work, same timing); their rows go once idle for a day.
+    await db
+      .deleteFrom('cognito_sign_in_failures')
+      .where('updated_at', '<', toDbTime(now - 86_400_000))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+      .where('username', 'not in', db.selectFrom('cognito_users').select('username'))
+      .execute();
+  }
+
+  return { users, failures, sessions, refreshTokens, signingKeys, identities, credentials, deleteExpired };
+}
+
+export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

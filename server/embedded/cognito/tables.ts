@@ -1,0 +1,91 @@
+// The embedded pool's tables, typed here so the shared Database interface stays untouched
+// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts.
+import type { DbBoolean, DbTimestamp } from './dbValues';
+
+export type CognitoUserTable = {
+  sub: string;
+  username: string;
+  /** JSON object of attribute name → string value, as Cognito keeps them. */
+  attributes: string;
+  /** Hex; null until a password is set. */
+  salt: string | null;
+  verifier: string | null;
+  /** FORCE_CHANGE_PASSWORD | CONFIRMED */
+  status: string;
+  enabled: DbBoolean;
+  created_at: DbTimestamp;
+  updated_at: DbTimestamp;
+};
+
+export type CognitoSignInFailureTable = {
+  username: string;
+  failures: number;
+  locked_until: DbTimestamp | null;
+  updated_at: DbTimestamp;
+};
+
+export type CognitoAuthSessionTable = {
+  /** SHA-256 of the Session string the client holds. */
+  id: string;
+  /** USER_ID_FOR_SRP as sent to the client; the user may not exist (fake challenge). */
+  username: string;
+  user_sub: string | null;
+  srp_a: string;
+  srp_b: string;
+  /** The server's secret exponent b, sealed with a server key. */
+  sealed_b: string;
+  secret_block: string;
+  expires_at: DbTimestamp;
+  used: DbBoolean;
+  created_at: DbTimestamp;
+};
+
+export type CognitoRefreshTokenTable = {
+  /** SHA-256 of the opaque token; the token itself is never stored. */
+  token_hash: string;
+  user_sub: string;
+  client_id: string;
+  /** The sign-in this token belongs to, also carried by the access tokens it yields. */
+  origin_jti: string;
+  auth_time: number;
+  expires_at: DbTimestamp;
+  revoked: DbBoolean;
+  created_at: DbTimestamp;
+};
+
+export type CognitoSigningKeyTable = {
+  kid: string;
+  public_jwk: string;
+  sealed_private_key: string;
+  created_at: DbTimestamp;
+  retired_at: DbTimestamp | null;
+};
+
+export type CognitoIdentityTable = {
+  identity_id: string;
+  identity_pool_id: string;
+  /** `<issuer host>/<userPoolId>` the login came from. */
+  provider: string;
+  sub: string;
+  created_at: DbTimestamp;
+};
+
+export type CognitoCredentialTable = {
+  access_key_id: string;
+  /** Secret key and session token, sealed: the storage endpoint needs the secret to check SigV4. */
+  sealed_secret: string;
+  session_token_hash: string;
+  identity_id: string;
+  expires_at: DbTimestamp;
+  created_at: DbTimestamp;
+};
+
+export type IdentityTables = {
+  cognito_users: CognitoUserTable;
+  cognito_sign_in_failures: CognitoSignInFailureTable;
+  cognito_auth_sessions: CognitoAuthSessionTable;
+  cognito_refresh_tokens: CognitoRefreshTokenTable;
+  cognito_signing_keys: CognitoSigningKeyTable;
+  cognito_identities: CognitoIdentityTable;
+  cognito_credentials: CognitoCredentialTable;
+};

@@ -1,0 +1,262 @@
+// The pool's tokens as Cognito issues them: RS256 id and access JWTs with a `kid`, opaque refresh tokens.
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { SignJWT, calculateJwkThumbprint, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { open, seal } from './sealing';
+
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+export interface TokenLifetimes {
+  idTokenSeconds: number;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+}
+
+/** One row of the signing-key table; the private key is sealed, never stored or logged in the clear. */
+export interface SigningKeyRecord {
+  kid: string;
+  publicJwk: JWK;
+  sealedPrivateKey: string;
+  createdAt: number;
+  /** When a newer key took over; the public key stays published until tokens it signed have expired. */
+  retiredAt: number | null;
+}
+
+export interface SigningKeyStore {
+  listKeys(): Promise<SigningKeyRecord[]>;
+  addKey(key: SigningKeyRecord): Promise<void>;
+  retireKeysExcept(kid: string, at: number): Promise<void>;
+  deleteKeysRetiredBefore(at: number): Promise<void>;
+}
+
+export interface TokenIssuerOptions {
+  /** `<issuer base URL>/<poolId>`, the `iss` of every token. */
+  issuer: string;
+  clientId: string;
+  lifetimes: TokenLifetimes;
+  /** A new signing key takes over when the active one is this old. */
+  keyRotationSeconds: number;
+  /** Seals the private keys in the store. */
+  keyEncryptionKey: Buffer;
+  store: SigningKeyStore;
+  now: () => number;
+}
+
+export interface TokenSubject {
+  sub: string;
+  username: string;
+  attributes: Record<string, string>;
+}
+
+export interface SignInContext {
+  /** Epoch seconds of the password check; kept across refreshes. */
+  authTime: number;
+  /** Identifies the sign-in (and its refresh token); revoking it revokes the access tokens it produced. */
+  originJti: string;
+}
+
+export interface IssuedTokens {
+  idToken: string;
+  accessToken: string;
+  expiresIn: number;
+}
+
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  username: string;
+  client_id: string;
+  origin_jti: string;
+  token_use: 'access';
+}
+
+export interface IdTokenClaims extends JWTPayload {
+  sub: string;
+  token_use: 'id';
+}
+
+interface LoadedKey {
+  record: SigningKeyRecord;
+  publicKey: KeyObject;
+  privateKey?: KeyObject;
+}
+
+const ACCESS_SCOPE = 'aws.cognito.signin.user.admin';
+const KEY_CONTEXT = 'signing-key';
+
+export function createTokenIssuer(options: TokenIssuerOptions) {
+  const { issuer, clientId, lifetimes, store, now } = options;
+  let keys: LoadedKey[] = [];
+  let rotation: Promise<void> | undefined;
+  const longestTokenSeconds = Math.max(lifetimes.idTokenSeconds, lifetimes.accessTokenSeconds);
+
+  function activeKey(): LoadedKey {
+    const key = keys.find((candidate) => candidate.record.retiredAt === null);
+    if (!key) throw new Error('the token issuer has no signing key; call init() first');
+    if (!key.privateKey) {
+      const pem = open(options.keyEncryptionKey, key.record.sealedPrivateKey, `${KEY_CONTEXT}:${key.record.kid}`);
+      if (!pem) throw new Error(`signing key ${key.record.kid} cannot be unsealed with the configured secret`);
+      key.privateKey = createPrivateKey(pem.toString('utf8'));
+    }
+    return key;
+  }
+
+  function unseals(record: SigningKeyRecord): boolean {
+    return open(options.keyEncryptionKey, record.sealedPrivateKey, `${KEY_CONTEXT}:${record.kid}`) !== undefined;
+  }
+
+  /** Reads the keys again (another process may have rotated them). */
+  async function reload(): Promise<void> {
+    const records = await store.listKeys();
+    const previous = new Map(keys.map((key) => [key.record.kid, key]));
+    keys = records
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((record) => {
+        const known = previous.get(record.kid);
+        return known && known.record.retiredAt === record.retiredAt
+          ? known
+          : { record, publicKey: createPublicKey({ key: record.publicJwk as JsonWebKey, format: 'jwk' }) };
+      });
+  }
+
+  async function rotateKey(): Promise<void> {
+    const { publicKey, privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
+    const jwk = publicKey.export({ format: 'jwk' }) as JWK;
+    const kid = await calculateJwkThumbprint(jwk);
+    const createdAt = now();
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    await store.addKey({
+      kid,
+      publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, alg: 'RS256', use: 'sig', kid },
+      sealedPrivateKey: seal(options.keyEncryptionKey, pem, `${KEY_CONTEXT}:${kid}`),
+      createdAt,
+      retiredAt: null,
+    });
+    await store.retireKeysExcept(kid, createdAt);
+    await store.deleteKeysRetiredBefore(createdAt - longestTokenSeconds * 1000);
+    await reload();
+  }
+
+  /** Loads the keys, creating the first one, and rotates when the active key is due. Safe to call often. */
+  async function maintainKeys(): Promise<void> {
+    rotation ??= (async () => {
+      await reload();
+      const active = keys.find((key) => key.record.retiredAt === null);
+      const due = !active || now() - active.record.createdAt >= options.keyRotationSeconds * 1000;
+      // A changed server secret leaves the stored key unusable: a new key takes over instead of every sign-in failing.
+      if (due || !unseals(active.record)) await rotateKey();
+      else await store.deleteKeysRetiredBefore(now() - longestTokenSeconds * 1000);
+    })().finally(() => {
+      rotation = undefined;
+    });
+    return rotation;
+  }
+
+  async function sign(payload: JWTPayload, expiresIn: number, issuedAt: number): Promise<string> {
+    const key = activeKey();
+    return new SignJWT({ ...payload, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'RS256', kid: key.record.kid })
+      .setIssuer(issuer)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + expiresIn)
+      .sign(key.privateKey!);
+  }
+
+  async function issue(subject: TokenSubject, context: SignInContext): Promise<IssuedTokens> {
+    const issuedAt = Math.floor(now() / 1000);
+    const eventId = randomUUID();
+    const idClaims: JWTPayload = {
+      ...attributeClaims(subject.attributes),
+      sub: subject.sub,
+      aud: clientId,
+      'cognito:username': subject.username,
+      origin_jti: context.originJti,
+      event_id: eventId,
+      token_use: 'id',
+      auth_time: context.authTime,
+    };
+    const accessClaims: JWTPayload = {
+      sub: subject.sub,
+      client_id: clientId,
+      origin_jti: context.originJti,
+      event_id: eventId,
+      token_use: 'access',
+      scope: ACCESS_SCOPE,
+      auth_time: context.authTime,
+      username: subject.username,
+    };
+    const [idToken, accessToken] = await Promise.all([
+      sign(idClaims, lifetimes.idTokenSeconds, issuedAt),
+      sign(accessClaims, lifetimes.accessTokenSeconds, issuedAt),
+    ]);
+    return { idToken, accessToken, expiresIn: lifetimes.accessTokenSeconds };
+  }
+
+  /** Keys that may still have live tokens: the active one and those retired less than a token lifetime ago. */
+  function jwks(): { keys: JWK[] } {
+    const horizon = now() - longestTokenSeconds * 1000;
+    return {
+      keys: keys.filter((key) => key.record.retiredAt === null || key.record.retiredAt > horizon).map((key) => key.record.publicJwk),
+    };
+  }
+
+  async function verify(token: string): Promise<JWTPayload | undefined> {
+    try {
+      const { payload } = await jwtVerify(
+        token,
+        async (header) => {
+          let key = keys.find((candidate) => candidate.record.kid === header.kid);
+          if (!key && header.kid !== undefined) {
+            // Another server process may have rotated the key since this one last read them.
+            await reload();
+            key = keys.find((candidate) => candidate.record.kid === header.kid);
+          }
+          if (!key) throw new Error('unknown kid');
+          return key.publicKey;
+        },
+        { algorithms: ['RS256'], issuer, currentDate: new Date(now()) },
+      );
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Checks signature, issuer, client and expiry of an access token; revocation is the caller's business. */
+  async function verifyAccessToken(token: string): Promise<AccessTokenClaims | undefined> {
+    const payload = await verify(token);
+    if (!payload || payload.token_use !== 'access' || payload.client_id !== clientId) return undefined;
+    if (typeof payload.sub !== 'string' || typeof payload.origin_jti !== 'string' || typeof payload.username !== 'string') return undefined;
+    return payload as AccessTokenClaims;
+  }
+
+  /** The same checks for an id token, whose audience is the client. */
+  async function verifyIdToken(token: string): Promise<IdTokenClaims | undefined> {
+    const payload = await verify(token);
+    if (!payload || payload.token_use !== 'id' || payload.aud !== clientId || typeof payload.sub !== 'string') return undefined;
+    return payload as IdTokenClaims;
+  }
+
+  return { maintainKeys, rotateKey, reload, issue, jwks, verifyAccessToken, verifyIdToken };
+}
+
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;
+
+/** Cognito keeps attributes as strings but writes the *_verified ones into the id token as booleans. */
+function attributeClaims(attributes: Record<string, string>): Record<string, string | boolean> {
+  const claims: Record<string, string | boolean> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'sub') continue;
+    claims[name] = name.endsWith('_verified') ? value === 'true' : value;
+  }
+  return claims;
+}
+
+/** An opaque refresh token; only its hash is stored. */
+export function createRefreshToken(): { token: string; hash: string } {
+  const token = randomBytes(48).toString('base64url');
+  return { token, hash: hashRefreshToken(token) };
+}
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
