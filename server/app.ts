@@ -12,7 +12,16 @@ import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 import { healthRoutes } from './routes/health';
 import { publicFileRoutes } from './routes/publicFiles';
+import { captchaRoutes } from './routes/captcha';
+import { credentialsRoutes } from './routes/credentials-management';
+import { devRoutes } from './routes/dev';
+import { SERVER_CSS } from './routes/html';
+import { mainAppRoutes } from './routes/main-app';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
+import { demoCustomersPlugin } from './plugins/demoCustomers';
+import { identityPlugin } from './plugins/identity';
+import { servicesPlugin } from './plugins/services';
+import { loadServerSecret } from './services/serverSecret';
 
 export interface AppOptions {
   /** The built SPA; default `dist/` at the project root. */
@@ -58,14 +67,28 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(cookie);
   await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });
 
+  const secret = loadServerSecret(config.dataDir, config.serverSecret);
+  await app.register(identityPlugin, { config, secret });
+  await app.register(servicesPlugin, { config, secret });
+  if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
+
   await app.register(healthRoutes);
   await app.register(publicFileRoutes, { runtimeConfig: toRuntimeConfig(config), localesDir: options.localesDir ?? path.join(root, 'locales') });
   await app.register(
     async (api) => {
-      await api.register(userAuthorizationRoutes, { prefix: '/user-authorization-management', idleSeconds: config.sessionIdleSeconds });
+      await api.register(userAuthorizationRoutes, {
+        prefix: '/user-authorization-management',
+        idleSeconds: config.sessionIdleSeconds,
+        maxSeconds: 12 * 3600,
+      });
+      await api.register(credentialsRoutes, { prefix: '/credentials-management' });
+      await api.register(captchaRoutes, { prefix: '/captcha' });
     },
     { prefix: '/api' },
   );
+  await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds });
+  app.get('/server.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(SERVER_CSS));
+  if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
   await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
   return app;
 }

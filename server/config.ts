@@ -14,14 +14,21 @@ export interface Config {
   mainAppUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
-  rateLimit: { max: number; windowMs: number };
+  /** `sensitiveMax`: the tighter limit of the routes that send codes, check captchas or change passwords. */
+  rateLimit: { max: number; windowMs: number; sensitiveMax: number };
   supportPhone: string;
   legalBaseUrl: string;
   sessionIdleSeconds: number;
   onboardingTokenSeconds: number;
   sessionWarningSeconds: number;
-  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string };
-  storage: { region: string; bucket: string; endpoint?: string };
+  /** `embedded`: the server answers as the Cognito user and identity pools itself. */
+  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string; embedded: boolean };
+  storage: { region: string; bucket: string; endpoint?: string; embedded: boolean };
+  /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
+  serverSecret?: string;
+  codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number };
+  /** Real providers when configured; the outbox otherwise (never in production). */
+  messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
 }
 
@@ -84,6 +91,12 @@ function matching(env: Env, name: string, pattern: RegExp, fallback: string, wha
   return raw;
 }
 
+function required(env: Env, name: string, because: string): string {
+  const value = read(env, name);
+  if (value === undefined) throw new ConfigError(`${name} must be set when ${because} is`);
+  return value;
+}
+
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = read(env, 'NODE_ENV') === 'production';
@@ -102,6 +115,14 @@ export function loadConfig(env: Env = process.env): Config {
   const embeddedIdentity = read(env, 'COGNITO_USER_POOL_ID') === undefined;
   const sessionIdleSeconds = integer(env, 'SESSION_IDLE_SECONDS', 300, 30, 300);
 
+  const serverSecret = read(env, 'SERVER_SECRET');
+  if (serverSecret !== undefined && (!/^[A-Za-z0-9+/]+={0,2}$/.test(serverSecret) || Buffer.from(serverSecret, 'base64').length < 32)) {
+    throw new ConfigError('SERVER_SECRET must be at least 32 bytes in base64');
+  }
+  if (production && serverSecret === undefined) throw new ConfigError('SERVER_SECRET must be set in production');
+  if (production && (read(env, 'SMS_PROVIDER_URL') === undefined || read(env, 'SMTP_URL') === undefined)) {
+    throw new ConfigError('SMS_PROVIDER_URL and SMTP_URL must be set in production: the outbox is for development only');
+  }
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
@@ -120,7 +141,11 @@ export function loadConfig(env: Env = process.env): Config {
     mainAppUrl: url(env, 'MAIN_APP_URL', `${publicUrl}/app`)!,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
-    rateLimit: { max: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000), windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000 },
+    rateLimit: {
+      max: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000),
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
+      sensitiveMax: integer(env, 'RATE_LIMIT_SENSITIVE_MAX', 20, 1, 1_000_000),
+    },
     supportPhone: matching(env, 'SUPPORT_PHONE', /^\+?[\d ]{6,20}$/, '+34 910 000 000', 'a phone number such as +34 910 000 000'),
     legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
     sessionIdleSeconds,
@@ -129,14 +154,31 @@ export function loadConfig(env: Env = process.env): Config {
     identity: {
       region,
       userPoolId: matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123'),
-      clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+-]{1,128}$/, 'divilo-web', 'an app client id'),
+      clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+]{1,128}$/, 'diviloweb', 'an app client id (letters, digits, _ and +)'),
       endpoint: url(env, 'COGNITO_ENDPOINT', embeddedIdentity ? `${publicUrl}/cognito` : undefined),
       identityPoolId: matching(env, 'COGNITO_IDENTITY_POOL_ID', /^[\w-]+:[0-9a-f-]+$/, `${region}:00000000-0000-4000-8000-000000000001`, 'an identity pool id such as eu-west-1:uuid'),
+      embedded: embeddedIdentity,
     },
     storage: {
       region,
       bucket: matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name'),
       endpoint: url(env, 'S3_ENDPOINT', read(env, 'S3_BUCKET') === undefined ? `${publicUrl}/s3` : undefined),
+      embedded: read(env, 'S3_BUCKET') === undefined,
+    },
+    serverSecret,
+    messaging: {
+      sms: read(env, 'SMS_PROVIDER_URL')
+        ? { url: url(env, 'SMS_PROVIDER_URL')!, apiKey: required(env, 'SMS_PROVIDER_API_KEY', 'SMS_PROVIDER_URL'), sender: read(env, 'SMS_SENDER') ?? 'Divilo' }
+        : undefined,
+      smtp: read(env, 'SMTP_URL')
+        ? { url: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:'])!, from: required(env, 'MAIL_FROM', 'SMTP_URL') }
+        : undefined,
+    },
+    codes: {
+      ttlSeconds: integer(env, 'CODE_TTL_SECONDS', 300, 60, 3600),
+      resendSeconds: integer(env, 'CODE_RESEND_SECONDS', 30, 5, 600),
+      maxAttempts: integer(env, 'CODE_MAX_ATTEMPTS', 5, 1, 5),
+      lockSeconds: integer(env, 'CODE_LOCK_SECONDS', 900, 60, 86_400),
     },
     captcha: {
       provider: captchaProvider,
@@ -162,8 +204,14 @@ export function toRuntimeConfig(config: Config): RuntimeConfig {
       companies: legal('companies'),
       selfEmployed: legal('self-employed'),
     },
-    identity: { ...config.identity },
-    storage: { ...config.storage },
+    identity: {
+      region: config.identity.region,
+      userPoolId: config.identity.userPoolId,
+      clientId: config.identity.clientId,
+      endpoint: config.identity.endpoint,
+      identityPoolId: config.identity.identityPoolId,
+    },
+    storage: { region: config.storage.region, bucket: config.storage.bucket, endpoint: config.storage.endpoint },
     captcha: { provider: config.captcha.provider, siteKey: config.captcha.siteKey },
     sessionWarningSeconds: config.sessionWarningSeconds,
   };

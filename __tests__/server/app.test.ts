@@ -113,7 +113,7 @@ describe('customer sessions: get-session', () => {
 
   it('401 without a cookie, 200 with a live session, 401 once revoked', async () => {
     expect((await getSession()).json()).toMatchObject({ code: 'NO_SESSION' });
-    await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', expiresAt: new Date(Date.now() + 3600_000) });
+    await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', username: 'name-u1', expiresAt: new Date(Date.now() + 3600_000) });
     const live = await getSession('cookie-value-1');
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({ authenticated: true });

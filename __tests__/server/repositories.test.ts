@@ -31,32 +31,32 @@ describeEachDialect('repositories', (dialect) => {
 
     it('are live until left idle longer than the limit', async () => {
       const sessions = loginSessionRepository(database.db);
-      await sessions.create({ idHash: 'idle', userSub: 'u1', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'idle', userSub: 'u1', username: 'name-u1', expiresAt: at(3600) }, start);
       expect(await sessions.findLive('idle', 300, at(299))).toMatchObject({ userSub: 'u1' });
       expect(await sessions.findLive('idle', 300, at(301))).toBeUndefined();
     });
 
     it('using a session keeps it alive', async () => {
       const sessions = loginSessionRepository(database.db);
-      await sessions.create({ idHash: 'used', userSub: 'u1', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'used', userSub: 'u1', username: 'name-u1', expiresAt: at(3600) }, start);
       await sessions.touch('used', at(200));
       expect(await sessions.findLive('used', 300, at(450))).toBeDefined();
     });
 
     it('end at their absolute expiry, and when revoked', async () => {
       const sessions = loginSessionRepository(database.db);
-      await sessions.create({ idHash: 'short', userSub: 'u2', expiresAt: at(60) }, start);
+      await sessions.create({ idHash: 'short', userSub: 'u2', username: 'name-u2', expiresAt: at(60) }, start);
       expect(await sessions.findLive('short', 300, at(61))).toBeUndefined();
-      await sessions.create({ idHash: 'revoked', userSub: 'u2', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'revoked', userSub: 'u2', username: 'name-u2', expiresAt: at(3600) }, start);
       await sessions.revoke('revoked', at(10));
       expect(await sessions.findLive('revoked', 300, at(11))).toBeUndefined();
     });
 
     it('can all be revoked for one user', async () => {
       const sessions = loginSessionRepository(database.db);
-      await sessions.create({ idHash: 'a', userSub: 'u3', expiresAt: at(3600) }, start);
-      await sessions.create({ idHash: 'b', userSub: 'u3', expiresAt: at(3600) }, start);
-      await sessions.create({ idHash: 'c', userSub: 'u4', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'a', userSub: 'u3', username: 'name-u3', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'b', userSub: 'u3', username: 'name-u3', expiresAt: at(3600) }, start);
+      await sessions.create({ idHash: 'c', userSub: 'u4', username: 'name-u4', expiresAt: at(3600) }, start);
       expect(await sessions.revokeAllForUser('u3', at(5))).toBe(2);
       expect(await sessions.findLive('a', 300, at(6))).toBeUndefined();
       expect(await sessions.findLive('c', 300, at(6))).toBeDefined();

@@ -11,6 +11,38 @@ import type { Generated } from 'kysely';
 export interface Database {
   audit_log: AuditLogTable;
   login_sessions: LoginSessionTable;
+  captcha_solutions: { signature: string; expires_at: string };
+  captcha_passes: { session_id: string; expires_at: string; used_at: string | null };
+  one_time_codes: OneTimeCodeTable;
+  code_blocks: { purpose: string; subject: string; blocked_until: string };
+  outbox: OutboxTable;
+  sealing_keys: { key_id: string; public_key: string; private_key_sealed: string; created_at: string; expires_at: string };
+}
+
+export interface OneTimeCodeTable {
+  /** For login codes, the SHA-256 of the token the browser holds; otherwise random. */
+  id: string;
+  purpose: string;
+  subject: string;
+  session_id: string | null;
+  recipient: string;
+  /** HMAC-SHA256 of the code with a server key: a copy of the table does not reveal codes. */
+  code_hash: string;
+  attempts: number;
+  sends: number;
+  created_at: string;
+  expires_at: string;
+  resend_available_at: string;
+  consumed_at: string | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  channel: 'sms' | 'email';
+  recipient: string;
+  purpose: string;
+  text: string;
+  created_at: string;
 }
 
 /** Append-only: every state change of an application or a session, never with secrets. */
@@ -28,6 +60,7 @@ export interface AuditLogTable {
 export interface LoginSessionTable {
   id_hash: string;
   user_sub: string;
+  username: string;
   created_at: string;
   last_seen_at: string;
   expires_at: string;

@@ -19,7 +19,15 @@ function extraOrigins(config: Config) {
 }
 
 /** Security headers with a CSP that allows only what the app loads, CORS for the configured origins, rate limits. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Route option for the routes that send codes, check captchas or change passwords. */
+    sensitiveRateLimit: { max: number; timeWindow: number };
+  }
+}
+
 export const securityPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  app.decorate('sensitiveRateLimit', { max: config.rateLimit.sensitiveMax, timeWindow: config.rateLimit.windowMs });
   const { connect, google } = extraOrigins(config);
   await app.register(helmet, {
     contentSecurityPolicy: {

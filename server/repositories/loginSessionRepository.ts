@@ -5,6 +5,7 @@ import { toDbTime } from '../db/values';
 export interface LoginSession {
   idHash: string;
   userSub: string;
+  username: string;
   lastSeenAt: string;
   expiresAt: string;
 }
@@ -15,12 +16,13 @@ export interface LoginSession {
  */
 export function loginSessionRepository(db: Kysely<Database>) {
   return {
-    async create(session: { idHash: string; userSub: string; expiresAt: Date }, now: Date = new Date()): Promise<void> {
+    async create(session: { idHash: string; userSub: string; username: string; expiresAt: Date }, now: Date = new Date()): Promise<void> {
       await db
         .insertInto('login_sessions')
         .values({
           id_hash: session.idHash,
           user_sub: session.userSub,
+          username: session.username,
           created_at: toDbTime(now),
           last_seen_at: toDbTime(now),
           expires_at: toDbTime(session.expiresAt),
@@ -32,13 +34,13 @@ export function loginSessionRepository(db: Kysely<Database>) {
     async findLive(idHash: string, idleSeconds: number, now: Date = new Date()): Promise<LoginSession | undefined> {
       const row = await db
         .selectFrom('login_sessions')
-        .select(['id_hash', 'user_sub', 'last_seen_at', 'expires_at'])
+        .select(['id_hash', 'user_sub', 'username', 'last_seen_at', 'expires_at'])
         .where('id_hash', '=', idHash)
         .where('revoked_at', 'is', null)
         .where('expires_at', '>', toDbTime(now))
         .where('last_seen_at', '>', toDbTime(new Date(now.getTime() - idleSeconds * 1000)))
         .executeTakeFirst();
-      return row && { idHash: row.id_hash, userSub: row.user_sub, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
+      return row && { idHash: row.id_hash, userSub: row.user_sub, username: row.username, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
     },
 
     async touch(idHash: string, now: Date = new Date()): Promise<void> {

@@ -19,7 +19,7 @@ export class SealedDataError extends Error {
 const MAX_SEALED_LENGTH = 8192;
 
 /** Opens data sealed in the browser with one of the server's recovery keys; any failure is a SealedDataError. */
-export function unseal(sealed: unknown, privateKeyFor: (keyId: string) => KeyObject | undefined): unknown {
+export async function unseal(sealed: unknown, privateKeyFor: (keyId: string) => Promise<KeyObject | undefined>): Promise<unknown> {
   if (typeof sealed !== 'string' || sealed.length === 0 || sealed.length > MAX_SEALED_LENGTH) {
     throw new SealedDataError('SEALED_DATA_MALFORMED');
   }
@@ -32,7 +32,7 @@ export function unseal(sealed: unknown, privateKeyFor: (keyId: string) => KeyObj
   if (![envelope?.keyId, envelope?.key, envelope?.iv, envelope?.data].every((part) => typeof part === 'string')) {
     throw new SealedDataError('SEALED_DATA_MALFORMED');
   }
-  const privateKey = privateKeyFor(envelope.keyId);
+  const privateKey = await privateKeyFor(envelope.keyId);
   if (!privateKey) throw new SealedDataError('SEALED_DATA_UNKNOWN_KEY');
   try {
     const aesKey = privateDecrypt(

@@ -19,6 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('login_sessions')
     .addColumn('id_hash', 'varchar(64)', (col) => col.primaryKey())
     .addColumn('user_sub', 'varchar(64)', (col) => col.notNull())
+    .addColumn('username', 'varchar(128)', (col) => col.notNull())
     .addColumn('created_at', 'varchar(32)', (col) => col.notNull())
     .addColumn('last_seen_at', 'varchar(32)', (col) => col.notNull())
     .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())

@@ -1,30 +1,196 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { maskPhone } from '../../services/messaging/types';
+import type { CheckResult } from '../../services/oneTimeCodes';
+import { hashToken } from '../../services/oneTimeCodes';
+import { ApiError } from '../../plugins/errors';
 
 export const SESSION_COOKIE = 'divilo_session';
 
 export const hashSessionId = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** Sessions of customers after login. */
-export async function userAuthorizationRoutes(app: FastifyInstance, { idleSeconds }: { idleSeconds: number }) {
+const SESSION_ID_HEADER = { type: 'string', pattern: '^[A-Za-z0-9-]{8,64}$' } as const;
+const SESSION_ANSWER = {
+  type: 'object',
+  properties: { maskedPhone: { type: 'string' }, token: { type: 'string' }, resendAfterSeconds: { type: 'integer' } },
+  required: ['maskedPhone', 'token'],
+} as const;
+
+export interface SessionSettings {
+  idleSeconds: number;
+  /** A customer session never lasts longer than this, however active. */
+  maxSeconds: number;
+}
+
+/** What the SMS step sends: base64 of JSON { token, verificationCode }. */
+function readSignature(header: string): { token: string; verificationCode: string } {
+  try {
+    const parsed = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { token?: unknown; verificationCode?: unknown };
+    if (typeof parsed.token === 'string' && typeof parsed.verificationCode === 'string' && parsed.token.length <= 128) {
+      return { token: parsed.token, verificationCode: parsed.verificationCode };
+    }
+  } catch {
+    // falls through to the error below
+  }
+  throw new ApiError(400, 'MALFORMED_SIGNATURE', 'x-divilo-verification-signature must be base64 JSON { token, verificationCode }');
+}
+
+/** Turns a failed code check into the answer the SMS step shows. */
+export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' }>): ApiError {
+  switch (result.outcome) {
+    case 'wrong':
+      return new ApiError(401, 'CODE_INVALID', 'The code is not right', { attemptsLeft: result.attemptsLeft });
+    case 'blocked':
+      return new ApiError(423, 'CODE_BLOCKED', 'Too many wrong codes: blocked for a while');
+    case 'expired':
+      return new ApiError(410, 'CODE_EXPIRED', 'The code has expired or was already used');
+  }
+}
+
+/** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
+export async function userAuthorizationRoutes(app: FastifyInstance, settings: SessionSettings) {
+  const liveSession = async (request: FastifyRequest) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    return cookie ? app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds) : undefined;
+  };
+
+  const startSession = async (reply: FastifyReply, user: { sub: string; username: string }) => {
+    const value = randomBytes(32).toString('base64url');
+    await app.loginSessions.create({
+      idHash: hashSessionId(value),
+      userSub: user.sub,
+      username: user.username,
+      expiresAt: new Date(Date.now() + settings.maxSeconds * 1000),
+    });
+    // HttpOnly: no script reads it; Secure and SameSite=Strict as the bank's cookies must be.
+    reply.setCookie(SESSION_COOKIE, value, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+  };
+
+  app.post<{ Headers: { 'x-divilo-session-id': string; authorization?: string; 'x-divilo-verification-signature'?: string } }>(
+    '/create-session',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['login'],
+        summary: 'Starts a customer session (SMS code sent) or, with the verification signature, confirms it',
+        description:
+          'With `Authorization: Bearer <id token>`: 200 and an SMS code, or 201 when this browser already holds a confirmed session. ' +
+          'With `x-divilo-verification-signature` (base64 JSON {token, verificationCode}): 201 and the session cookie.',
+        headers: {
+          type: 'object',
+          properties: {
+            'x-divilo-session-id': SESSION_ID_HEADER,
+            authorization: { type: 'string', maxLength: 8192 },
+            'x-divilo-verification-signature': { type: 'string', maxLength: 1024 },
+          },
+          required: ['x-divilo-session-id'],
+        },
+        response: { 200: SESSION_ANSWER, 201: SESSION_ANSWER, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request, reply) => {
+      const sessionId = request.headers['x-divilo-session-id'];
+      const signature = request.headers['x-divilo-verification-signature'];
+
+      if (signature) {
+        const { token, verificationCode } = readSignature(signature);
+        const challenge = await app.codes.findByToken(token, sessionId);
+        if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
+        const result = await app.codes.check(challenge.id, verificationCode);
+        if (result.outcome !== 'valid') {
+          await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id });
+          throw codeFailure(result);
+        }
+        const user = await app.identity.getUser(result.subject);
+        if (!user || !user.enabled) throw codeFailure({ outcome: 'expired' });
+        await startSession(reply, { sub: user.sub, username: user.username });
+        await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.session_started', subject: `user:${result.subject}`, requestId: request.id });
+        return reply.status(201).send({ maskedPhone: maskPhone(result.recipient), token: '' });
+      }
+
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      if (!bearer) throw new ApiError(401, 'TOKEN_REQUIRED', 'An id token or a verification signature is required');
+      if (!(await app.captchaGate.consumePass(sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+      const claims = await app.identity.verifyIdToken(bearer).catch(() => {
+        throw new ApiError(401, 'INVALID_TOKEN', 'The id token is not valid');
+      });
+      const username = claims['cognito:username'];
+      const existing = await liveSession(request);
+      if (existing && existing.userSub === claims.sub) return reply.status(201).send({ maskedPhone: '', token: '' });
+      if (await app.codes.isBlocked('login', username)) throw codeFailure({ outcome: 'blocked' });
+
+      const user = await app.identity.getUser(username);
+      const phone = user?.attributes.phone_number;
+      if (!user || !phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
+      const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
+      await app.messages.send({ channel: 'sms', to: phone, purpose: 'login-code', text: loginText(issued.code, app.codes.settings.ttlSeconds) });
+      await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id });
+      return { maskedPhone: maskPhone(phone), token: issued.token, resendAfterSeconds: issued.resendAfterSeconds };
+    },
+  );
+
+  app.post<{ Headers: { 'x-divilo-session-id': string }; Body: { token: string } }>(
+    '/resend-code',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['login'],
+        summary: 'Sends a new SMS code for a pending login, once the cooldown is over',
+        headers: { type: 'object', properties: { 'x-divilo-session-id': SESSION_ID_HEADER }, required: ['x-divilo-session-id'] },
+        body: { type: 'object', properties: { token: { type: 'string', minLength: 1, maxLength: 128 } }, required: ['token'], additionalProperties: false },
+        response: {
+          200: { type: 'object', properties: { maskedPhone: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['maskedPhone', 'resendAfterSeconds'] },
+          '4xx': { $ref: 'error#' },
+        },
+      },
+    },
+    async (request) => {
+      const challenge = await app.codes.findByToken(request.body.token, request.headers['x-divilo-session-id']);
+      if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
+      const result = await app.codes.resend(hashToken(request.body.token));
+      if (result.outcome === 'too-soon') {
+        throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
+      }
+      if (result.outcome !== 'sent') throw codeFailure(result);
+      await app.messages.send({ channel: 'sms', to: result.recipient, purpose: 'login-code', text: loginText(result.code, app.codes.settings.ttlSeconds) });
+      await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id });
+      return { maskedPhone: maskPhone(result.recipient), resendAfterSeconds: result.resendAfterSeconds };
+    },
+  );
+
   app.get(
     '/get-session',
     {
       schema: {
         tags: ['login'],
         summary: 'Whether this browser holds a live customer session (renews it)',
-        response: {
-          200: { type: 'object', properties: { authenticated: { const: true } }, required: ['authenticated'] },
-          401: { $ref: 'error#' },
-        },
+        response: { 200: { type: 'object', properties: { authenticated: { const: true } }, required: ['authenticated'] }, 401: { $ref: 'error#' } },
       },
     },
     async (request, reply) => {
-      const cookie = request.cookies[SESSION_COOKIE];
-      const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;
+      const session = await liveSession(request);
       if (!session) return reply.status(401).send({ code: 'NO_SESSION', message: 'No live session' });
       await app.loginSessions.touch(session.idHash);
       return { authenticated: true };
     },
   );
+
+  app.post(
+    '/logout',
+    { schema: { tags: ['login'], summary: 'Ends the customer session of this browser', response: { 204: { type: 'null' } } } },
+    async (request, reply) => {
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (cookie) {
+        const session = await app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds);
+        await app.loginSessions.revoke(hashSessionId(cookie));
+        if (session) await app.auditLog.append({ actor: `user:${session.userSub}`, action: 'login.session_ended', subject: `user:${session.userSub}`, requestId: request.id });
+      }
+      reply.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+      return reply.status(204).send();
+    },
+  );
+}
+
+function loginText(code: string, ttlSeconds: number): string {
+  return `Divilo: tu código para entrar es ${code}. Caduca en ${Math.round(ttlSeconds / 60)} min. No lo compartas con nadie.`;
 }

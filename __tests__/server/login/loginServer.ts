@@ -1,0 +1,62 @@
+import { createServer } from 'node:net';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
+import type { FastifyInstance } from 'fastify';
+import { buildTestApp } from '../helpers';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The whole server on a real port (the identity service reaches its own endpoint over HTTP). */
+export async function startLoginServer(env: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), CODE_RESEND_SECONDS: '5', RATE_LIMIT_SENSITIVE_MAX: '1000', ...env });
+  await server.app.listen({ port, host: '127.0.0.1' });
+  await server.app.demoCustomersReady;
+  return { ...server, base, api: `${base}/api` };
+}
+
+/** Signs in with SRP through the unmodified browser client and answers the id token (or the error). */
+export function signIn(base: string, username: string, password: string): Promise<string> {
+  const storage = new Map<string, string>();
+  const memory = {
+    setItem: (k: string, v: string) => void storage.set(k, v),
+    getItem: (k: string) => storage.get(k) ?? null,
+    removeItem: (k: string) => void storage.delete(k),
+    clear: () => storage.clear(),
+  };
+  const pool = new CognitoUserPool({ UserPoolId: 'local_Divilo1', ClientId: 'diviloweb', endpoint: `${base}/cognito`, Storage: memory });
+  const user = new CognitoUser({ Username: username, Pool: pool, Storage: memory });
+  return new Promise((resolve, reject) =>
+    user.authenticateUser(new AuthenticationDetails({ Username: username, Password: password }), {
+      onSuccess: (session) => resolve(session.getIdToken().getJwtToken()),
+      onFailure: reject,
+    }),
+  );
+}
+
+/** Solves the server's proof-of-work challenge as the browser does and gets a pass for `sessionId`. */
+export async function passCaptcha(api: string, sessionId: string): Promise<string> {
+  const challenge = (await (await fetch(`${api}/captcha/challenge`)).json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  const token = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  const answer = (await (await fetch(`${api}/captcha/verify?${new URLSearchParams({ response: token, sessionId })}`)).json()) as { success: boolean };
+  if (!answer.success) throw new Error('captcha refused');
+  return token;
+}
+
+/** The last code the outbox "sent" to a phone. */
+export async function lastCode(app: FastifyInstance, phone: string): Promise<string> {
+  const row = await app.db.selectFrom('outbox').select('text').where('recipient', '=', phone).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return /\b(\d{6})\b/.exec(row.text)![1];
+}
+
+export const verificationSignature = (token: string, verificationCode: string) =>
+  Buffer.from(JSON.stringify({ token, verificationCode })).toString('base64');

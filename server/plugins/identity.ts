@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
+import { createIdentityService, type IdentityService } from '../services/identity';
+import { deriveKey } from '../services/serverSecret';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: IdentityService;
+  }
+}
+
+/** Users whose onboarding is not finished or is pending review may not sign in yet. */
+export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';
+export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+
+/**
+ * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
+ * embedded pool, which is mounted at /cognito when no user pool is configured.
+ */
+export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+  let credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  if (config.identity.embedded) {
+    const key = deriveKey(secret, 'cognito-admin');
+    credentials = { accessKeyId: `AKIA${key.subarray(0, 8).toString('hex').toUpperCase()}`, secretAccessKey: key.toString('base64') };
+    const triggers = new CognitoTriggers();
+    // The pre-authentication trigger: ERR-2809 until the application is complete.
+    triggers.setPreAuthentication((user) => (user.attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'complete' ? undefined : { code: CLIENT_VERIFICATION_CODE }));
+    await app.register(embeddedCognito, {
+      prefix: '/cognito',
+      db: app.db,
+      poolId: config.identity.userPoolId,
+      clientId: config.identity.clientId,
+      issuerBaseUrl: config.identity.endpoint!,
+      adminCredentials: credentials,
+      serverSecret: deriveKey(secret, 'cognito').toString('base64'),
+      identityPoolId: config.identity.identityPoolId,
+      corsOrigins: config.corsOrigins,
+      triggers,
+    });
+  }
+  app.decorate(
+    'identity',
+    createIdentityService({
+      region: config.identity.region,
+      userPoolId: config.identity.userPoolId,
+      clientId: config.identity.clientId,
+      endpoint: config.identity.endpoint,
+      issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
+      credentials,
+    }),
+  );
+});

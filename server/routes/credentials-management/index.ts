@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword } from '../../../src/validation';
+import { ApiError } from '../../plugins/errors';
+import { SealedDataError, unseal } from '../../services/sealedData';
+import { codeFailure } from '../user-authorization-management';
+
+const ANSWER = { type: 'object', properties: { response: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['response'] } as const;
+
+interface RecoveryData {
+  userId: string;
+  code: string;
+  newPassword: string;
+}
+
+function isRecoveryData(value: unknown): value is RecoveryData {
+  const data = value as Partial<RecoveryData> | null;
+  return typeof data?.userId === 'string' && typeof data.code === 'string' && typeof data.newPassword === 'string';
+}
+
+/** Password recovery: an SMS code to the registered phone, then the new password sealed in the browser. */
+export async function credentialsRoutes(app: FastifyInstance) {
+  app.post<{ Body: { userId: string; sessionId: string } }>(
+    '/password',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['recovery'],
+        summary: 'Sends a recovery code by SMS; the answer is the same whether or not the user exists',
+        body: {
+          type: 'object',
+          properties: {
+            userId: { type: 'string', minLength: LOGIN_ID_MIN_LENGTH, maxLength: LOGIN_ID_MAX_LENGTH + 10 },
+            sessionId: { type: 'string', pattern: '^[A-Za-z0-9-]{8,64}$' },
+          },
+          required: ['userId', 'sessionId'],
+          additionalProperties: false,
+        },
+        response: { 200: ANSWER, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      if (!(await app.captchaGate.consumePass(request.body.sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+      const username = request.body.userId.trim().toUpperCase();
+      // The work (and its time) does not depend on whether the user exists: it happens after the answer.
+      setImmediate(() => {
+        void sendRecoveryCode(app, username, request.id).catch((error: unknown) => request.log.error({ err: error }, 'recovery code not sent'));
+      });
+      return { response: 'OK', resendAfterSeconds: app.codes.settings.resendSeconds };
+    },
+  );
+
+  app.get(
+    '/getKey',
+    {
+      schema: {
+        tags: ['recovery'],
+        summary: 'The public key the browser seals recovery data with (RSA-OAEP SHA-256, SPKI base64)',
+        response: { 200: { type: 'object', properties: { keyId: { type: 'string' }, publicKey: { type: 'string' } }, required: ['keyId', 'publicKey'] } },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return app.sealingKeys.current();
+    },
+  );
+
+  app.put<{ Body: { data: string } }>(
+    '/password',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['recovery'],
+        summary: 'Sets a new password: data is {userId, code, newPassword} sealed for the server',
+        body: { type: 'object', properties: { data: { type: 'string', minLength: 1, maxLength: 8192 } }, required: ['data'], additionalProperties: false },
+        response: { 200: ANSWER, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      let data: unknown;
+      try {
+        data = await unseal(request.body.data, (keyId) => app.sealingKeys.privateKey(keyId));
+      } catch (error) {
+        if (error instanceof SealedDataError) throw new ApiError(400, error.code, 'The data cannot be read');
+        throw error;
+      }
+      if (!isRecoveryData(data)) throw new ApiError(400, 'SEALED_DATA_MALFORMED', 'The data cannot be read');
+      const username = data.userId.trim().toUpperCase();
+      const challenge = await app.codes.findLatest('recovery', username);
+      if (!challenge) throw codeFailure({ outcome: 'expired' });
+      // The password rule first: a weak password must not use up an attempt at the code.
+      if (!isValidProductPassword(data.newPassword)) {
+        throw new ApiError(400, 'VALIDATION_FAILED', 'The new password does not follow the rule', {
+          errors: [{ field: 'newPassword', id: 'validations.diviloPassword' }],
+        });
+      }
+      const result = await app.codes.check(challenge.id, data.code);
+      if (result.outcome !== 'valid') {
+        await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id });
+        throw codeFailure(result);
+      }
+      await app.identity.setPassword(username, data.newPassword, true);
+      const user = await app.identity.getUser(username);
+      // A new password ends every session the old one opened.
+      await app.identity.globalSignOut(username);
+      if (user) await app.loginSessions.revokeAllForUser(user.sub);
+      await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.password_changed', subject: `user:${username}`, requestId: request.id });
+      return { response: 'OK' };
+    },
+  );
+}
+
+async function sendRecoveryCode(app: FastifyInstance, username: string, requestId: string) {
+  const user = await app.identity.getUser(username);
+  const phone = user?.attributes.phone_number;
+  if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
+  const latest = await app.codes.findLatest('recovery', username);
+  // Asking again within the cooldown does not send another SMS.
+  if (latest && Date.parse(latest.resend_available_at) > Date.now()) return;
+  const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
+  await app.messages.send({
+    channel: 'sms',
+    to: phone,
+    purpose: 'recovery-code',
+    text: `Divilo: tu código para cambiar la contraseña es ${issued.code}. Caduca en ${Math.round(app.codes.settings.ttlSeconds / 60)} min.`,
+  });
+  await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId });
+}

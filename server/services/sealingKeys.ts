@@ -1,0 +1,85 @@
+import { createCipheriv, createDecipheriv, createPrivateKey, generateKeyPair, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db';
+import { toDbTime } from '../db/values';
+
+const generate = promisify(generateKeyPair);
+
+export interface SealingKeySettings {
+  /** Seals the private halves at rest (AES-256-GCM). */
+  storageKey: Buffer;
+  /** A new key pair takes over after this long. */
+  rotateSeconds: number;
+  /** An old key still opens data this long after its successor took over (a form left open). */
+  graceSeconds: number;
+}
+
+/**
+ * The RSA keys the browser seals recovery data with (`GET credentials-management/getKey`): rotated,
+ * the private halves kept server-side only, sealed at rest.
+ */
+export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) {
+  const cache = new Map<string, KeyObject>();
+
+  const sealPrivate = (pem: string) => {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', settings.storageKey, iv);
+    const body = Buffer.concat([cipher.update(pem, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+  };
+  const openPrivate = (sealed: string) => {
+    const raw = Buffer.from(sealed, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', settings.storageKey, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return createPrivateKey(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
+  };
+
+  return {
+    /** The key browsers should use now: made on first use and whenever the current one is due for rotation. */
+    async current(now: Date = new Date()): Promise<{ keyId: string; publicKey: string }> {
+      const rotateBefore = toDbTime(new Date(now.getTime() + settings.graceSeconds * 1000));
+      const live = await db
+        .selectFrom('sealing_keys')
+        .select(['key_id', 'public_key'])
+        .where('expires_at', '>', rotateBefore)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (live) return { keyId: live.key_id, publicKey: live.public_key };
+      const { publicKey, privateKey } = await generate('rsa', { modulusLength: 3072 });
+      const keyId = randomUUID();
+      const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+      await db
+        .insertInto('sealing_keys')
+        .values({
+          key_id: keyId,
+          public_key: spki,
+          private_key_sealed: sealPrivate(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+          created_at: toDbTime(now),
+          expires_at: toDbTime(new Date(now.getTime() + (settings.rotateSeconds + settings.graceSeconds) * 1000)),
+        })
+        .execute();
+      cache.set(keyId, privateKey);
+      return { keyId, publicKey: spki };
+    },
+
+    /** The private key for a key id, while it is still valid. */
+    async privateKey(keyId: string, now: Date = new Date()): Promise<KeyObject | undefined> {
+      const row = await db
+        .selectFrom('sealing_keys')
+        .select(['private_key_sealed'])
+        .where('key_id', '=', keyId)
+        .where('expires_at', '>', toDbTime(now))
+        .executeTakeFirst();
+      if (!row) return undefined;
+      let key = cache.get(keyId);
+      if (!key) {
+        key = openPrivate(row.private_key_sealed);
+        cache.set(keyId, key);
+      }
+      return key;
+    },
+  };
+}
+
+export type SealingKeys = ReturnType<typeof sealingKeys>;
