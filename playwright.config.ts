@@ -16,10 +16,14 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [['list']],
+  // A sign-in solves a proof of work and an SRP exchange: web-first assertions wait longer than the default.
+  expect: { timeout: 15_000 },
   use: { baseURL, launchOptions: chromium, trace: 'retain-on-failure' },
+  // Both sizes share one server and its demo customers: the phone run goes first, and the tests that
+  // change an account for good (recovery, blocking) run on the desktop only, last.
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
-    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium } },
+    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions: chromium }, testIgnore: /account-protection/ },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium }, dependencies: ['phone'] },
   ],
   webServer: {
     // The real server on a fresh data directory, serving the built SPA.
@@ -27,6 +31,6 @@ export default defineConfig({
     url: `${baseURL}/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, LOG_LEVEL: 'warn', RATE_LIMIT_SENSITIVE_MAX: '1000', RATE_LIMIT_MAX: '5000' },
   },
 });

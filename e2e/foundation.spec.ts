@@ -74,7 +74,7 @@ test.describe('global modal', () => {
     await setStorage(page, { locale: 'en', JWT: tokenExpiringIn(-5), CURRENT_PAGE: 'personal-info' });
     await page.goto('/personal-info');
     await expect(page).toHaveURL(/\/signUp$/);
-    const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+    const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('Your session has expired');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -84,7 +84,7 @@ test.describe('global modal', () => {
   test('the accept button is reachable and works with the keyboard', async ({ page }) => {
     await setStorage(page, { locale: 'es', JWT: tokenExpiringIn(-5) });
     await page.goto('/contact-phone');
-    const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+    const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('Por tu seguridad, tu sesión ha caducado');
     const accept = dialog.getByRole('button', { name: 'Aceptar' });
     await accept.focus();

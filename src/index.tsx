@@ -14,13 +14,20 @@ async function start() {
   const resumeTo = resumePath(preloaded.session?.currentPage ?? null, window.location);
   if (resumeTo) window.history.replaceState(null, '', resumeTo);
 
+  // The router needs the store (its guards dispatch) and listeners need the router to navigate: moves asked
+  // for while the router is being made (its first guards run at once) wait for it.
+  let router: ReturnType<typeof createAppRouter> | undefined;
+  let pending: [string, { replace?: boolean } | undefined] | undefined;
   const navigation = {
-    navigate: (to: string, _options?: { replace?: boolean }) => window.location.assign(to),
+    navigate: (to: string, options?: { replace?: boolean }) => {
+      if (router) void router.navigate(to, options);
+      else pending = [to, options];
+    },
     leaveApp: (url: string) => window.location.assign(url),
   };
   const store = makeStore(preloaded, { navigation });
-  const router = createAppRouter(store);
-  navigation.navigate = (to: string, options?: { replace?: boolean }) => void router.navigate(to, options);
+  router = createAppRouter(store);
+  if (pending) void router.navigate(...pending);
 
   createRoot(document.getElementById('app')!).render(<App store={store} router={router} />);
 }

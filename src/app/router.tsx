@@ -21,6 +21,8 @@ export function buildRoutes(store: AppStore): RouteObject[] {
     {
       path: '/',
       element: <AppShell />,
+      // Screens load with their bundle; until the first one arrives the page stays as it is.
+      HydrateFallback: Redirecting,
       children: [
         { index: true, loader: carry('/login'), Component: Redirecting },
         ...ROUTES.map(

@@ -45,7 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_sub', 'varchar(36)', (col) => col.notNull())
     .addColumn('client_id', 'varchar(128)', (col) => col.notNull())
     .addColumn('origin_jti', 'varchar(36)', (col) => col.notNull().unique())
-    .addColumn('auth_time', 'integer', (col) => col.notNull())
+    .addColumn('auth_time', 'bigint', (col) => col.notNull())
     .addColumn('expires_at', 'varchar(32)', (col) => col.notNull())
     .addColumn('revoked', 'integer', (col) => col.notNull())
     .addColumn('created_at', 'varchar(32)', (col) => col.notNull())

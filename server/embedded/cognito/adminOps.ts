@@ -115,7 +115,9 @@ export async function adminUpdateUserAttributes(context: PoolContext, body: Json
   const user = await existingUser(context, body);
   const changes = attributeList(body, 'UserAttributes');
   if (body.UserAttributes === undefined) {
-    throw errors.invalidParameter("1 validation error detected: Value null at 'userAttributes' failed to satisfy constraint: Member must not be null");
+    throw errors.invalidParameter(
+      "1 validation error detected: Value null at 'userAttributes' failed to satisfy constraint: Member must not be null",
+    );
   }
   await context.repository.users.update(user.username, { attributes: applyAttributes(user.attributes, changes) }, context.now());
   return {};

@@ -19,7 +19,10 @@ const CLIENT_ID = { max: 128, pattern: /^[\w+]+$/ };
 const USERNAME_MAX = 128;
 /** 3072 bits are 768 hex digits; a little slack for leading zeros. */
 const SRP_A = /^[0-9a-fA-F]{1,800}$/;
-const AUTH_FLOWS = ['USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH', 'USER_PASSWORD_AUTH', 'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH'];
+const AUTH_FLOWS = [
+  'USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH', 'USER_PASSWORD_AUTH',
+  'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH',
+];
 
 export function checkClient(context: PoolContext, clientId: string): void {
   if (clientId !== context.settings.clientId) throw errors.resourceNotFound(`User pool client ${clientId} does not exist.`);
@@ -48,7 +51,8 @@ export async function initiateAuth(context: PoolContext, body: JsonObject): Prom
   const authFlow = requireString(body, 'AuthFlow', { max: 64 });
   if (!AUTH_FLOWS.includes(authFlow)) {
     throw errors.invalidParameter(
-      `1 validation error detected: Value '${authFlow.slice(0, 64)}' at 'authFlow' failed to satisfy constraint: Member must satisfy enum value set: [${AUTH_FLOWS.join(', ')}]`,
+      `1 validation error detected: Value '${authFlow.slice(0, 64)}' at 'authFlow' failed to satisfy constraint: ` +
+        `Member must satisfy enum value set: [${AUTH_FLOWS.join(', ')}]`,
     );
   }
   const clientId = requireString(body, 'ClientId', CLIENT_ID);
@@ -99,7 +103,9 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   const session = requireString(body, 'Session', { min: 20, max: 2048 });
   const responses = stringMap(body, 'ChallengeResponses');
   checkClient(context, clientId);
-  if (challengeName !== 'PASSWORD_VERIFIER') throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
+  if (challengeName !== 'PASSWORD_VERIFIER') {
+    throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
+  }
 
   const username = requireParameter(responses, 'USERNAME', USERNAME_MAX);
   const secretBlock = requireParameter(responses, 'PASSWORD_CLAIM_SECRET_BLOCK', 4096);

@@ -29,7 +29,9 @@ export function optionalString(body: JsonObject, field: string, rule: StringRule
 export function requireString(body: JsonObject, field: string, rule: StringRule): string {
   const value = optionalString(body, field, rule);
   if (value === undefined) {
-    throw errors.invalidParameter(`1 validation error detected: Value null at '${memberName(field)}' failed to satisfy constraint: Member must not be null`);
+    throw errors.invalidParameter(
+      `1 validation error detected: Value null at '${memberName(field)}' failed to satisfy constraint: Member must not be null`,
+    );
   }
   return value;
 }

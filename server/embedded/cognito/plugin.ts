@@ -2,7 +2,16 @@
 // operation), the JWKS, and CORS for the browser client.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { adminCreateUser, adminDeleteUser, adminDisableUser, adminEnableUser, adminGetUser, adminSetUserPassword, adminUpdateUserAttributes, adminUserGlobalSignOut } from './adminOps';
+import {
+  adminCreateUser,
+  adminDeleteUser,
+  adminDisableUser,
+  adminEnableUser,
+  adminGetUser,
+  adminSetUserPassword,
+  adminUpdateUserAttributes,
+  adminUserGlobalSignOut,
+} from './adminOps';
 import { globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
 import { AwsError, errors } from './errors';
@@ -214,7 +223,9 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof AwsError) return sendError(reply, error);
     const statusCode = (error as { statusCode?: number }).statusCode;
-    if (statusCode === 413) return sendError(reply, new AwsError('InvalidParameterException', `Request body is larger than ${BODY_LIMIT} bytes.`, 413));
+    if (statusCode === 413) {
+      return sendError(reply, new AwsError('InvalidParameterException', `Request body is larger than ${BODY_LIMIT} bytes.`, 413));
+    }
     // The host app's rate limit, in the shape the SDKs know as throttling.
     if (statusCode === 429) return sendError(reply, new AwsError('TooManyRequestsException', 'Too many requests.'));
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(reply, errors.serialization());
@@ -231,7 +242,12 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
     if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(ADMIN_OPERATIONS, operationName)) {
       await verifySignatureV4(
         { method: request.method, rawUrl: request.raw.url ?? request.url, headers: request.headers, body: raw },
-        { credentials: context.settings.adminCredentials, service: 'cognito-idp', now: context.now(), maxSkewSeconds: context.settings.maxClockSkewSeconds },
+        {
+          credentials: context.settings.adminCredentials,
+          service: 'cognito-idp',
+          now: context.now(),
+          maxSkewSeconds: context.settings.maxClockSkewSeconds,
+        },
       );
       operation = ADMIN_OPERATIONS[operationName];
     } else if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(USER_POOL_OPERATIONS, operationName)) {

@@ -304,7 +304,12 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
         .execute();
     },
     async retireKeysExcept(kid, at) {
-      await db.updateTable('cognito_signing_keys').set({ retired_at: toDbTime(at) }).where('kid', '!=', kid).where('retired_at', 'is', null).execute();
+      await db
+        .updateTable('cognito_signing_keys')
+        .set({ retired_at: toDbTime(at) })
+        .where('kid', '!=', kid)
+        .where('retired_at', 'is', null)
+        .execute();
     },
     async deleteKeysRetiredBefore(at) {
       await db.deleteFrom('cognito_signing_keys').where('retired_at', 'is not', null).where('retired_at', '<', toDbTime(at)).execute();

@@ -81,7 +81,9 @@ export async function verifySignatureV4(
   if (expectedKey.length !== givenKey.length || !timingSafeEqual(expectedKey, givenKey)) throw unrecognized();
   // Static server credentials never carry a session token.
   if (request.headers['x-amz-security-token'] !== undefined) throw unrecognized();
-  if (service !== options.service) throw new AwsError('InvalidSignatureException', `Credential should be scoped to correct service: '${options.service}'.`);
+  if (service !== options.service) {
+    throw new AwsError('InvalidSignatureException', `Credential should be scoped to correct service: '${options.service}'.`);
+  }
 
   if (Math.abs(options.now - signingTime) > options.maxSkewSeconds * 1000) {
     throw new AwsError('InvalidSignatureException', 'Signature expired: the request time is too far from the server time.');

@@ -47,7 +47,8 @@ export type CognitoRefreshTokenTable = {
   client_id: string;
   /** The sign-in this token belongs to, also carried by the access tokens it yields. */
   origin_jti: string;
-  auth_time: number;
+  /** Epoch seconds; PostgreSQL returns its bigint as a string. */
+  auth_time: number | string;
   expires_at: DbTimestamp;
   revoked: DbBoolean;
   created_at: DbTimestamp;

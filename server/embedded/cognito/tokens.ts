@@ -1,5 +1,14 @@
 // The pool's tokens as Cognito issues them: RS256 id and access JWTs with a `kid`, opaque refresh tokens.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPair, randomBytes, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  randomBytes,
+  randomUUID,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import { promisify } from 'node:util';
 import { SignJWT, calculateJwkThumbprint, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { open, seal } from './sealing';
@@ -82,11 +91,13 @@ interface LoadedKey {
 
 const ACCESS_SCOPE = 'aws.cognito.signin.user.admin';
 const KEY_CONTEXT = 'signing-key';
+const UNKNOWN_KID_RELOAD_MS = 30_000;
 
 export function createTokenIssuer(options: TokenIssuerOptions) {
   const { issuer, clientId, lifetimes, store, now } = options;
   let keys: LoadedKey[] = [];
   let rotation: Promise<void> | undefined;
+  let lastReload = 0;
   const longestTokenSeconds = Math.max(lifetimes.idTokenSeconds, lifetimes.accessTokenSeconds);
 
   function activeKey(): LoadedKey {
@@ -106,6 +117,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
 
   /** Reads the keys again (another process may have rotated them). */
   async function reload(): Promise<void> {
+    lastReload = Date.now();
     const records = await store.listKeys();
     const previous = new Map(keys.map((key) => [key.record.kid, key]));
     keys = records
@@ -205,8 +217,9 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
         token,
         async (header) => {
           let key = keys.find((candidate) => candidate.record.kid === header.kid);
-          if (!key && header.kid !== undefined) {
-            // Another server process may have rotated the key since this one last read them.
+          if (!key && header.kid !== undefined && Date.now() - lastReload > UNKNOWN_KID_RELOAD_MS) {
+            // Another server process may have rotated the key since this one last read them (at most one
+            // reread per interval, so forged kids cannot turn every request into a database read).
             await reload();
             key = keys.find((candidate) => candidate.record.kid === header.kid);
           }

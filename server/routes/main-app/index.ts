@@ -26,6 +26,8 @@ function language(request: FastifyRequest): 'es' | 'en' {
  * out; without a live session it sends the browser to the login page.
  */
 export async function mainAppRoutes(app: FastifyInstance, { idleSeconds }: { idleSeconds: number }) {
+  // The sign-out form posts no fields that matter; its body is accepted and ignored.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;

@@ -1,0 +1,82 @@
+import { expect, test } from '@playwright/test';
+import { ANA, fillLogin, lastCode, lastOutboxId, logIn, PENDING, TEXTS } from './helpers';
+
+for (const lang of ['en', 'es'] as const) {
+  test(`logs in with password and SMS code and lands on the main app (${lang})`, async ({ page }) => {
+    await logIn(page, lang);
+    await expect(page.getByTestId('signed-in-user')).toHaveText(`${ANA.name} (${ANA.id})`);
+  });
+}
+
+test('a wrong password shows the error toast, which closes with the keyboard', async ({ page }) => {
+  await page.goto('/login?lang=ES');
+  await fillLogin(page, 'es', ANA.id, 'Not-The-Password-1');
+  const toast = page.getByRole('alert').filter({ hasText: 'Revisa tu número de DNI o NIE y tu contraseña' });
+  await expect(toast).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+  await page.getByRole('button', { name: 'Cerrar aviso' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(toast).toBeHidden();
+  // Escape closes it too.
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await expect(toast).toBeVisible();
+  await page.getByRole('button', { name: 'Cerrar aviso' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(toast).toBeHidden();
+});
+
+test('a customer whose application is pending lands on /client-verification', async ({ page }) => {
+  await page.goto('/login?lang=EN');
+  await fillLogin(page, 'en', PENDING.id, PENDING.password);
+  await expect(page).toHaveURL(/\/client-verification/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText("We're verifying your details");
+});
+
+test('a wrong SMS code says how many attempts are left', async ({ page }) => {
+  const before = await lastOutboxId(page);
+  await page.goto('/login?lang=EN');
+  await fillLogin(page, 'en', ANA.id, ANA.password);
+  await expect(page).toHaveURL(/confirm-telephone/);
+  const code = await lastCode(page, ANA.phone, before);
+  await page.getByLabel('SMS code').fill(code === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByRole('alert')).toHaveText('That code is not right. You have 4 attempts left.');
+  await page.getByLabel('SMS code').fill(code);
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page).toHaveURL(/\/app$/);
+});
+
+test('a signed-in customer who opens /login is sent to the main app; logout ends the session', async ({ page }) => {
+  await logIn(page, 'en');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/app$/);
+  await page.goto('/logout');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
+  // The logout entry was replaced: going back does not return to it.
+  await page.goto('/app');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the whole login by keyboard only', async ({ page }) => {
+  const before = await lastOutboxId(page);
+  await page.goto('/login?lang=EN');
+  await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeFocused();
+  // Tab to the ID field, type, tab to the password, type, Enter submits.
+  for (let i = 0; i < 20 && !(await page.getByLabel(TEXTS.en.id).evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+  await page.keyboard.type(ANA.id);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(ANA.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/confirm-telephone/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('SMS code')).toBeFocused();
+  await page.keyboard.type(await lastCode(page, ANA.phone, before));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/app$/);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/login$/);
+});
