@@ -16,18 +16,18 @@ async function start() {
 
   // The router needs the store (its guards dispatch) and listeners need the router to navigate: moves asked
   // for while the router is being made (its first guards run at once) wait for it.
-  let router: ReturnType<typeof createAppRouter> | undefined;
-  let pending: [string, { replace?: boolean } | undefined] | undefined;
+  const built: { router?: ReturnType<typeof createAppRouter>; pending?: [string, { replace?: boolean } | undefined] } = {};
   const navigation = {
     navigate: (to: string, options?: { replace?: boolean }) => {
-      if (router) void router.navigate(to, options);
-      else pending = [to, options];
+      if (built.router) void built.router.navigate(to, options);
+      else built.pending = [to, options];
     },
     leaveApp: (url: string) => window.location.assign(url),
   };
   const store = makeStore(preloaded, { navigation });
-  router = createAppRouter(store);
-  if (pending) void router.navigate(...pending);
+  const router = createAppRouter(store);
+  built.router = router;
+  if (built.pending) void router.navigate(...built.pending);
 
   createRoot(document.getElementById('app')!).render(<App store={store} router={router} />);
 }

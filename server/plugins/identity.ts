@@ -36,7 +36,8 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }
       adminCredentials: credentials,
       serverSecret: deriveKey(secret, 'cognito').toString('base64'),
       identityPoolId: config.identity.identityPoolId,
-      corsOrigins: config.corsOrigins,
+      // The server's own CORS plugin already answers for every route, these included.
+      corsOrigins: false,
       triggers,
     });
   }

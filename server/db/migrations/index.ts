@@ -1,11 +1,13 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation';
 import * as identity from './0002_identity';
+import * as storage from './0003_storage';
 import * as login from './0004_login';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_identity': identity,
+  '0003_storage': storage,
   '0004_login': login,
 };

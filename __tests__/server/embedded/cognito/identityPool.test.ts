@@ -96,6 +96,10 @@ describeEachDialect('the embedded identity pool', (dialect) => {
       expect(wrongProvider.body.__type).toBe('NotAuthorizedException');
 
       const { body } = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { [provider()]: idToken } });
+      // The same identity as the credential provider's, asked afresh: stable on the server side.
+      expect(body.IdentityId).toBe((await credentialsFor(idToken)).identityId);
+      const again = await identityCall('GetId', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { [provider()]: idToken } });
+      expect(again.body.IdentityId).toBe(body.IdentityId);
       const stolen = await identityCall('GetCredentialsForIdentity', { IdentityId: body.IdentityId, Logins: { [provider()]: otherIdToken } });
       expect(stolen).toMatchObject({ status: 400, body: { __type: 'NotAuthorizedException' } });
       const unknown = await identityCall('GetCredentialsForIdentity', {

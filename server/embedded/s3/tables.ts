@@ -1,0 +1,50 @@
+// The storage endpoint's tables, typed here so the shared Database interface stays untouched
+// (`db.withTables<StorageTables>()`). Created by server/db/migrations/0003_storage.ts.
+
+/** ISO 8601 text in UTC with milliseconds, as every table keeps times (server/db/values.ts). */
+export type DbTimestamp = string;
+/** A bigint column: SQLite answers a number, PostgreSQL a string. */
+export type DbBigint = number | string;
+
+export type StorageObjectTable = {
+  bucket: string;
+  object_key: string;
+  size: DbBigint;
+  /** Quoted, as S3 sends it: `"<md5 hex>"` or `"<md5 of the part md5s>-<parts>"`. */
+  etag: string;
+  content_type: string;
+  /** JSON object of the response headers given at upload (content-disposition, x-amz-meta-*, ...). */
+  headers: string;
+  /** The object's bytes, relative to `<dataDir>/objects`; never derived from the key. */
+  file: string;
+  /** Identity that wrote it; null for the server's own credentials. */
+  owner_identity: string | null;
+  last_modified: DbTimestamp;
+};
+
+export type StorageUploadTable = {
+  upload_id: string;
+  bucket: string;
+  object_key: string;
+  /** Only this identity may use the upload id; null: only the server. */
+  owner_identity: string | null;
+  content_type: string;
+  headers: string;
+  created_at: DbTimestamp;
+};
+
+export type StoragePartTable = {
+  upload_id: string;
+  part_number: number;
+  size: DbBigint;
+  etag: string;
+  /** Relative to `<dataDir>/uploads/<upload_id>`. */
+  file: string;
+  last_modified: DbTimestamp;
+};
+
+export type StorageTables = {
+  storage_objects: StorageObjectTable;
+  storage_uploads: StorageUploadTable;
+  storage_parts: StoragePartTable;
+};
