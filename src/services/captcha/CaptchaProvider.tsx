@@ -1,9 +1,9 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { GoogleReCaptchaProvider, useGoogleReCaptcha } from 'react-google-recaptcha-v3';
+import { lazy, Suspense, useContext, type ReactNode } from 'react';
 import { getRuntimeConfig } from '../../config';
+import { CaptchaContext } from './context';
 import type { CaptchaClient } from './index';
 
-const CaptchaContext = createContext<CaptchaClient | null>(null);
+const RecaptchaProvider = lazy(() => import(/* webpackChunkName: "captcha-recaptcha" */ './RecaptchaProvider'));
 
 /** The proof-of-work solver is fetched on the first submit, not with the page. */
 const altcha: CaptchaClient = {
@@ -14,27 +14,13 @@ const altcha: CaptchaClient = {
   },
 };
 
-function RecaptchaBridge({ children }: { children: ReactNode }) {
-  const { executeRecaptcha } = useGoogleReCaptcha();
-  const client = useMemo<CaptchaClient>(
-    () => ({
-      async execute(action) {
-        if (!executeRecaptcha) throw new Error('Network Error');
-        return executeRecaptcha(action);
-      },
-    }),
-    [executeRecaptcha],
-  );
-  return <CaptchaContext.Provider value={client}>{children}</CaptchaContext.Provider>;
-}
-
 export function CaptchaProvider({ children }: { children: ReactNode }) {
   const { captcha } = getRuntimeConfig();
   if (captcha.provider === 'recaptcha') {
     return (
-      <GoogleReCaptchaProvider reCaptchaKey={captcha.siteKey ?? ''} useRecaptchaNet={false}>
-        <RecaptchaBridge>{children}</RecaptchaBridge>
-      </GoogleReCaptchaProvider>
+      <Suspense fallback={null}>
+        <RecaptchaProvider siteKey={captcha.siteKey ?? ''}>{children}</RecaptchaProvider>
+      </Suspense>
     );
   }
   return <CaptchaContext.Provider value={altcha}>{children}</CaptchaContext.Provider>;
