@@ -1,0 +1,95 @@
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { makeStore } from '../../../src/app/store';
+import { setRuntimeConfig } from '../../../src/config';
+import { loginRequested } from '../../../src/features/auth/authSlice';
+import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
+import { toRuntimeConfig } from '../../../server/config';
+import { lastCode, startLoginServer, verificationSignature } from './loginServer';
+
+// The browser's login flow (seed §4) as the store runs it, against the real server: captcha check, SRP
+// sign-in through amazon-cognito-identity-js, create-session, and each way it can end.
+
+const [ana, pending] = DEMO_CUSTOMERS;
+let server: Awaited<ReturnType<typeof startLoginServer>>;
+
+beforeAll(async () => {
+  server = await startLoginServer();
+  const runtime = toRuntimeConfig(server.config);
+  setRuntimeConfig({ ...runtime, apiBaseUrl: server.api });
+});
+afterAll(() => server.close());
+
+async function captchaToken(): Promise<string> {
+  const challenge = (await (await fetch(`${server.api}/captcha/challenge`)).json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+async function runLogin(userId: string, password: string, token?: string) {
+  const navigation = { navigate: jest.fn(), leaveApp: jest.fn() };
+  const store = makeStore(undefined, { navigation, persist: false });
+  store.dispatch(loginRequested({ userId, password, captchaToken: token ?? (await captchaToken()) }));
+  expect(store.getState().auth.signingIn).toBe(true);
+  for (let i = 0; i < 300 && store.getState().auth.signingIn; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+  return { store, navigation };
+}
+
+describe('the login listener', () => {
+  it('200: keeps the id, masked phone and token, and goes to the SMS step', async () => {
+    const { store, navigation } = await runLogin(ana.username, ana.password);
+    expect(store.getState().auth.signingIn).toBe(false);
+    expect(navigation.navigate).toHaveBeenCalledWith('/login/confirm-telephone');
+    expect(store.getState().form).toMatchObject({ id: ana.username, telephoneNumber: '********001', verificationPhoneToken: expect.stringMatching(/^[\w-]{40,}$/) });
+    expect(store.getState().auth.signInResult).toMatchObject({ phone: '********001', status: 200, resendAvailableAt: expect.any(Number) });
+    expect(store.getState().ui.toast).toBeNull();
+  });
+
+  it('ERR-2809: goes to client-verification, no toast', async () => {
+    const { store, navigation } = await runLogin(pending.username, pending.password);
+    expect(navigation.navigate).toHaveBeenCalledWith('/client-verification');
+    expect(store.getState().ui.toast).toBeNull();
+    expect(store.getState().auth.signingIn).toBe(false);
+  });
+
+  it('a wrong password: the login error toast, and nothing stored', async () => {
+    const { store, navigation } = await runLogin(ana.username, 'Not-The-Password-1');
+    expect(store.getState().ui.toast).toEqual({ messageIds: ['commons.error', 'login.error'], kind: 'error' });
+    expect(navigation.navigate).not.toHaveBeenCalled();
+    expect(store.getState().auth.signInResult).toBeNull();
+    expect(store.getState().auth.signingIn).toBe(false);
+  });
+
+  it('201: a browser that already holds the confirmed session goes straight to the main app', async () => {
+    // Confirm a session first, as the SMS step would.
+    const first = await runLogin(ana.username, ana.password);
+    const token = first.store.getState().auth.signInResult!.token;
+    const confirmed = await fetch(`${server.api}/user-authorization-management/create-session`, {
+      method: 'POST',
+      headers: {
+        'x-divilo-session-id': first.store.getState().session.sessionId!,
+        'x-divilo-verification-signature': verificationSignature(token, await lastCode(server.app, ana.phone)),
+      },
+    });
+    const cookie = (confirmed.headers.get('set-cookie') ?? '').split(';')[0];
+    // Node's fetch keeps no cookies: this wrapper plays the browser's cookie jar for our server.
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = ((input: RequestInfo | URL, init: RequestInit = {}) =>
+      realFetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } })) as typeof fetch;
+    try {
+      const { store, navigation } = await runLogin(ana.username, ana.password);
+      expect(navigation.leaveApp).toHaveBeenCalledWith(server.config.mainAppUrl);
+      expect(navigation.navigate).not.toHaveBeenCalled();
+      expect(store.getState().auth.signingIn).toBe(false);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  it('a captcha token the server refuses: the same toast, and no sign-in attempt', async () => {
+    const { store, navigation } = await runLogin(ana.username, ana.password, Buffer.from('{"challenge":{}}').toString('base64'));
+    expect(store.getState().ui.toast?.messageIds).toEqual(['commons.error', 'login.error']);
+    expect(navigation.navigate).not.toHaveBeenCalled();
+    expect(navigation.leaveApp).not.toHaveBeenCalled();
+  });
+});
