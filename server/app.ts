@@ -17,6 +17,7 @@ import { credentialsRoutes } from './routes/credentials-management';
 import { devRoutes } from './routes/dev';
 import { SERVER_CSS } from './routes/html';
 import { mainAppRoutes } from './routes/main-app';
+import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
 import { demoCustomersPlugin } from './plugins/demoCustomers';
 import { identityPlugin } from './plugins/identity';
@@ -37,11 +38,14 @@ export interface AppOptions {
 const root = path.resolve(__dirname, '..');
 const REQUEST_ID = /^[\w-]{8,64}$/;
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** The whole server as one Fastify instance: listening is server.ts's business. */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
-    trustProxy: config.trustProxy,
+    // A number trusts that many proxies in front (proxy-addr's rule); Fastify's types only take the function form.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
     // A caller's request id is kept when it is well-formed, so one id follows a request across systems.
@@ -83,6 +87,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await api.register(credentialsRoutes, { prefix: '/credentials-management' });
       await api.register(captchaRoutes, { prefix: '/captcha' });
+      await api.register(onboardingPrivateRoutes, { prefix: '/onboarding-management-private' });
     },
     { prefix: '/api' },
   );

@@ -9,6 +9,7 @@ import { httpSmsSender } from '../services/messaging/httpSmsSender';
 import { outboxSender } from '../services/messaging/outboxSender';
 import { smtpSender } from '../services/messaging/smtpSender';
 import type { MessageSender } from '../services/messaging/types';
+import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { deriveKey } from '../services/serverSecret';
@@ -20,6 +21,7 @@ declare module 'fastify' {
     codes: OneTimeCodes;
     messages: MessageSender;
     sealingKeys: SealingKeys;
+    onboardingTokens: OnboardingTokens;
   }
 }
 
@@ -51,6 +53,10 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
   );
   app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes }));
   app.decorate('messages', messageSender(app, config.messaging));
+  app.decorate(
+    'onboardingTokens',
+    onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: config.onboardingTokenSeconds, issuer: config.publicUrl }),
+  );
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
   const sweeper = setInterval(() => void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed')), 10 * 60_000);

@@ -4,6 +4,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { GlobalModal, HelpPanel, LanguageSelector, Layout, Toast } from '../components';
 import { getRuntimeConfig } from '../config';
 import { CaptchaProvider } from '../services/captcha';
+import { SessionExpiryWarning } from '../features/session/SessionExpiryWarning';
 import { useGetSessionQuery } from '../features/session/sessionApi';
 import { errorDismissed, selectSessionError } from '../features/session/sessionSlice';
 import { localeChosen, selectLocale, selectToast, toastClosed } from '../features/ui/uiSlice';
@@ -64,6 +65,7 @@ export function AppShell() {
       <CaptchaProvider>
         <Outlet />
       </CaptchaProvider>
+      <SessionExpiryWarning warningSeconds={config.sessionWarningSeconds} />
       <GlobalModal messageId={error} onAccept={() => dispatch(errorDismissed())} />
       <Toast
         message={toast ? toast.messageIds.map((id) => intl.formatMessage({ id })).join(' ') : null}

@@ -10,7 +10,11 @@ export const sessionApi = api.injectEndpoints({
     getSession: build.query<GetSessionResponse, void>({
       query: () => ({ url: 'user-authorization-management/get-session', noAuth: true }),
     }),
+    /** A new onboarding session token for the one in use (the applicant chose to continue). */
+    renewSession: build.mutation<{ token: string; expiresIn: number }, void>({
+      query: () => ({ url: 'onboarding-management-private/session/renew', method: 'POST' }),
+    }),
   }),
 });
 
-export const { useGetSessionQuery } = sessionApi;
+export const { useGetSessionQuery, useRenewSessionMutation } = sessionApi;

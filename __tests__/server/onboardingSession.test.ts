@@ -1,0 +1,54 @@
+import { SignJWT } from 'jose';
+import { deriveKey, loadServerSecret } from '../../server/services/serverSecret';
+import { buildTestApp } from './helpers';
+
+let server: Awaited<ReturnType<typeof buildTestApp>>;
+beforeAll(async () => {
+  server = await buildTestApp({ ONBOARDING_TOKEN_SECONDS: '1800' });
+});
+afterAll(() => server.close());
+
+const renew = (token: string) =>
+  server.app.inject({ method: 'POST', url: '/api/onboarding-management-private/session/renew', headers: { authorization: `Bearer ${token}` } });
+
+describe('onboarding session tokens', () => {
+  it('a live token is renewed for the same application, with a later expiry', async () => {
+    const token = await server.app.onboardingTokens.issue('application-1');
+    const before = await server.app.onboardingTokens.verify(token);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const response = await renew(token);
+    expect(response.statusCode).toBe(200);
+    const { token: renewed, expiresIn } = response.json() as { token: string; expiresIn: number };
+    expect(expiresIn).toBe(1800);
+    const after = await server.app.onboardingTokens.verify(renewed);
+    expect(after.applicationId).toBe('application-1');
+    expect(after.expiresAt).toBeGreaterThan(before.expiresAt);
+  });
+
+  it('an expired token is not renewed', async () => {
+    const key = deriveKey(loadServerSecret((server.database as { dataDir: string }).dataDir), 'onboarding-tokens');
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('application-1')
+      .setIssuer(server.config.publicUrl)
+      .setAudience('divilo-onboarding')
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 5)
+      .sign(key);
+    const response = await renew(expired);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'TOKEN_EXPIRED' });
+  });
+
+  it('a token signed with another key, or none at all, is refused', async () => {
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('application-1')
+      .setIssuer(server.config.publicUrl)
+      .setAudience('divilo-onboarding')
+      .setExpirationTime('10m')
+      .sign(Buffer.alloc(32, 7));
+    expect((await renew(forged)).json()).toMatchObject({ code: 'INVALID_TOKEN' });
+    const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"a","exp":9999999999}').toString('base64url')}.`;
+    expect((await renew(unsigned)).json()).toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+});
