@@ -13,7 +13,8 @@ export interface Config {
   corsOrigins: string[];
   mainAppUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  trustProxy: boolean;
+  /** `true` behind a proxy that sets X-Forwarded-*; a number trusts only that many hops. */
+  trustProxy: boolean | number;
   /** `sensitiveMax`: the tighter limit of the routes that send codes, check captchas or change passwords. */
   rateLimit: { max: number; windowMs: number; sensitiveMax: number };
   supportPhone: string;
@@ -40,11 +41,16 @@ function read(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
+/** A bad value as the error shows it: quoted on one line, and cut short (it may be anything). */
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${shown(raw)})`);
   }
   return Number(raw);
 }
@@ -53,41 +59,57 @@ function number(env: Env, name: string, fallback: number, min: number, max: numb
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${name} must be a number from ${min} to ${max} (got ${shown(raw)})`);
   return value;
 }
+
+/** URLs that may carry a password (DATABASE_URL, SMTP_URL, ...): their value never appears in an error. */
+const CREDENTIAL_URLS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_PROVIDER_URL']);
 
 function url(env: Env, name: string, fallback?: string, protocols = ['http:', 'https:']): string | undefined {
   const raw = read(env, name) ?? fallback;
   if (raw === undefined) return undefined;
+  const got = CREDENTIAL_URLS.has(name) ? '' : ` (got ${shown(raw)})`;
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be a URL${got}`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${raw}")`);
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}${got}`);
+  if (!parsed.hostname) throw new ConfigError(`${name} must name a host${got}`);
   return raw.replace(/\/+$/, '');
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got ${shown(raw)})`);
   return raw as T;
 }
 
-function boolean(env: Env, name: string, fallback: boolean): boolean {
+/** `true`/`false`, or the number of proxies in front of the server (only their X-Forwarded-For entries are trusted). */
+function trustProxy(env: Env, name: string): boolean | number {
   const raw = read(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['1', 'true', 'yes'].includes(raw)) return true;
+  if (raw === undefined) return false;
+  if (['true', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  throw new ConfigError(`${name} must be true, false or a number of proxies from 0 to 10 (got ${shown(raw)})`);
+}
+
+function host(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  // A host name, an IPv4 address or an IPv6 address: what listen() accepts, nothing with a scheme or port.
+  if (!/^([A-Za-z0-9-]{1,63}\.)*[A-Za-z0-9-]{1,63}$|^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$/.test(raw)) {
+    throw new ConfigError(`${name} must be a host name or an IP address such as 127.0.0.1 (got ${shown(raw)})`);
+  }
+  return raw;
 }
 
 function matching(env: Env, name: string, pattern: RegExp, fallback: string, what: string): string {
   const raw = read(env, name) ?? fallback;
-  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${what} (got "${raw}")`);
+  if (!pattern.test(raw)) throw new ConfigError(`${name} must be ${what} (got ${shown(raw)})`);
   return raw;
 }
 
@@ -99,21 +121,28 @@ function required(env: Env, name: string, because: string): string {
 
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
-  const production = read(env, 'NODE_ENV') === 'production';
+  const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
   const port = integer(env, 'PORT', 8080, 1, 65535);
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`)!;
+  // The session cookie is Secure: outside localhost a browser keeps it only over HTTPS.
+  if (production && !publicUrl.startsWith('https://')) throw new ConfigError('PUBLIC_URL must start with https:// in production');
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
   const corsOrigins = (read(env, 'CORS_ORIGINS') ?? new URL(publicUrl).origin).split(',').map((origin, index) => {
     const value = origin.trim();
-    try {
-      return new URL(value).origin;
-    } catch {
-      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins (entry ${index + 1} is "${value}")`);
+    const parsed = URL.canParse(value) ? new URL(value) : undefined;
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
+      throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of http(s) origins (entry ${index + 1} is ${shown(value)})`);
     }
+    return parsed.origin;
   });
   const region = matching(env, 'AWS_REGION', /^[a-z]{2}-[a-z]+-\d$/, 'eu-west-1', 'an AWS region such as eu-west-1');
   const embeddedIdentity = read(env, 'COGNITO_USER_POOL_ID') === undefined;
   const sessionIdleSeconds = integer(env, 'SESSION_IDLE_SECONDS', 300, 30, 300);
+  const onboardingTokenSeconds = integer(env, 'ONBOARDING_TOKEN_SECONDS', 1800, 60, 86_400);
+  const sessionWarningSeconds = integer(env, 'SESSION_WARNING_SECONDS', 60, 10, 600);
+  if (sessionWarningSeconds >= onboardingTokenSeconds) {
+    throw new ConfigError(`SESSION_WARNING_SECONDS must be less than ONBOARDING_TOKEN_SECONDS (${sessionWarningSeconds} >= ${onboardingTokenSeconds})`);
+  }
 
   const serverSecret = read(env, 'SERVER_SECRET');
   if (serverSecret !== undefined && (!/^[A-Za-z0-9+/]+={0,2}$/.test(serverSecret) || Buffer.from(serverSecret, 'base64').length < 32)) {
@@ -132,7 +161,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   return {
     port,
-    host: read(env, 'HOST') ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    // A developer's machine does not expose the server to its network; a container in production must.
+    host: host(env, 'HOST', production ? '0.0.0.0' : '127.0.0.1'),
     production,
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl,
@@ -140,7 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     mainAppUrl: url(env, 'MAIN_APP_URL', `${publicUrl}/app`)!,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env, 'TRUST_PROXY'),
     rateLimit: {
       max: integer(env, 'RATE_LIMIT_MAX', 300, 1, 1_000_000),
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
@@ -149,8 +179,8 @@ export function loadConfig(env: Env = process.env): Config {
     supportPhone: matching(env, 'SUPPORT_PHONE', /^\+?[\d ]{6,20}$/, '+34 910 000 000', 'a phone number such as +34 910 000 000'),
     legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
     sessionIdleSeconds,
-    onboardingTokenSeconds: integer(env, 'ONBOARDING_TOKEN_SECONDS', 1800, 60, 86_400),
-    sessionWarningSeconds: integer(env, 'SESSION_WARNING_SECONDS', 60, 10, 600),
+    onboardingTokenSeconds,
+    sessionWarningSeconds,
     identity: {
       region,
       userPoolId: matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123'),
@@ -212,7 +242,10 @@ export function toRuntimeConfig(config: Config): RuntimeConfig {
       identityPoolId: config.identity.identityPoolId,
     },
     storage: { region: config.storage.region, bucket: config.storage.bucket, endpoint: config.storage.endpoint },
-    captcha: { provider: config.captcha.provider, siteKey: config.captcha.siteKey },
+    captcha:
+      config.captcha.provider === 'altcha'
+        ? { provider: 'altcha', challengeUrl: '/api/captcha/challenge' }
+        : { provider: 'recaptcha', siteKey: config.captcha.siteKey },
     sessionWarningSeconds: config.sessionWarningSeconds,
   };
 }

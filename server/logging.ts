@@ -1,48 +1,58 @@
 import type { FastifyServerOptions } from 'fastify';
-import type { DestinationStream } from 'pino';
+import { stdSerializers, type DestinationStream } from 'pino';
 
-/** Query parameters that carry secrets: their values never reach the logs. */
-const SECRET_PARAMS = /^(response|token|code|verificationCode|password|newPassword|idToken|accessToken|refreshToken|X-Amz-Signature|X-Amz-Security-Token|X-Amz-Credential)$/i;
+/** Field names whose values are secrets wherever they appear (body, query, a logged object). */
+export const SECRET_FIELDS = [
+  'password',
+  'diviloPassword',
+  'newPassword',
+  'code',
+  'verificationCode',
+  'token',
+  'idToken',
+  'accessToken',
+  'refreshToken',
+  'secret',
+  'SecretKey',
+  'SessionToken',
+] as const;
+
+/** Query parameters that carry secrets: the fields above, the captcha response and presigned-URL signatures. */
+const SECRET_PARAMS = new Set(
+  [...SECRET_FIELDS, 'response', 'X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential'].map((name) => name.toLowerCase()),
+);
+
+/** Headers that carry credentials. */
+const SECRET_HEADERS = ['authorization', 'cookie', 'x-divilo-verification-signature', 'x-amz-security-token'];
+
+export const REDACTED = '[redacted]';
 
 /** The request line as logged: secret query values replaced. */
 export function redactUrl(url: string): string {
-  const [path, query] = url.split('?', 2);
-  if (!query) return path;
-  const params = new URLSearchParams(query);
-  for (const key of [...params.keys()]) if (SECRET_PARAMS.test(key)) params.set(key, '[redacted]');
-  return `${path}?${params.toString()}`;
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const params = new URLSearchParams(url.slice(at + 1));
+  for (const key of new Set(params.keys())) if (SECRET_PARAMS.has(key.toLowerCase())) params.set(key, REDACTED);
+  return `${url.slice(0, at)}?${params.toString()}`;
 }
 
+/** Where redaction applies: the field itself and up to two levels down (`{ body: { user: { password } } }`). */
+const redactPaths = [
+  ...SECRET_HEADERS.flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]),
+  'res.headers["set-cookie"]',
+  ...SECRET_FIELDS.flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
+];
+
 /**
- * pino through Fastify: request bodies are never logged, headers that carry credentials are redacted,
- * and so are secret query values.
+ * pino through Fastify. Request bodies and headers are never logged (the request serializer keeps the
+ * method, the URL with secret query values replaced, the id and the address); any secret field or header
+ * that reaches a log call anyway is censored.
  */
 export function loggerOptions(level: string, stream?: DestinationStream): FastifyServerOptions['logger'] {
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers["x-divilo-verification-signature"]',
-        'req.headers["x-amz-security-token"]',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.newPassword',
-        '*.diviloPassword',
-        '*.code',
-        '*.verificationCode',
-        '*.token',
-        '*.idToken',
-        '*.accessToken',
-        '*.refreshToken',
-        '*.secret',
-        '*.SecretKey',
-        '*.SessionToken',
-      ],
-      censor: '[redacted]',
-    },
+    redact: { paths: redactPaths, censor: REDACTED },
     serializers: {
       req: (request: { method: string; url: string; id: string; ip?: string }) => ({
         method: request.method,
@@ -50,6 +60,11 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
         id: request.id,
         ip: request.ip,
       }),
+      // An error's own code (ECONNREFUSED, 23505, ...) is no secret and helps: renamed so `*.code` leaves it alone.
+      err: (error: Error & { code?: unknown }) => {
+        const { code, ...rest } = stdSerializers.err(error);
+        return code === undefined ? rest : { ...rest, errorCode: code };
+      },
     },
   };
 }

@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadConfig, toRuntimeConfig } from '../../server/config';
+import { extraOrigins } from '../../server/plugins/security';
 import { hashSessionId, SESSION_COOKIE } from '../../server/routes/user-authorization-management';
-import { buildTestApp, logCollector, openTestDatabase } from './helpers';
+import { buildTestApp, logCollector, openTestDatabase, type TestApp } from './helpers';
 
 let fixtures: string;
 let distDir: string;
@@ -15,15 +17,18 @@ beforeAll(() => {
   mkdirSync(path.join(distDir, 'assets'), { recursive: true });
   mkdirSync(localesDir);
   writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><div id="app"></div>');
+  writeFileSync(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(distDir, 'assets', 'main.0123456789.js'), 'console.log(1)');
   writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo' }));
-  writeFileSync(path.join(localesDir, 'es.json'), JSON.stringify({ 'app.title': 'Divilo' }));
+  writeFileSync(path.join(localesDir, 'es.json'), JSON.stringify({ 'app.title': 'Divilo (es)' }));
   writeFileSync(path.join(fixtures, 'secret.json'), '{"secret":true}');
 });
 afterAll(() => rmSync(fixtures, { recursive: true, force: true }));
 
+const page = (url: string) => ({ url, headers: { accept: 'text/html,application/xhtml+xml' } });
+
 describe('the server', () => {
-  let server: Awaited<ReturnType<typeof buildTestApp>>;
+  let server: TestApp;
   beforeAll(async () => {
     server = await buildTestApp({ CORS_ORIGINS: 'https://app.divilo.es' }, { distDir, localesDir });
   });
@@ -35,84 +40,187 @@ describe('the server', () => {
     expect(response.json()).toEqual({ status: 'ok' });
   });
 
-  it('gives the web app its configuration, never cached', async () => {
+  it('gives the web app its whole configuration, never cached', async () => {
     const response = await server.app.inject('/config.json');
+    expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.json()).toEqual(toRuntimeConfig(server.config));
     expect(response.json()).toMatchObject({ apiBaseUrl: '/api', identity: { userPoolId: 'local_Divilo1' }, captcha: { provider: 'altcha' } });
   });
 
-  it('serves the locale files with a validator, and only those', async () => {
+  it('serves the locale files, revalidated with an ETag', async () => {
     const first = await server.app.inject('/locales/en.json');
     expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toContain('application/json');
+    expect(first.headers['cache-control']).toBe('no-cache');
     expect(first.json()).toEqual({ 'app.title': 'Divilo' });
     const again = await server.app.inject({ url: '/locales/en.json', headers: { 'if-none-match': String(first.headers.etag) } });
     expect(again.statusCode).toBe(304);
-    expect((await server.app.inject('/locales/fr.json')).json()).toMatchObject({ code: 'LOCALE_NOT_FOUND' });
-    for (const url of ['/locales/..%2fsecret.json', '/locales/%2e%2e%2fsecret.json', '/locales/../secret.json']) {
+    const spanish = await server.app.inject('/locales/es.json');
+    expect(spanish.json()).toEqual({ 'app.title': 'Divilo (es)' });
+    expect(spanish.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it('serves no other locale and no other file', async () => {
+    const unknown = await server.app.inject('/locales/fr.json');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: 'LOCALE_NOT_FOUND' });
+    for (const url of ['/locales/..%2fsecret.json', '/locales/%2e%2e%2fsecret.json', '/locales/../secret.json', '/locales/..%2f..%2fpackage.json', '/locales/en']) {
       const response = await server.app.inject(url);
-      expect(response.statusCode).toBe(404);
+      // 404, or 400 when the name is longer than any locale file's.
+      expect([400, 404]).toContain(response.statusCode);
       expect(response.body).not.toContain('"secret":true');
+      expect(response.body).not.toContain('divilo-onboarding');
     }
   });
 
   it('sends the security headers: a CSP without inline scripts, no framing, no sniffing', async () => {
-    const response = await server.app.inject({ url: '/login', headers: { accept: 'text/html' } });
-    const csp = String(response.headers['content-security-policy']);
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toContain('unsafe-inline');
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['x-frame-options']).toBe('DENY');
+    for (const response of [await server.app.inject(page('/login')), await server.app.inject('/api/user-authorization-management/get-session')]) {
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("style-src 'self';");
+      // The embedded identity and storage endpoints are on our own origin: nothing else may be reached.
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('unsafe-eval');
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
   });
 
   it('allows the configured origin and no other', async () => {
     const preflight = (origin: string) =>
       server.app.inject({ method: 'OPTIONS', url: '/api/user-authorization-management/get-session', headers: { origin, 'access-control-request-method': 'GET' } });
-    expect((await preflight('https://app.divilo.es')).headers['access-control-allow-origin']).toBe('https://app.divilo.es');
+    const allowed = await preflight('https://app.divilo.es');
+    expect(allowed.headers['access-control-allow-origin']).toBe('https://app.divilo.es');
+    expect(allowed.headers['access-control-allow-credentials']).toBe('true');
     expect((await preflight('https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+    const simple = await server.app.inject({ url: '/health', headers: { origin: 'https://evil.example' } });
+    expect(simple.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('answers an unknown API path with a JSON 404 and a code', async () => {
-    const response = await server.app.inject({ url: '/api/nothing-here', headers: { accept: 'text/html' } });
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  it('answers an unknown API path with a JSON 404 and a code, even to a browser', async () => {
+    for (const request of [page('/api/nothing-here'), { method: 'POST' as const, url: '/api/nothing-here' }, page('/api')]) {
+      const response = await server.app.inject(request);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
   });
 
-  it('serves the SPA for its routes, and hashed assets with a long cache', async () => {
-    const page = await server.app.inject({ url: '/recover-password/init?lang=ES', headers: { accept: 'text/html' } });
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<div id="app">');
-    expect(page.headers['cache-control']).toBe('no-cache');
+  it('serves the SPA for its routes: index.html, revalidated', async () => {
+    for (const url of ['/login', '/recover-password/init?lang=ES', '/']) {
+      const response = await server.app.inject(page(url));
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+      expect(response.body).toContain('<div id="app">');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+    // `/` is always the app (a plain `curl /` too); HEAD answers like GET.
+    expect((await server.app.inject('/')).body).toContain('<div id="app">');
+    expect((await server.app.inject({ method: 'HEAD', url: '/login', headers: { accept: 'text/html' } })).statusCode).toBe(200);
+  });
+
+  it('does not answer with the SPA what is not a page load', async () => {
+    const missingFile = await server.app.inject(page('/missing-icon.ico'));
+    expect(missingFile.statusCode).toBe(404);
+    const asJson = await server.app.inject({ url: '/login', headers: { accept: 'application/json' } });
+    expect(asJson.statusCode).toBe(404);
+    const posted = await server.app.inject({ method: 'POST', url: '/login', headers: { accept: 'text/html' } });
+    expect(posted.statusCode).toBe(404);
+    expect(posted.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('caches hashed assets for good, other files only with revalidation', async () => {
     const asset = await server.app.inject('/assets/main.0123456789.js');
-    expect(asset.headers['cache-control']).toContain('immutable');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await server.app.inject('/favicon.svg');
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    const missing = await server.app.inject(page('/assets/main.missing.js'));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
+    const traversal = await server.app.inject('/assets/..%2f..%2fsecret.json');
+    expect(traversal.body).not.toContain('"secret":true');
   });
 
   it('echoes a well-formed request id and replaces a malformed one', async () => {
     const kept = await server.app.inject({ url: '/health', headers: { 'x-request-id': 'req-12345678' } });
     expect(kept.headers['x-request-id']).toBe('req-12345678');
-    const replaced = await server.app.inject({ url: '/health', headers: { 'x-request-id': 'bad id\u0000' } });
-    expect(replaced.headers['x-request-id']).not.toBe('bad id\u0000');
+    const replaced = await server.app.inject({ url: '/health', headers: { 'x-request-id': 'bad id <script>' } });
+    expect(replaced.headers['x-request-id']).not.toBe('bad id <script>');
     expect(String(replaced.headers['x-request-id'])).toMatch(/^[\w-]{8,64}$/);
+    const generated = await server.app.inject('/health');
+    expect(String(generated.headers['x-request-id'])).toMatch(/^[\w-]{8,64}$/);
+    expect(generated.headers['x-request-id']).not.toBe(replaced.headers['x-request-id']);
   });
 
-  it('publishes the OpenAPI document built from the route schemas', async () => {
+  it('answers a request that breaks a route schema with VALIDATION_FAILED and one descriptor per field', async () => {
+    const resend = (payload: unknown) =>
+      server.app.inject({ method: 'POST', url: '/api/user-authorization-management/resend-code', headers: { 'x-divilo-session-id': 'browser-session-1' }, payload: payload as object });
+    const empty = await resend({ token: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'The request is not valid',
+      errors: [{ field: 'token', id: 'validations.minLength', values: { min: 1 } }],
+    });
+    expect((await resend({})).json()).toMatchObject({ errors: [{ field: 'token', id: 'validations.required' }] });
+  });
+
+  it('answers a body that is not JSON with a code of its own, repeating none of it', async () => {
+    const response = await server.app.inject({
+      method: 'POST',
+      url: '/api/user-authorization-management/resend-code',
+      headers: { 'x-divilo-session-id': 'browser-session-1', 'content-type': 'application/json' },
+      payload: '{"token": Secreto-2026',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'MALFORMED_JSON' });
+    expect(response.body).not.toContain('Secreto');
+  });
+
+  it('publishes the OpenAPI document built from the route schemas, and its reader', async () => {
     const document = (await server.app.inject('/docs/json')).json() as { paths: Record<string, unknown> };
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/api/user-authorization-management/get-session']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/config.json', '/api/user-authorization-management/get-session']));
+    const reader = await server.app.inject(page('/docs'));
+    expect([200, 302]).toContain(reader.statusCode);
+  });
+});
+
+describe('the CSP for endpoints elsewhere', () => {
+  it('lets the browser reach AWS when no endpoint is configured, and Google with reCAPTCHA', () => {
+    const onAws = loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs', CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SITE_KEY: 'k', RECAPTCHA_SECRET: 's' });
+    expect(extraOrigins(onAws)).toEqual({
+      connect: ['https://cognito-idp.eu-west-1.amazonaws.com', 'https://cognito-identity.eu-west-1.amazonaws.com', 'https://divilo-prod-docs.s3.eu-west-1.amazonaws.com'],
+      google: ['https://www.google.com', 'https://www.gstatic.com'],
+    });
+  });
+
+  it('names an endpoint on another origin, and nothing for endpoints on our own', () => {
+    expect(extraOrigins(loadConfig({ COGNITO_ENDPOINT: 'https://idp.divilo.es/pool', S3_ENDPOINT: 'http://localhost:8080/s3' }))).toEqual({
+      connect: ['https://idp.divilo.es'],
+      google: [],
+    });
+    expect(extraOrigins(loadConfig({}))).toEqual({ connect: [], google: [] });
   });
 });
 
 describe('customer sessions: get-session', () => {
-  let server: Awaited<ReturnType<typeof buildTestApp>>;
+  let server: TestApp;
   beforeAll(async () => {
     server = await buildTestApp({}, { distDir, localesDir });
   });
   afterAll(() => server.close());
 
   const getSession = (cookie?: string) =>
-    server.app.inject({ url: '/api/user-authorization-management/get-session', cookies: cookie ? { [SESSION_COOKIE]: cookie } : {} });
+    server.app.inject({ url: '/api/user-authorization-management/get-session', headers: cookie ? { cookie: `theme=dark; ${SESSION_COOKIE}=${cookie}` } : {} });
 
   it('401 without a cookie, 200 with a live session, 401 once revoked', async () => {
-    expect((await getSession()).json()).toMatchObject({ code: 'NO_SESSION' });
+    const none = await getSession();
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({ code: 'NO_SESSION' });
     await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', username: 'name-u1', expiresAt: new Date(Date.now() + 3600_000) });
     const live = await getSession('cookie-value-1');
     expect(live.statusCode).toBe(200);
@@ -121,53 +229,128 @@ describe('customer sessions: get-session', () => {
     await server.app.loginSessions.revoke(hashSessionId('cookie-value-1'));
     expect((await getSession('cookie-value-1')).statusCode).toBe(401);
   });
+
+  it('stores only the hash of the cookie, and renews the session on use', async () => {
+    const fourMinutesAgo = new Date(Date.now() - 240_000);
+    await server.app.loginSessions.create(
+      { idHash: hashSessionId('cookie-value-2'), userSub: 'u2', username: 'name-u2', expiresAt: new Date(Date.now() + 3600_000) },
+      fourMinutesAgo,
+    );
+    const stored = await server.app.db.selectFrom('login_sessions').select('id_hash').where('user_sub', '=', 'u2').executeTakeFirstOrThrow();
+    expect(stored.id_hash).not.toContain('cookie-value-2');
+    expect((await getSession('cookie-value-2')).statusCode).toBe(200);
+    // Without the renewal, the session would be idle for more than 300 s two minutes from now.
+    const inTwoMinutes = new Date(Date.now() + 120_000);
+    expect(await server.app.loginSessions.findLive(hashSessionId('cookie-value-2'), 300, inTwoMinutes)).toBeDefined();
+  });
+
+  it('401 for a session left idle longer than SESSION_IDLE_SECONDS', async () => {
+    const sixMinutesAgo = new Date(Date.now() - 360_000);
+    await server.app.loginSessions.create(
+      { idHash: hashSessionId('cookie-value-3'), userSub: 'u3', username: 'name-u3', expiresAt: new Date(Date.now() + 3600_000) },
+      sixMinutesAgo,
+    );
+    expect((await getSession('cookie-value-3')).json()).toMatchObject({ code: 'NO_SESSION' });
+  });
 });
 
 describe('protection', () => {
-  it('rate limits with a code', async () => {
+  it('rate limits with a code, the 404 answers included', async () => {
     const server = await buildTestApp({ RATE_LIMIT_MAX: '3' }, { distDir, localesDir });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await server.app.inject('/api/user-authorization-management/get-session')).statusCode);
+    for (let i = 0; i < 3; i += 1) statuses.push((await server.app.inject('/api/user-authorization-management/get-session')).statusCode);
     const limited = await server.app.inject('/api/user-authorization-management/get-session');
-    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses).toEqual([401, 401, 401]);
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    await server.close();
+
+    // Someone guessing URLs gets 404s, then 429s.
+    const guessed = await buildTestApp({ RATE_LIMIT_MAX: '3' }, { distDir, localesDir });
+    const probes: number[] = [];
+    for (let i = 0; i < 4; i += 1) probes.push((await guessed.app.inject(`/api/guess-${i}`)).statusCode);
+    expect(probes).toEqual([404, 404, 404, 429]);
+    await guessed.close();
+  });
+
+  it('gives the sensitive routes a tighter limit of their own', async () => {
+    const server = await buildTestApp({ RATE_LIMIT_MAX: '100', RATE_LIMIT_SENSITIVE_MAX: '2' }, { distDir, localesDir });
+    const verify = () => server.app.inject('/api/captcha/verify?response=not-a-solution&sessionId=browser-session-1');
+    expect((await verify()).statusCode).toBe(200);
+    expect((await verify()).statusCode).toBe(200);
+    const limited = await verify();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect((await server.app.inject('/api/user-authorization-management/get-session')).statusCode).toBe(401);
     await server.close();
   });
 
   it('answers 503 on /health when the database is gone', async () => {
     const database = await openTestDatabase('sqlite');
     const server = await buildTestApp({}, { distDir, localesDir, database });
+    expect((await server.app.inject('/health')).statusCode).toBe(200);
     await database.destroy();
     const response = await server.app.inject('/health');
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
-    await server.app.close();
+    await server.close();
+  });
+
+  it('answers an unexpected failure with INTERNAL_ERROR and no detail; the detail goes to the log', async () => {
+    const logs = logCollector();
+    const server = await buildTestApp({ LOG_LEVEL: 'error' }, { distDir, localesDir, logStream: logs.stream });
+    server.app.get('/api/test/failure', async () => {
+      throw new Error('relation "customers" does not exist');
+    });
+    const response = await server.app.inject('/api/test/failure');
+    await server.close();
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ code: 'INTERNAL_ERROR', message: 'Something went wrong' });
+    expect(logs.text()).toContain('relation \\"customers\\" does not exist');
   });
 
   it('never logs credentials, codes or tokens', async () => {
     const logs = logCollector();
-    const server = await buildTestApp({ LOG_LEVEL: 'info' }, { distDir, localesDir, logStream: logs.stream });
+    const server = await buildTestApp({ LOG_LEVEL: 'trace' }, { distDir, localesDir, logStream: logs.stream });
     await server.app.inject({
       method: 'POST',
-      url: '/api/user-authorization-management/create-session?response=captcha-token-abc',
-      headers: { authorization: 'Bearer id-token-xyz', 'x-divilo-verification-signature': 'c2lnbmF0dXJl' },
-      cookies: { [SESSION_COOKIE]: 'cookie-secret-123' },
-      payload: { password: 'Secreto-2026!', code: '482913' },
+      url: '/api/user-authorization-management/create-session?response=captcha-token-abc&password=query-pass-1&SessionToken=aws-token-2',
+      headers: {
+        'x-divilo-session-id': 'browser-session-1',
+        authorization: 'Bearer id-token-xyz',
+        'x-divilo-verification-signature': 'c2lnbmF0dXJl',
+        cookie: `${SESSION_COOKIE}=cookie-secret-123`,
+      },
+      payload: { password: 'Secreto-2026!', diviloPassword: 'Otro-2026!', code: '482913', refreshToken: 'refresh-789' },
     });
+    server.app.log.info({ body: { token: 'logged-token-1', newPassword: 'Nueva-2026!' }, accessToken: 'access-456' }, 'a careless log call');
     await server.close();
     const text = logs.text();
     expect(text).toContain('create-session');
-    for (const secret of ['captcha-token-abc', 'id-token-xyz', 'c2lnbmF0dXJl', 'cookie-secret-123', 'Secreto-2026!', '482913']) {
-      expect(text).not.toContain(secret);
-    }
+    expect(text).toContain('a careless log call');
+    expect(text).toContain('[redacted]');
+    const secrets = ['captcha-token-abc', 'query-pass-1', 'aws-token-2', 'id-token-xyz', 'c2lnbmF0dXJl', 'cookie-secret-123', 'Secreto-2026!', 'Otro-2026!', '482913', 'refresh-789', 'logged-token-1', 'Nueva-2026!', 'access-456'];
+    for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
-  it('without a built web app, a page request says how to build it', async () => {
+  it('logs each request under its request id', async () => {
+    const logs = logCollector();
+    const server = await buildTestApp({ LOG_LEVEL: 'info' }, { distDir, localesDir, logStream: logs.stream });
+    await server.app.inject({ url: '/health', headers: { 'x-request-id': 'trace-me-12345' } });
+    await server.close();
+    const entries = logs.entries().filter((entry) => entry.reqId === 'trace-me-12345');
+    expect(entries.map((entry) => entry.msg)).toEqual(['incoming request', 'request completed']);
+  });
+
+  it('without a built web app, a page request says in one line how to build it', async () => {
     const server = await buildTestApp({}, { distDir: path.join(fixtures, 'missing'), localesDir });
-    const response = await server.app.inject({ url: '/login', headers: { accept: 'text/html' } });
-    expect(response.statusCode).toBe(503);
-    expect(response.body).toContain('npm run build');
+    for (const url of ['/', '/login']) {
+      const response = await server.app.inject(page(url));
+      expect(response.statusCode).toBe(503);
+      expect(response.body).toContain('npm run build');
+      expect(response.body.trim().split('\n')).toHaveLength(1);
+    }
+    expect((await server.app.inject('/health')).statusCode).toBe(200);
     await server.close();
   });
 });

@@ -7,8 +7,18 @@ function errorOf(env: Record<string, string>): string {
     if (error instanceof ConfigError) return error.message;
     throw error;
   }
-  throw new Error('no error');
+  throw new Error(`no error for ${JSON.stringify(env)}`);
 }
+
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'https://alta.divilo.es',
+  SERVER_SECRET: Buffer.alloc(32, 7).toString('base64'),
+  SMS_PROVIDER_URL: 'https://sms.example/send',
+  SMS_PROVIDER_API_KEY: 'key',
+  SMTP_URL: 'smtps://mail.example',
+  MAIL_FROM: 'no-reply@divilo.es',
+};
 
 describe('configuration', () => {
   it('runs on the embedded defaults with nothing set', () => {
@@ -22,33 +32,94 @@ describe('configuration', () => {
       publicUrl: 'http://localhost:8080',
       corsOrigins: ['http://localhost:8080'],
       mainAppUrl: 'http://localhost:8080/app',
+      logLevel: 'info',
+      trustProxy: false,
+      rateLimit: { max: 300, windowMs: 60_000, sensitiveMax: 20 },
+      legalBaseUrl: 'http://localhost:8080/legal',
       sessionIdleSeconds: 300,
-      identity: { userPoolId: 'local_Divilo1', endpoint: 'http://localhost:8080/cognito', region: 'eu-west-1' },
-      storage: { endpoint: 'http://localhost:8080/s3', bucket: 'divilo-documents' },
+      onboardingTokenSeconds: 1800,
+      sessionWarningSeconds: 60,
+      identity: { userPoolId: 'local_Divilo1', endpoint: 'http://localhost:8080/cognito', region: 'eu-west-1', embedded: true },
+      storage: { endpoint: 'http://localhost:8080/s3', bucket: 'divilo-documents', embedded: true },
       captcha: { provider: 'altcha' },
     });
   });
 
+  it('derives the public addresses from PORT and PUBLIC_URL', () => {
+    expect(loadConfig({ PORT: '9090' })).toMatchObject({ publicUrl: 'http://localhost:9090', corsOrigins: ['http://localhost:9090'] });
+    const config = loadConfig({ PUBLIC_URL: 'https://alta.divilo.es/', CORS_ORIGINS: 'https://alta.divilo.es, https://www.divilo.es/path' });
+    expect(config).toMatchObject({
+      publicUrl: 'https://alta.divilo.es',
+      mainAppUrl: 'https://alta.divilo.es/app',
+      corsOrigins: ['https://alta.divilo.es', 'https://www.divilo.es'],
+      identity: { endpoint: 'https://alta.divilo.es/cognito' },
+    });
+  });
+
+  it('listens on every interface only in production, and uses AWS itself when a pool and a bucket are named', () => {
+    const config = loadConfig({ ...PRODUCTION, COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs' });
+    expect(config).toMatchObject({ production: true, host: '0.0.0.0', identity: { embedded: false }, storage: { embedded: false } });
+    expect(config.identity.endpoint).toBeUndefined();
+    expect(config.storage.endpoint).toBeUndefined();
+  });
+
   it('treats empty values as unset', () => {
-    expect(loadConfig({ DATABASE_URL: '', PORT: ' ' }).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: '', PORT: ' ' })).toMatchObject({ databaseUrl: undefined, port: 8080 });
+  });
+
+  it('reads a proxy count for TRUST_PROXY', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
 
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ HOST: 'http://0.0.0.0:80' }, 'HOST'],
+    [{ NODE_ENV: 'prod' }, 'NODE_ENV'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://files.divilo.es' }, 'PUBLIC_URL'],
+    [{ MAIN_APP_URL: '/app' }, 'MAIN_APP_URL'],
+    [{ LEGAL_BASE_URL: 'javascript:alert(1)' }, 'LEGAL_BASE_URL'],
     [{ CORS_ORIGINS: 'https://ok.es,nope' }, 'CORS_ORIGINS'],
+    [{ CORS_ORIGINS: 'file:///etc' }, 'CORS_ORIGINS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
-    [{ SESSION_IDLE_SECONDS: '600' }, 'SESSION_IDLE_SECONDS'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ RATE_LIMIT_MAX: '0' }, 'RATE_LIMIT_MAX'],
+    [{ RATE_LIMIT_WINDOW_SECONDS: '-1' }, 'RATE_LIMIT_WINDOW_SECONDS'],
+    [{ RATE_LIMIT_SENSITIVE_MAX: 'many' }, 'RATE_LIMIT_SENSITIVE_MAX'],
+    [{ SUPPORT_PHONE: 'call us' }, 'SUPPORT_PHONE'],
+    [{ SESSION_IDLE_SECONDS: '301' }, 'SESSION_IDLE_SECONDS'],
+    [{ ONBOARDING_TOKEN_SECONDS: '10' }, 'ONBOARDING_TOKEN_SECONDS'],
+    [{ SESSION_WARNING_SECONDS: '0' }, 'SESSION_WARNING_SECONDS'],
+    [{ SESSION_WARNING_SECONDS: '300', ONBOARDING_TOKEN_SECONDS: '120' }, 'SESSION_WARNING_SECONDS'],
     [{ AWS_REGION: 'Europe' }, 'AWS_REGION'],
+    [{ COGNITO_USER_POOL_ID: 'pool' }, 'COGNITO_USER_POOL_ID'],
+    [{ COGNITO_ENDPOINT: 'cognito.local' }, 'COGNITO_ENDPOINT'],
+    [{ S3_BUCKET: 'Bad_Bucket' }, 'S3_BUCKET'],
+    [{ SERVER_SECRET: 'c2hvcnQ=' }, 'SERVER_SECRET'],
+    [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER'],
     [{ CAPTCHA_PROVIDER: 'recaptcha' }, 'RECAPTCHA_SITE_KEY'],
     [{ RECAPTCHA_MIN_SCORE: '2' }, 'RECAPTCHA_MIN_SCORE'],
+    [{ CODE_MAX_ATTEMPTS: '6' }, 'CODE_MAX_ATTEMPTS'],
+    [{ SMS_PROVIDER_URL: 'https://sms.example' }, 'SMS_PROVIDER_API_KEY'],
+    [{ ...PRODUCTION, PUBLIC_URL: 'http://alta.divilo.es' }, 'PUBLIC_URL'],
+    [{ ...PRODUCTION, SERVER_SECRET: '' }, 'SERVER_SECRET'],
   ])('%j is refused with one line naming %s', (env, name) => {
     const message = errorOf(env);
-    expect(message.startsWith(name)).toBe(true);
+    expect(message.startsWith(`${name} `)).toBe(true);
     expect(message).not.toContain('\n');
+  });
+
+  it('keeps the message on one line whatever the value holds', () => {
+    expect(errorOf({ PORT: '80\n81' })).not.toContain('\n');
+  });
+
+  it('never repeats a database or mail URL in its message: they carry passwords', () => {
+    expect(errorOf({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).not.toContain('hunter2');
+    expect(errorOf({ SMTP_URL: 'http://user:hunter2@mail' })).not.toContain('hunter2');
   });
 
   it('gives the web app nothing secret', () => {
@@ -57,5 +128,31 @@ describe('configuration', () => {
     );
     expect(runtime.captcha).toEqual({ provider: 'recaptcha', siteKey: 'site-key' });
     expect(JSON.stringify(runtime)).not.toMatch(/very-secret|pw@db/);
+  });
+
+  it('builds the runtime configuration of the embedded defaults', () => {
+    expect(toRuntimeConfig(loadConfig({ SESSION_WARNING_SECONDS: '90', LEGAL_BASE_URL: 'https://legal.divilo.es/docs' }))).toEqual({
+      apiBaseUrl: '/api',
+      mainAppUrl: 'http://localhost:8080/app',
+      supportPhone: '+34 910 000 000',
+      legalLinks: {
+        privacy: 'https://legal.divilo.es/docs/privacy.pdf',
+        precontract: 'https://legal.divilo.es/docs/pre-contract.pdf',
+        biometrics: 'https://legal.divilo.es/docs/biometrics.pdf',
+        microbusinesses: 'https://legal.divilo.es/docs/microbusinesses.pdf',
+        companies: 'https://legal.divilo.es/docs/companies.pdf',
+        selfEmployed: 'https://legal.divilo.es/docs/self-employed.pdf',
+      },
+      identity: {
+        region: 'eu-west-1',
+        userPoolId: 'local_Divilo1',
+        clientId: 'diviloweb',
+        endpoint: 'http://localhost:8080/cognito',
+        identityPoolId: 'eu-west-1:00000000-0000-4000-8000-000000000001',
+      },
+      storage: { region: 'eu-west-1', bucket: 'divilo-documents', endpoint: 'http://localhost:8080/s3' },
+      captcha: { provider: 'altcha', challengeUrl: '/api/captcha/challenge' },
+      sessionWarningSeconds: 90,
+    });
   });
 });

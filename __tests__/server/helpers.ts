@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -10,63 +10,82 @@ import { createDatabase, migrateToLatest, type DatabaseHandle } from '../../serv
 export type Dialect = 'sqlite' | 'postgres';
 
 const postgresUrl = process.env.DATABASE_URL;
-let warned = false;
+
+/**
+ * Says once per Jest run (not once per test file: each file has its own module registry, so the marker is a
+ * file named after the run's main process) that the PostgreSQL variants are skipped.
+ */
+function noticePostgresSkipped(): void {
+  const runner = process.env.JEST_WORKER_ID ? process.ppid : process.pid;
+  try {
+    writeFileSync(path.join(tmpdir(), `divilo-pg-skip-notice-${runner}`), '', { flag: 'wx' });
+  } catch {
+    return;
+  }
+  process.stderr.write('DATABASE_URL is not set: the PostgreSQL variants of the database tests are skipped.\n');
+}
 
 /**
  * The databases repository tests run on: always SQLite; PostgreSQL too when DATABASE_URL is set. The
  * PostgreSQL cases are reported as skipped (never as passed) when it is not.
  */
 export function dialects(): { dialect: Dialect; skip: boolean }[] {
-  if (!postgresUrl && !warned) {
-    warned = true;
-    console.warn('DATABASE_URL is not set: the PostgreSQL variants of the database tests are skipped.');
-  }
+  if (!postgresUrl) noticePostgresSkipped();
   return [
     { dialect: 'sqlite', skip: false },
     { dialect: 'postgres', skip: !postgresUrl },
   ];
 }
 
+/** One `describe` per dialect, named after it; `describe.skip` for PostgreSQL without DATABASE_URL. */
 export function describeEachDialect(name: string, body: (dialect: Dialect) => void): void {
   for (const { dialect, skip } of dialects()) {
     (skip ? describe.skip : describe)(`${name} (${dialect})`, () => body(dialect));
   }
 }
 
-/** A fresh, migrated database: a temp SQLite file, or a schema of its own in PostgreSQL. */
-export async function openTestDatabase(dialect: Dialect): Promise<DatabaseHandle & { dataDir: string }> {
+export type TestDatabase = DatabaseHandle & { dataDir: string };
+
+async function onPostgres<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh, migrated database: a temp SQLite file, or a schema of its own in PostgreSQL (so parallel Jest
+ * workers never see each other's rows). `destroy()` removes it all.
+ */
+export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'divilo-test-'));
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (dialect === 'sqlite') {
     const handle = createDatabase({ dataDir });
-    await migrateToLatest(handle.db);
-    return {
-      ...handle,
-      dataDir,
-      destroy: async () => {
-        await handle.destroy();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const destroy = () => handle.destroy().finally(removeDataDir);
+    await migrateToLatest(handle.db).catch(async (error: unknown) => {
+      await destroy();
+      throw error;
+    });
+    return { ...handle, dataDir, destroy };
   }
+  if (!postgresUrl) throw new Error('openTestDatabase("postgres") needs DATABASE_URL');
   const schema = `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA "${schema}"`);
-  await admin.end();
+  await onPostgres((client) => client.query(`CREATE SCHEMA "${schema}"`));
   const handle = createDatabase({ dataDir, databaseUrl: postgresUrl, postgresSchema: schema });
-  await migrateToLatest(handle.db);
-  return {
-    ...handle,
-    dataDir,
-    destroy: async () => {
-      await handle.destroy();
-      const cleanup = new Client({ connectionString: postgresUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await cleanup.end();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const destroy = async () => {
+    await handle.destroy();
+    await onPostgres((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    removeDataDir();
   };
+  await migrateToLatest(handle.db).catch(async (error: unknown) => {
+    await destroy();
+    throw error;
+  });
+  return { ...handle, dataDir, destroy };
 }
 
 /** Collects what the server logs, to check what never appears there. */
@@ -78,13 +97,27 @@ export function logCollector() {
       done();
     },
   });
-  return { stream, text: () => lines.join('') };
+  return { stream, text: () => lines.join(''), entries: () => lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
-/** The app on a temp SQLite database, with configuration overrides as environment variables. */
-export async function buildTestApp(env: Record<string, string> = {}, options: AppOptions = {}) {
+export interface TestApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  config: Config;
+  database: TestDatabase | DatabaseHandle;
+  /** Closes the app, then the database and its temp directory (unless the test handed its own database in). */
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app on a fresh SQLite database in a temp DATA_DIR, with configuration overrides given as
+ * environment variables. Logs are silent unless LOG_LEVEL is set (in `overrides` or in the environment).
+ */
+export async function buildTestApp(overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await openTestDatabase('sqlite'));
-  const config: Config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: (database as { dataDir?: string }).dataDir ?? tmpdir(), ...env });
+  // A database handed in without a directory still needs a DATA_DIR of the test's own (the server secret lives there).
+  const ownDataDir = 'dataDir' in database ? undefined : mkdtempSync(path.join(tmpdir(), 'divilo-test-'));
+  const dataDir = ownDataDir ?? (database as TestDatabase).dataDir;
+  const config = loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DATA_DIR: dataDir, ...overrides });
   const app = await buildApp(config, { ...options, database });
   return {
     app,
@@ -93,6 +126,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Ap
     close: async () => {
       await app.close();
       if (!options.database) await database.destroy();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,7 @@
 import { auditLogRepository } from '../../server/repositories/auditLogRepository';
 import { loginSessionRepository } from '../../server/repositories/loginSessionRepository';
-import { migrateToLatest } from '../../server/db';
+import { sql } from 'kysely';
+import { migrateToLatest, migrationNames } from '../../server/db';
 import { describeEachDialect, openTestDatabase } from './helpers';
 
 describeEachDialect('repositories', (dialect) => {
@@ -11,7 +12,24 @@ describeEachDialect('repositories', (dialect) => {
   afterAll(() => database.destroy());
 
   it('migrations can run again without changing anything', async () => {
-    await expect(migrateToLatest(database.db)).resolves.toBeUndefined();
+    await auditLogRepository(database.db).append({ actor: 'system', action: 'kept', subject: 'migration-check' });
+    await expect(migrateToLatest(database.db)).resolves.toEqual([]);
+    await expect(migrateToLatest(database.db)).resolves.toEqual([]);
+    const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
+    expect(applied.rows.map((row) => row.name)).toEqual(migrationNames());
+    expect(await auditLogRepository(database.db).listBySubject('migration-check')).toHaveLength(1);
+  });
+
+  it('migrates a second database next to a migrated one (another PostgreSQL schema) on its own', async () => {
+    const second = await openTestDatabase(dialect);
+    try {
+      const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(second.db);
+      expect(applied.rows.map((row) => row.name)).toEqual(migrationNames());
+      await auditLogRepository(second.db).append({ actor: 'system', action: 'elsewhere', subject: 'migration-check' });
+      expect(await auditLogRepository(database.db).listBySubject('migration-check')).toHaveLength(1);
+    } finally {
+      await second.destroy();
+    }
   });
 
   it('the audit log keeps entries in the order they were written', async () => {
@@ -48,8 +66,12 @@ describeEachDialect('repositories', (dialect) => {
       await sessions.create({ idHash: 'short', userSub: 'u2', username: 'name-u2', expiresAt: at(60) }, start);
       expect(await sessions.findLive('short', 300, at(61))).toBeUndefined();
       await sessions.create({ idHash: 'revoked', userSub: 'u2', username: 'name-u2', expiresAt: at(3600) }, start);
+      expect(await sessions.findLive('revoked', 300, at(5))).toBeDefined();
       await sessions.revoke('revoked', at(10));
       expect(await sessions.findLive('revoked', 300, at(11))).toBeUndefined();
+      // Activity on a revoked session does not bring it back.
+      await sessions.touch('revoked', at(12));
+      expect(await sessions.findLive('revoked', 300, at(13))).toBeUndefined();
     });
 
     it('can all be revoked for one user', async () => {

@@ -1,18 +1,22 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Pool } from 'pg';
-import { migrations } from './migrations';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
+export { migrateToLatest, migrationNames } from './migrate';
 
 export interface DatabaseOptions {
+  /** Where the SQLite file lives (`<dataDir>/divilo.sqlite`); created when missing. */
   dataDir: string;
+  /** `postgres://…`: PostgreSQL instead of SQLite. */
   databaseUrl?: string;
   /** PostgreSQL schema to work in (tests use one each); default the server's search_path. */
   postgresSchema?: string;
+  /** Told about a pooled PostgreSQL connection that failed while idle (the pool replaces it). */
+  onPoolError?: (error: Error) => void;
 }
 
 export interface DatabaseHandle {
@@ -21,19 +25,14 @@ export interface DatabaseHandle {
   destroy(): Promise<void>;
 }
 
+export const SQLITE_FILE = 'divilo.sqlite';
+
 /** SQLite in `<dataDir>/divilo.sqlite` by default; PostgreSQL when a database URL is given. */
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
-  if (options.databaseUrl) {
-    const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
-    if (options.postgresSchema) {
-      const schema = options.postgresSchema.replace(/[^a-z0-9_]/gi, '');
-      pool.on('connect', (client) => void client.query(`SET search_path TO "${schema}"`));
-    }
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
-  }
+  if (options.databaseUrl) return createPostgres(options.databaseUrl, options);
+
   mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(options.dataDir, 'divilo.sqlite'));
+  const sqlite = new SQLite(path.join(options.dataDir, SQLITE_FILE));
   // WAL lets readers work while one writer commits; the busy timeout waits for that writer instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -43,13 +42,21 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** Brings the schema up to date; running it again does nothing. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+function createPostgres(connectionString: string, options: DatabaseOptions): DatabaseHandle {
+  const schema = options.postgresSchema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`postgresSchema must be a lower-case identifier (got ${JSON.stringify(schema)})`);
   }
+  const pool = new Pool({
+    connectionString,
+    max: 10,
+    // Without it a request (and /health) would wait forever for an unreachable server.
+    connectionTimeoutMillis: 5000,
+    // Set at connection start-up, so every pooled connection works in the schema before its first query.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // Without a listener, an idle connection dropped by the server (restart, failover) would crash the process.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }

@@ -13,15 +13,23 @@ declare module 'fastify' {
   }
 }
 
+export interface DatabasePluginOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** An open database (tests); it stays open when the app closes. */
+  database?: DatabaseHandle;
+}
+
 /** The database (migrated before the server answers) and the repositories built on it. */
-export const databasePlugin = fp(
-  async (app: FastifyInstance, options: { dataDir: string; databaseUrl?: string; database?: DatabaseHandle }) => {
-    const handle = options.database ?? createDatabase(options);
-    await migrateToLatest(handle.db);
-    app.decorate('db', handle.db);
-    app.decorate('auditLog', auditLogRepository(handle.db));
-    app.decorate('loginSessions', loginSessionRepository(handle.db));
-    // A database handed in by the caller (tests) is the caller's to close.
-    if (!options.database) app.addHook('onClose', () => handle.destroy());
-  },
-);
+export const databasePlugin = fp(async (app: FastifyInstance, options: DatabasePluginOptions) => {
+  const handle =
+    options.database ??
+    createDatabase({ ...options, onPoolError: (error) => app.log.warn({ err: error }, 'an idle database connection failed') });
+  const applied = await migrateToLatest(handle.db);
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
+  app.decorate('db', handle.db);
+  app.decorate('auditLog', auditLogRepository(handle.db));
+  app.decorate('loginSessions', loginSessionRepository(handle.db));
+  // A database handed in by the caller (tests) is the caller's to close.
+  if (!options.database) app.addHook('onClose', () => handle.destroy());
+});

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { FieldError } from '../../src/validation/validate';
 
 /** A failure the client caused, with the stable code it gets back. */
 export class ApiError extends Error {
@@ -13,9 +14,60 @@ export class ApiError extends Error {
   }
 }
 
+type SchemaIssue = NonNullable<FastifyError['validation']>[number];
+
+/** `/owners/0/percentage` → `owners[0].percentage`: the path form the shared validators use. */
+function fieldOf(issue: SchemaIssue): string {
+  const params = issue.params as { missingProperty?: string; additionalProperty?: string };
+  const segments = issue.instancePath.split('/').slice(1);
+  const child = params.missingProperty ?? params.additionalProperty;
+  if (child !== undefined) segments.push(child);
+  return segments.reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+/** A schema failure as the message descriptor the browser translates (src/validation/messages.ts). */
+export function toFieldError(issue: SchemaIssue): FieldError {
+  const field = fieldOf(issue);
+  const params = issue.params as { limit?: number; type?: string; format?: string };
+  switch (issue.keyword) {
+    case 'required':
+      return { field, id: 'validations.required' };
+    case 'minLength':
+      return { field, id: 'validations.minLength', values: { min: Number(params.limit) } };
+    case 'maxLength':
+      return { field, id: 'validations.maxLength', values: { max: Number(params.limit) } };
+    case 'minimum':
+      return { field, id: 'validations.minValue', values: { min: Number(params.limit) } };
+    case 'maximum':
+      return { field, id: 'validations.maxValue', values: { max: Number(params.limit) } };
+    case 'type':
+      if (params.type === 'integer') return { field, id: 'validations.integer' };
+      if (params.type === 'number') return { field, id: 'validations.numeric' };
+      return { field, id: 'validations.invalid' };
+    case 'format':
+      if (params.format === 'email') return { field, id: 'validations.email' };
+      if (params.format === 'uri' || params.format === 'url') return { field, id: 'validations.url' };
+      return { field, id: 'validations.invalid' };
+    default:
+      return { field, id: 'validations.invalid' };
+  }
+}
+
+/** Fastify's own request errors, with a product code and a message that repeats nothing the client sent. */
+const REQUEST_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: 'The body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: 'The body is empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'BODY_TOO_LARGE', message: 'The body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'This content type is not accepted' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: 'The content length does not match the body' },
+};
+
+const STATUS_CODES: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 413: 'BODY_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
 /**
  * Every error leaves as JSON `{ code, message }` with a stable code: schema failures as VALIDATION_FAILED
- * with the fields, anything unexpected as INTERNAL_ERROR with no detail (the detail goes to the log).
+ * with one message descriptor per field, anything unexpected as INTERNAL_ERROR with no detail (the detail
+ * goes to the log).
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -23,21 +75,17 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(error.statusCode).send({ code: error.code, message: error.message, ...error.details });
     }
     if ('validation' in error && error.validation) {
-      return reply.status(400).send({
-        code: 'VALIDATION_FAILED',
-        message: 'The request is not valid',
-        errors: error.validation.map((issue) => ({
-          field: String(issue.instancePath || (issue.params as { missingProperty?: string }).missingProperty || '').replace(/^\//, ''),
-          rule: issue.keyword,
-        })),
-      });
+      return reply.status(400).send({ code: 'VALIDATION_FAILED', message: 'The request is not valid', errors: error.validation.map(toFieldError) });
     }
+    const known = error.code ? REQUEST_ERRORS[error.code] : undefined;
+    if (known) return reply.status(known.status).send({ code: known.code, message: known.message });
     const status = error.statusCode ?? 500;
-    if (status < 500) {
-      return reply.status(status).send({ code: error.code ?? 'BAD_REQUEST', message: error.message });
+    if (status >= 400 && status < 500) {
+      // Plugins' own 4xx (the rate limit's RATE_LIMITED, ...) keep their code; Fastify's internal names do not leave.
+      const code = error.code && !error.code.startsWith('FST_') ? error.code : (STATUS_CODES[status] ?? 'BAD_REQUEST');
+      return reply.status(status).send({ code, message: error.message });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Something went wrong' });
   });
-
 });

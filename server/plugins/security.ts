@@ -5,20 +5,23 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 
-/** Origins other than our own that the browser must be allowed to reach (AWS endpoints, Google). */
-function extraOrigins(config: Config) {
+/**
+ * Origins other than our own that the browser must reach: the identity and storage endpoints (AWS itself
+ * when no endpoint is configured; the identity pool answers at the identity endpoint when one is), and
+ * Google's with reCAPTCHA.
+ */
+export function extraOrigins(config: Config): { connect: string[]; google: string[] } {
   const own = new URL(config.publicUrl).origin;
-  const origin = (url?: string) => (url ? new URL(url).origin : undefined);
-  const endpoints = [
-    origin(config.identity.endpoint) ?? `https://cognito-idp.${config.identity.region}.amazonaws.com`,
-    `https://cognito-identity.${config.identity.region}.amazonaws.com`,
-    origin(config.storage.endpoint) ?? `https://${config.storage.bucket}.s3.${config.storage.region}.amazonaws.com`,
-  ].filter((value) => value !== own);
+  const { identity, storage } = config;
+  const identityOrigins = identity.endpoint
+    ? [new URL(identity.endpoint).origin]
+    : [`https://cognito-idp.${identity.region}.amazonaws.com`, `https://cognito-identity.${identity.region}.amazonaws.com`];
+  const storageOrigin = storage.endpoint ? new URL(storage.endpoint).origin : `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`;
+  const connect = [...new Set([...identityOrigins, storageOrigin])].filter((origin) => origin !== own);
   const google = config.captcha.provider === 'recaptcha' ? ['https://www.google.com', 'https://www.gstatic.com'] : [];
-  return { connect: [...new Set(endpoints)], google };
+  return { connect, google };
 }
 
-/** Security headers with a CSP that allows only what the app loads, CORS for the configured origins, rate limits. */
 declare module 'fastify' {
   interface FastifyInstance {
     /** Route option for the routes that send codes, check captchas or change passwords. */
@@ -26,6 +29,7 @@ declare module 'fastify' {
   }
 }
 
+/** Security headers with a CSP that allows only what the app loads, CORS for the configured origins, rate limits. */
 export const securityPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
   app.decorate('sensitiveRateLimit', { max: config.rateLimit.sensitiveMax, timeWindow: config.rateLimit.windowMs });
   const { connect, google } = extraOrigins(config);
@@ -44,6 +48,7 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        ...(config.production ? { upgradeInsecureRequests: [] } : {}),
       },
     },
     // Cross-origin isolation headers would block the identity and storage endpoints in production.

@@ -1,38 +1,53 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** Paths that belong to the server, never to the SPA's history fallback. */
-const SERVER_PATHS = /^\/(api|cognito|s3|dev|docs|health|locales|config\.json|assets)(\/|$|\?)/;
+const SERVER_PATHS = /^\/(api|cognito|s3|dev|docs|health|locales|config\.json|assets)(\/|$)/;
 
 /**
- * Serves the built SPA: hashed assets for a year, everything else revalidated; any other GET that asks for
- * HTML gets index.html (the app's router takes it from there). Unknown API paths get a JSON 404.
+ * Whether a request is a page load the SPA's router should answer: a GET (or HEAD) for `/`, or for a path
+ * that asks for HTML, is not the server's, and does not name a file (the dot rule of history fallbacks:
+ * `/favicon.ico` missing is a 404, not the app).
+ */
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?', 1)[0];
+  if (pathname === '/') return true;
+  const lastSegment = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !SERVER_PATHS.test(pathname) && !lastSegment.includes('.') && (request.headers.accept ?? '').includes('text/html');
+}
+
+/**
+ * Serves the built SPA: hashed assets (`/assets/*`, names carry a content hash) cached for a year, every
+ * other file revalidated; a page load gets index.html (the app's router takes it from there). Anything
+ * else that matches no route gets a JSON 404 with a code.
  */
 export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir: string }) => {
-  const built = existsSync(path.join(distDir, 'index.html'));
+  const root = path.resolve(distDir);
+  const built = existsSync(path.join(root, 'index.html'));
   if (built) {
     await app.register(fastifyStatic, {
-      root: path.resolve(distDir),
+      root,
       wildcard: false,
       index: false,
-      setHeaders: (res, filePath) => {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      setHeaders: (reply, filePath) => {
+        const hashed = path.relative(root, filePath).startsWith(`assets${path.sep}`);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.get('/assets/*', { schema: { hide: true } }, (request, reply) =>
-      reply.sendFile(path.join('assets', (request.params as { '*': string })['*'])),
-    );
+    // Assets are looked up per request (not only those present at start), so a rebuild is served at once.
+    app.get('/assets/*', { schema: { hide: true } }, (request, reply) => reply.sendFile(path.join('assets', (request.params as { '*': string })['*'])));
   }
 
   // An attacker could search for valid URLs if the 404 handling were not rate limited.
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
-    const wantsPage = request.method === 'GET' && !SERVER_PATHS.test(request.url) && (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage && built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    if (wantsPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.\n');
-    return reply.status(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    if (isPageRequest(request)) {
+      if (built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm run build`.\n');
+    }
+    return reply.status(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?', 1)[0].slice(0, 200)}` });
   });
 });

@@ -6,32 +6,81 @@ import type { RuntimeConfig } from '../../src/config/runtimeConfig';
 
 const LOCALE_FILES = ['es.json', 'en.json'];
 
+const url = { type: 'string', minLength: 1 } as const;
+
+/** src/config/runtimeConfig.ts as a JSON schema: the OpenAPI document shows it, and nothing else is sent. */
+const RUNTIME_CONFIG_SCHEMA = {
+  type: 'object',
+  properties: {
+    apiBaseUrl: url,
+    mainAppUrl: url,
+    supportPhone: { type: 'string' },
+    legalLinks: {
+      type: 'object',
+      properties: { privacy: url, precontract: url, biometrics: url, microbusinesses: url, companies: url, selfEmployed: url },
+      required: ['privacy', 'precontract', 'biometrics', 'microbusinesses', 'companies', 'selfEmployed'],
+    },
+    identity: {
+      type: 'object',
+      properties: { region: { type: 'string' }, userPoolId: { type: 'string' }, clientId: { type: 'string' }, endpoint: url, identityPoolId: { type: 'string' } },
+      required: ['region', 'userPoolId', 'clientId', 'identityPoolId'],
+    },
+    storage: {
+      type: 'object',
+      properties: { region: { type: 'string' }, bucket: { type: 'string' }, endpoint: url },
+      required: ['region', 'bucket'],
+    },
+    captcha: {
+      type: 'object',
+      properties: { provider: { enum: ['altcha', 'recaptcha'] }, siteKey: { type: 'string' }, challengeUrl: url },
+      required: ['provider'],
+    },
+    sessionWarningSeconds: { type: 'integer' },
+  },
+  required: ['apiBaseUrl', 'mainAppUrl', 'supportPhone', 'legalLinks', 'identity', 'storage', 'captcha', 'sessionWarningSeconds'],
+} as const;
+
 /** `/config.json` (what the SPA needs to start) and `/locales/{es,en}.json` (fetched on demand). */
 export async function publicFileRoutes(app: FastifyInstance, options: { runtimeConfig: RuntimeConfig; localesDir: string }) {
-  app.get('/config.json', { schema: { tags: ['system'], summary: 'Runtime configuration of the web app', response: { 200: { type: 'object', additionalProperties: true } } } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return options.runtimeConfig;
-  });
+  app.get(
+    '/config.json',
+    { schema: { tags: ['system'], summary: 'Runtime configuration of the web app', response: { 200: RUNTIME_CONFIG_SCHEMA } } },
+    async (_request, reply) => {
+      // Changes with the deployment's environment, not with the build: never cached.
+      reply.header('cache-control', 'no-store');
+      return options.runtimeConfig;
+    },
+  );
 
   app.get<{ Params: { locale: string } }>(
     '/locales/:locale',
     {
       schema: {
         tags: ['system'],
-        summary: 'Texts of the web app in one language',
+        summary: 'Texts of the web app in one language (es.json or en.json)',
         params: { type: 'object', properties: { locale: { type: 'string', maxLength: 16 } }, required: ['locale'] },
-        response: { 200: { type: 'object', additionalProperties: { type: 'string' } }, 404: { $ref: 'error#' } },
+        response: { 200: { type: 'object', additionalProperties: { type: 'string' } }, 304: { type: 'null' }, 404: { $ref: 'error#' } },
       },
     },
     async (request, reply) => {
       // Only the two literal file names: no path is ever built from what the client sent.
       const file = LOCALE_FILES.find((name) => name === request.params.locale);
-      if (!file) return reply.status(404).send({ code: 'LOCALE_NOT_FOUND', message: 'Languages: es, en' });
-      const text = await readFile(path.join(options.localesDir, file), 'utf8');
+      const text = file ? await readLocale(path.join(options.localesDir, file)) : undefined;
+      if (text === undefined) return reply.status(404).send({ code: 'LOCALE_NOT_FOUND', message: 'Languages: es, en' });
+      // The texts change between deployments under the same URL: revalidated every time, cheap with the ETag.
       const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.type('application/json').send(text);
+      return reply.type('application/json; charset=utf-8').send(text);
     },
   );
+}
+
+async function readLocale(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

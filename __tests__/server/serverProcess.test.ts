@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+// server/server.ts as operators run it: its own process, the environment as its only input.
+const root = path.resolve(__dirname, '../..');
+
+function start(env: Record<string, string>): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_NO_WARNINGS: '1', ...env },
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk) => (output.stdout += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output.stderr += String(chunk)));
+  return Object.assign(child, { output });
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'divilo-process-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('server/server.ts', () => {
+  it('stops with one line naming the variable when the configuration is wrong', async () => {
+    const child = start({ PORT: 'eighty', DATA_DIR: dataDir });
+    expect(await exited(child)).toBe(1);
+    expect(child.output.stderr.trim().split('\n')).toEqual(['Configuration error: PORT must be a whole number from 1 to 65535 (got "eighty")']);
+  });
+
+  it('serves, prints its address, and closes cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const child = start({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    const exit = exited(child);
+    try {
+      await until(() => child.output.stdout.includes('running at'), 'the start message');
+      expect(child.output.stdout).toContain(`http://localhost:${port}`);
+      const health = await fetch(`http://127.0.0.1:${port}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exit).toBe(0);
+    expect(child.output.stderr).toBe('');
+  });
+});
