@@ -22,6 +22,7 @@ import { userAuthorizationRoutes } from './routes/user-authorization-management'
 import { demoCustomersPlugin } from './plugins/demoCustomers';
 import { identityPlugin } from './plugins/identity';
 import { servicesPlugin } from './plugins/services';
+import { storagePlugin } from './plugins/storage';
 import { loadServerSecret } from './services/serverSecret';
 
 export interface AppOptions {
@@ -74,6 +75,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
   await app.register(identityPlugin, { config, secret });
   await app.register(servicesPlugin, { config, secret });
+  // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
+  if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
   if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
 
   await app.register(healthRoutes);

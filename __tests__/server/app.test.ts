@@ -354,3 +354,27 @@ describe('protection', () => {
     await server.close();
   });
 });
+
+describe('the embedded storage endpoint', () => {
+  it('is mounted at /s3 and refuses an unsigned request in S3 XML', async () => {
+    const server = await buildTestApp({}, { distDir, localesDir });
+    const response = await server.app.inject({ url: '/s3/divilo-documents/private/someone/file.pdf' });
+    expect(response.statusCode).toBe(403);
+    expect(response.headers['content-type']).toContain('xml');
+    expect(response.body).toContain('<Code>AccessDenied</Code>');
+    await server.close();
+  });
+
+  it('lets browsers from the allowed origin send the S3 SDK headers and read ETag', async () => {
+    const server = await buildTestApp({ CORS_ORIGINS: 'https://app.divilo.es' }, { distDir, localesDir });
+    const preflight = await server.app.inject({
+      method: 'OPTIONS',
+      url: '/s3/divilo-documents/public/x',
+      headers: { origin: 'https://app.divilo.es', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'x-amz-content-sha256,range' },
+    });
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('x-amz-content-sha256');
+    const get = await server.app.inject({ url: '/health', headers: { origin: 'https://app.divilo.es' } });
+    expect(String(get.headers['access-control-expose-headers']).toLowerCase()).toContain('etag');
+    await server.close();
+  });
+});

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
 
 /**
  * Origins other than our own that the browser must reach: the identity and storage endpoints (AWS itself
@@ -74,8 +75,9 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
       'amz-sdk-invocation-id',
       'amz-sdk-request',
       'cache-control',
-    ],
-    exposedHeaders: ['x-request-id', 'etag', 'x-amz-version-id', 'content-range', 'accept-ranges', 'x-amz-checksum-crc32'],
+      ...S3_CORS_ALLOWED_HEADERS,
+    ].filter((header, index, all) => all.indexOf(header) === index),
+    exposedHeaders: [...new Set(['x-request-id', ...S3_CORS_EXPOSED_HEADERS])],
     maxAge: 600,
   });
   await app.register(rateLimit, {

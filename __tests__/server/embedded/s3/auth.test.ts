@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { describeEachDialect } from '../../helpers';
+import { BUCKET, SERVER_CREDENTIALS, s3Failure, signedFetch, startStorage, type StorageHarness } from './harness';
+
+const errorCode = async (response: Response) => /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1];
+
+describeEachDialect('embedded S3 signatures and access levels', (dialect) => {
+  let storage: StorageHarness;
+  beforeAll(async () => {
+    storage = await startStorage(dialect);
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  describe('signatures', () => {
+    it('accepts a correctly signed request and refuses one with a changed signature byte', async () => {
+      const ok = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/signed.txt`, { body: 'signed' });
+      expect(ok.status).toBe(200);
+      const tampered = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, {
+        tamper: (headers) => {
+          headers.authorization = headers.authorization.replace(/Signature=([0-9a-f])/, (_match, c: string) => `Signature=${c === '0' ? '1' : '0'}`);
+        },
+      });
+      expect(tampered.status).toBe(403);
+      expect(await errorCode(tampered)).toBe('SignatureDoesNotMatch');
+    });
+
+    it('refuses a request whose path, date or body hash differs from what was signed', async () => {
+      await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/other.txt`, { body: 'other' });
+      const moved = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, { sendTo: `/${BUCKET}/public/other.txt` });
+      expect(moved.status).toBe(403);
+      expect(await errorCode(moved)).toBe('SignatureDoesNotMatch');
+      const redated = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, {
+        tamper: (headers) => {
+          headers['x-amz-date'] = headers['x-amz-date'].replace(/(\d)Z$/, (_match, d: string) => `${(Number(d) + 1) % 10}Z`);
+        },
+      });
+      expect(await errorCode(redated)).toBe('SignatureDoesNotMatch');
+      const rehashed = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/signed.txt`, {
+        body: 'replaced',
+        tamper: (headers) => {
+          headers['x-amz-content-sha256'] = createHash('sha256').update('replaced!').digest('hex');
+        },
+      });
+      expect(await errorCode(rehashed)).toBe('SignatureDoesNotMatch');
+    });
+
+    it('refuses a wrong secret, an unknown key and an anonymous request', async () => {
+      const wrongSecret = storage.client({ accessKeyId: SERVER_CREDENTIALS.accessKeyId, secretAccessKey: 'not-the-secret' });
+      expect(await s3Failure(wrongSecret.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/signed.txt' })))).toEqual({
+        code: 'SignatureDoesNotMatch',
+        status: 403,
+      });
+      const unknown = storage.client({ accessKeyId: 'AKIAUNKNOWNUNKNOWN00', secretAccessKey: 'x' });
+      expect(await s3Failure(unknown.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/signed.txt' })))).toEqual({
+        code: 'InvalidAccessKeyId',
+        status: 403,
+      });
+      const anonymous = await fetch(`${storage.endpoint}/${BUCKET}/public/signed.txt`);
+      expect(anonymous.status).toBe(403);
+      expect(await errorCode(anonymous)).toBe('AccessDenied');
+    });
+
+    it('refuses a replayed request with an old date and one signed for another region', async () => {
+      const old = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, { signingDate: new Date(Date.now() - 16 * 60_000) });
+      expect(old.status).toBe(403);
+      expect(await errorCode(old)).toBe('RequestTimeTooSkewed');
+      const future = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, { signingDate: new Date(Date.now() + 16 * 60_000) });
+      expect(await errorCode(future)).toBe('RequestTimeTooSkewed');
+
+      const otherRegion = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}/public/signed.txt`, {
+        tamper: (headers) => {
+          headers.authorization = headers.authorization.replace('/eu-west-1/', '/us-east-1/');
+        },
+      });
+      expect(otherRegion.status).toBe(400);
+      expect(await errorCode(otherRegion)).toBe('AuthorizationHeaderMalformed');
+    });
+
+    it('enforces the session token and the expiry of temporary credentials', async () => {
+      const identity = storage.identities.mint();
+      const key = `private/${identity.identityId}/token.txt`;
+      expect((await storage.client(identity).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'x' }))).$metadata.httpStatusCode).toBe(200);
+
+      const withoutToken = storage.client({ accessKeyId: identity.accessKeyId, secretAccessKey: identity.secretAccessKey });
+      expect(await s3Failure(withoutToken.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })))).toEqual({ code: 'InvalidAccessKeyId', status: 403 });
+      const wrongToken = storage.client({ ...identity, sessionToken: `${identity.sessionToken}x` });
+      expect(await s3Failure(wrongToken.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })))).toEqual({ code: 'InvalidToken', status: 400 });
+
+      const expired = storage.identities.mint({ lifetimeMs: -1000 });
+      expect(await s3Failure(storage.client(expired).send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/signed.txt' })))).toEqual({
+        code: 'ExpiredToken',
+        status: 400,
+      });
+      // The server's own credentials never carry a token.
+      const serverWithToken = storage.client({ ...SERVER_CREDENTIALS, sessionToken: 'token' });
+      expect(await s3Failure(serverWithToken.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/signed.txt' })))).toEqual({
+        code: 'InvalidToken',
+        status: 400,
+      });
+    });
+  });
+
+  describe('payload hashes', () => {
+    it('refuses a body whose SHA-256 does not match and stores nothing', async () => {
+      const claimed = 'a'.repeat(64);
+      const response = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/mismatch.txt`, { body: 'the real body', payloadHash: claimed });
+      expect(response.status).toBe(400);
+      expect(await errorCode(response)).toBe('XAmzContentSHA256Mismatch');
+      expect(await s3Failure(storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/mismatch.txt' })))).toEqual({ code: 'NoSuchKey', status: 404 });
+      expect(readdirSync(path.join(storage.dataDir, 'objects', '.tmp'))).toEqual([]);
+    });
+
+    it('refuses an upload with UNSIGNED-PAYLOAD and a bad Content-MD5', async () => {
+      const unsigned = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/unsigned.txt`, { body: 'x', payloadHash: 'UNSIGNED-PAYLOAD' });
+      expect(unsigned.status).toBe(400);
+      expect(await errorCode(unsigned)).toBe('InvalidRequest');
+      const badMd5 = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/md5.txt`, { body: 'x', headers: { 'content-md5': Buffer.alloc(16).toString('base64') } });
+      expect(await errorCode(badMd5)).toBe('BadDigest');
+      expect(existsSync(path.join(storage.dataDir, 'objects', '.tmp'))).toBe(true);
+      expect(readdirSync(path.join(storage.dataDir, 'objects', '.tmp'))).toEqual([]);
+    });
+
+    it('checks a CRC32 checksum a client sends anyway', async () => {
+      const good = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/crc.txt`, { body: 'hello', headers: { 'x-amz-checksum-crc32': 'NhCmhg==' } });
+      expect(good.status).toBe(200);
+      const bad = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/crc.txt`, { body: 'hellO', headers: { 'x-amz-checksum-crc32': 'NhCmhg==' } });
+      expect(await errorCode(bad)).toBe('BadDigest');
+    });
+  });
+
+  describe('access levels', () => {
+    const alice = () => storage.identities.mint({ identityId: 'eu-west-1:00000000-0000-4000-8000-00000000a11c' });
+    const bob = () => storage.identities.mint({ identityId: 'eu-west-1:00000000-0000-4000-8000-000000000b0b' });
+
+    it('keeps private objects to their owner', async () => {
+      const a = alice();
+      const key = `private/${a.identityId}/passport.pdf`;
+      await storage.client(a).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'secret' }));
+      const own = await storage.client(a).send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
+      expect(await own.Body!.transformToString()).toBe('secret');
+
+      const b = storage.client(bob());
+      expect(await s3Failure(b.send(new GetObjectCommand({ Bucket: BUCKET, Key: key })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `private/${a.identityId}/` })))).toEqual({ code: 'AccessDenied', status: 403 });
+      // A missing private object of someone else is AccessDenied too: nothing is learnt about what exists.
+      expect(await s3Failure(b.send(new GetObjectCommand({ Bucket: BUCKET, Key: `private/${a.identityId}/missing.pdf` })))).toEqual({ code: 'AccessDenied', status: 403 });
+      // The server may read everything.
+      expect((await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).$metadata.httpStatusCode).toBe(200);
+    });
+
+    it('lets anyone signed in read protected objects but only the owner write them', async () => {
+      const a = alice();
+      const key = `protected/${a.identityId}/deeds.pdf`;
+      await storage.client(a).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'deeds' }));
+
+      const b = storage.client(bob());
+      expect(await (await b.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToString()).toBe('deeds');
+      const listed = await b.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'protected/' }));
+      expect(listed.Contents?.map((object) => object.Key)).toContain(key);
+      expect(await s3Failure(b.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'forged' })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await (await storage.client(a).send(new GetObjectCommand({ Bucket: BUCKET, Key: key }))).Body!.transformToString()).toBe('deeds');
+    });
+
+    it('lets anyone signed in write public objects, and no identity reach outside the three areas', async () => {
+      const b = storage.client(bob());
+      await b.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public/shared.txt', Body: 'shared' }));
+      expect(await (await storage.client(alice()).send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/shared.txt' }))).Body!.transformToString()).toBe('shared');
+      expect(await s3Failure(b.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'internal/config', Body: 'x' })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public', Body: 'x' })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new ListObjectsV2Command({ Bucket: BUCKET })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect(await s3Failure(b.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'private/' })))).toEqual({ code: 'AccessDenied', status: 403 });
+      expect((await storage.client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'internal/config', Body: 'x' }))).$metadata.httpStatusCode).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { BUCKET, REGION, SERVER_CREDENTIALS, startStorage, type StorageHarness } from './harness';
+
+const escape = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** A GetObject URL as @aws-sdk/s3-request-presigner builds it: x-amz-* hoisted into the query, UNSIGNED-PAYLOAD. */
+async function presign(
+  endpoint: string,
+  key: string,
+  options: { expiresIn?: number; method?: string; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }; query?: Record<string, string> } = {},
+): Promise<string> {
+  const base = new URL(endpoint);
+  const path = `${base.pathname}/${BUCKET}/${key.split('/').map(escape).join('/')}`;
+  const signer = new SignatureV4({ credentials: options.credentials ?? SERVER_CREDENTIALS, region: REGION, service: 's3', sha256: Sha256, uriEscapePath: false, applyChecksum: false });
+  const signed = await signer.presign(
+    {
+      method: options.method ?? 'GET',
+      protocol: 'http:',
+      hostname: base.hostname,
+      port: Number(base.port),
+      path,
+      query: { 'x-id': 'GetObject', ...options.query },
+      headers: { host: base.host, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
+    },
+    { expiresIn: options.expiresIn ?? 900, unsignableHeaders: new Set(['content-type']) },
+  );
+  const query = Object.entries(signed.query ?? {})
+    .map(([name, value]) => `${escape(name)}=${escape(String(value))}`)
+    .join('&');
+  return `${base.origin}${path}?${query}`;
+}
+
+const errorCode = async (response: Response) => /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1];
+
+describe('embedded S3 presigned URLs', () => {
+  let storage: StorageHarness;
+  beforeAll(async () => {
+    storage = await startStorage('sqlite');
+    await storage.client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public/report (1).pdf', Body: 'report body', ContentType: 'application/pdf' }));
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+  afterEach(() => {
+    storage.clock.offsetMs = 0;
+  });
+
+  it('downloads with a plain fetch until the URL expires', async () => {
+    const url = await presign(storage.endpoint, 'public/report (1).pdf', { expiresIn: 60 });
+    expect(url).toContain('X-Amz-Content-Sha256=UNSIGNED-PAYLOAD');
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(await response.text()).toBe('report body');
+    // The method is signed: a GET URL does not serve a HEAD.
+    expect((await fetch(url, { method: 'HEAD' })).status).toBe(403);
+
+    storage.clock.offsetMs = 59_000;
+    expect((await fetch(url)).status).toBe(200);
+    storage.clock.offsetMs = 61_000;
+    const expired = await fetch(url);
+    expect(expired.status).toBe(403);
+    expect(await expired.text()).toMatch(/<Code>AccessDenied<\/Code><Message>Request has expired/);
+  });
+
+  it('refuses a tampered URL', async () => {
+    const url = await presign(storage.endpoint, 'public/report (1).pdf');
+    const flipped = url.replace(/X-Amz-Signature=([0-9a-f])/, (_match, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`);
+    expect(await errorCode(await fetch(flipped))).toBe('SignatureDoesNotMatch');
+    const longer = url.replace('X-Amz-Expires=900', 'X-Amz-Expires=3600');
+    expect(await errorCode(await fetch(longer))).toBe('SignatureDoesNotMatch');
+    const otherKey = url.replace('report%20%281%29.pdf', 'other.pdf');
+    expect(await errorCode(await fetch(otherKey))).toBe('SignatureDoesNotMatch');
+    const tooLong = url.replace('X-Amz-Expires=900', 'X-Amz-Expires=604801');
+    expect(await errorCode(await fetch(tooLong))).toBe('AuthorizationQueryParametersError');
+  });
+
+  it('applies response header overrides that were signed', async () => {
+    const url = await presign(storage.endpoint, 'public/report (1).pdf', { query: { 'response-content-disposition': 'attachment; filename="report.pdf"' } });
+    const response = await fetch(url);
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="report.pdf"');
+  });
+
+  it('works with temporary credentials, needs their token, and keeps to the access levels', async () => {
+    const alice = storage.identities.mint();
+    const key = `private/${alice.identityId}/id.pdf`;
+    await storage.client(alice).send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: 'id card' }));
+    const url = await presign(storage.endpoint, key, { credentials: alice });
+    expect(url).toContain('X-Amz-Security-Token=');
+    expect(await (await fetch(url)).text()).toBe('id card');
+    expect(await errorCode(await fetch(url.replace(/&X-Amz-Security-Token=[^&]+/, '')))).toBe('InvalidAccessKeyId');
+
+    const bob = storage.identities.mint();
+    expect(await errorCode(await fetch(await presign(storage.endpoint, key, { credentials: bob })))).toBe('AccessDenied');
+  });
+
+  it('accepts presigned URLs for downloads only', async () => {
+    const url = await presign(storage.endpoint, 'public/upload-by-url.pdf', { method: 'PUT' });
+    const response = await fetch(url, { method: 'PUT', body: 'x' });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('GET and HEAD only');
+  });
+});

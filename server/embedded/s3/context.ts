@@ -1,0 +1,41 @@
+// What every operation works with: the settings, the metadata, the files, the clock, and the request at hand.
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthSettings, Principal } from './auth';
+import type { StorageLayout } from './files';
+import type { StorageRepository } from './repository';
+
+export interface StorageSettings {
+  buckets: ReadonlySet<string>;
+  maxObjectBytes: number;
+  /** The path the plugin is mounted at, e.g. `/s3`. */
+  prefix: string;
+}
+
+export interface StorageContext {
+  settings: StorageSettings;
+  auth: AuthSettings;
+  repository: StorageRepository;
+  layout: StorageLayout;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+/** One authenticated request to a bucket or an object. */
+export interface S3Request {
+  bucket: string;
+  /** Decoded; empty for requests to the bucket itself. */
+  key: string;
+  query: Record<string, string | string[]>;
+  principal: Principal;
+  /** The hex SHA-256 the body must have, or UNSIGNED-PAYLOAD. */
+  payloadHash: string;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  body: Readable;
+}
+
+export function queryValue(query: Record<string, string | string[]>, name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? value[0] : value;
+}

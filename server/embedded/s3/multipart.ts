@@ -1,0 +1,234 @@
+// Multipart uploads: CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts.
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ownerOf, requireAccess, requireUploadOwner } from './access';
+import { queryValue, type S3Request, type StorageContext } from './context';
+import { errors } from './errors';
+import { concatenateFiles, newObjectFile, newPartFile, newUploadId, objectPath, PartFileError, publishObjectFile, removeQuietly, tmpPath, UPLOAD_ID, uploadDir } from './files';
+import { checkEmptyPayload, contentTypeOf, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
+import type { UploadRecord } from './repository';
+import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
+
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MAX_PART_BYTES = 5 * 1024 ** 3;
+export const MAX_PARTS = 10_000;
+const MAX_COMPLETE_BODY_BYTES = 2 * 1024 * 1024;
+const DEFAULT_MAX_PARTS_LISTED = 1000;
+
+const uploadIdOf = (s3: S3Request): string => queryValue(s3.query, 'uploadId') ?? '';
+
+/** The upload this request names, if the caller may use it: same bucket and key, and its creator. */
+async function findUpload(context: StorageContext, s3: S3Request): Promise<UploadRecord> {
+  requireAccess(s3.principal, s3.key, 'write');
+  const uploadId = uploadIdOf(s3);
+  const upload = UPLOAD_ID.test(uploadId) ? await context.repository.uploads.find(uploadId) : undefined;
+  if (!upload || upload.bucket !== s3.bucket || upload.key !== s3.key) throw errors.noSuchUpload(uploadId);
+  requireUploadOwner(s3.principal, upload.ownerIdentity);
+  return upload;
+}
+
+const xmlReply = (s3: S3Request, root: string, body: string) => s3.reply.code(200).type('application/xml').send(xmlDocument(root, body));
+
+export async function createMultipartUpload(context: StorageContext, s3: S3Request) {
+  requireAccess(s3.principal, s3.key, 'write');
+  checkEmptyPayload(s3);
+  const uploadId = newUploadId();
+  // The folder before the row: a crash in between leaves an empty folder for the sweep, never a row without one.
+  await mkdir(uploadDir(context.layout, uploadId));
+  await context.repository.uploads.create({
+    uploadId,
+    bucket: s3.bucket,
+    key: s3.key,
+    ownerIdentity: ownerOf(s3.principal),
+    contentType: contentTypeOf(s3.request.headers),
+    headers: storedHeaders(s3.request.headers),
+    createdAt: new Date(context.now()),
+  });
+  return xmlReply(s3, 'InitiateMultipartUploadResult', textElement('Bucket', s3.bucket) + textElement('Key', s3.key) + textElement('UploadId', uploadId));
+}
+
+function parsePartNumber(raw: string | undefined): number {
+  if (raw === undefined || !/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PARTS) {
+    throw errors.invalidArgument('Part number must be an integer between 1 and 10000, inclusive');
+  }
+  return Number(raw);
+}
+
+export async function uploadPart(context: StorageContext, s3: S3Request) {
+  const partNumber = parsePartNumber(queryValue(s3.query, 'partNumber'));
+  if (s3.request.headers['x-amz-copy-source'] !== undefined) throw errors.notImplemented('UploadPartCopy');
+  const upload = await findUpload(context, s3);
+  const dir = uploadDir(context.layout, upload.uploadId);
+  // A fresh file per attempt: a part uploaded again never overwrites bytes a row still points at. Fsynced before
+  // its row is written, as S3 keeps an acknowledged part.
+  const file = newPartFile(partNumber);
+  const target = path.join(dir, file);
+  let written;
+  try {
+    written = await receiveBody(s3, target, { maxBytes: Math.min(MAX_PART_BYTES, context.settings.maxObjectBytes), sync: true });
+  } catch (error) {
+    // The folder went with an abort that raced this part.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw errors.noSuchUpload(upload.uploadId);
+    throw error;
+  }
+  const etag = `"${written.md5.toString('hex')}"`;
+  const recorded = await context.repository.uploads.recordPart({
+    uploadId: upload.uploadId,
+    partNumber,
+    size: written.size,
+    etag,
+    file,
+    lastModified: new Date(context.now()),
+  });
+  if (recorded === 'no-upload') {
+    await removeQuietly(target);
+    throw errors.noSuchUpload(upload.uploadId);
+  }
+  if (recorded.replacedFile) await removeQuietly(path.join(dir, recorded.replacedFile));
+  return s3.reply.code(200).header('etag', etag).send();
+}
+
+/** The parts the client lists in CompleteMultipartUpload, in its order. */
+function parseCompleteRequest(body: Buffer): { partNumber: number; etag: string }[] {
+  let root;
+  try {
+    root = parseXml(body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) throw errors.malformedXml();
+    throw error;
+  }
+  if (root.name !== 'CompleteMultipartUpload' || root.children.length === 0) throw errors.malformedXml();
+  return root.children.map((part) => {
+    if (part.name !== 'Part') throw errors.malformedXml();
+    const number = part.children.find((child) => child.name === 'PartNumber')?.text.trim();
+    const etag = part.children.find((child) => child.name === 'ETag')?.text.trim();
+    if (number === undefined || etag === undefined || !/^\d{1,9}$/.test(number)) throw errors.malformedXml();
+    return { partNumber: Number(number), etag };
+  });
+}
+
+export async function completeMultipartUpload(context: StorageContext, s3: S3Request) {
+  const upload = await findUpload(context, s3);
+  const requested = parseCompleteRequest(await readSmallBody(s3, MAX_COMPLETE_BODY_BYTES));
+  for (let i = 1; i < requested.length; i += 1) {
+    if (requested[i].partNumber <= requested[i - 1].partNumber) throw errors.invalidPartOrder();
+  }
+  const stored = new Map((await context.repository.uploads.parts(upload.uploadId)).map((part) => [part.partNumber, part]));
+  const parts = requested.map(({ partNumber, etag }) => {
+    const part = stored.get(partNumber);
+    if (!part || !sameEtag(part.etag, etag)) throw errors.invalidPart(partNumber);
+    return part;
+  });
+  parts.slice(0, -1).forEach((part) => {
+    if (part.size < MIN_PART_BYTES) throw errors.entityTooSmall(part.partNumber);
+  });
+  const size = parts.reduce((total, part) => total + part.size, 0);
+  if (size > context.settings.maxObjectBytes) throw errors.entityTooLarge(context.settings.maxObjectBytes);
+
+  // The same order as a single put: whole file, fsynced, renamed; then one transaction makes the object
+  // visible and drops the upload. A crash before that commit leaves the upload complete-able again.
+  const dir = uploadDir(context.layout, upload.uploadId);
+  const tmp = tmpPath(context.layout);
+  try {
+    await concatenateFiles(
+      parts.map((part) => ({ path: path.join(dir, part.file), size: part.size })),
+      tmp,
+    );
+  } catch (error) {
+    if (error instanceof PartFileError) throw errors.invalidPart(parts[error.index].partNumber);
+    throw error;
+  }
+  const file = newObjectFile();
+  try {
+    await publishObjectFile(context.layout, tmp, file);
+  } catch (error) {
+    await removeQuietly(tmp);
+    throw error;
+  }
+  const digest = createHash('md5');
+  for (const part of parts) digest.update(Buffer.from(part.etag.replace(/"/g, ''), 'hex'));
+  const etag = `"${digest.digest('hex')}-${parts.length}"`;
+  let completed;
+  try {
+    completed = await context.repository.uploads.complete(upload.uploadId, {
+      bucket: s3.bucket,
+      key: s3.key,
+      size,
+      etag,
+      contentType: upload.contentType,
+      headers: upload.headers,
+      file,
+      ownerIdentity: upload.ownerIdentity,
+      lastModified: new Date(context.now()),
+    });
+  } catch (error) {
+    await removeQuietly(objectPath(context.layout, file));
+    throw error;
+  }
+  if (completed === 'no-upload') {
+    await removeQuietly(objectPath(context.layout, file));
+    throw errors.noSuchUpload(upload.uploadId);
+  }
+  await removeQuietly(dir, true);
+  if (completed.replacedFile) await removeQuietly(objectPath(context.layout, completed.replacedFile));
+
+  const host = String(s3.request.headers.host ?? 'localhost');
+  const location = `${s3.request.protocol}://${host}${context.settings.prefix}/${s3.bucket}/${s3.key.split('/').map(encodeURIComponent).join('/')}`;
+  return xmlReply(
+    s3,
+    'CompleteMultipartUploadResult',
+    textElement('Location', location) + textElement('Bucket', s3.bucket) + textElement('Key', s3.key) + textElement('ETag', etag),
+  );
+}
+
+export async function abortMultipartUpload(context: StorageContext, s3: S3Request) {
+  checkEmptyPayload(s3);
+  const upload = await findUpload(context, s3);
+  if (!(await context.repository.uploads.remove(upload.uploadId))) throw errors.noSuchUpload(upload.uploadId);
+  // Rows first: a part arriving now is refused by the database, and its file goes with the folder or the sweep.
+  await removeQuietly(uploadDir(context.layout, upload.uploadId), true);
+  return s3.reply.code(204).send();
+}
+
+function parseCount(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(raw)) throw errors.invalidArgument(`${name} must be a whole number`);
+  return Number(raw);
+}
+
+export async function listParts(context: StorageContext, s3: S3Request) {
+  checkEmptyPayload(s3);
+  const upload = await findUpload(context, s3);
+  const maxParts = Math.min(parseCount(queryValue(s3.query, 'max-parts'), 'max-parts', DEFAULT_MAX_PARTS_LISTED), DEFAULT_MAX_PARTS_LISTED);
+  const marker = parseCount(queryValue(s3.query, 'part-number-marker'), 'part-number-marker', 0);
+  const found = await context.repository.uploads.parts(upload.uploadId, { after: marker, limit: maxParts + 1 });
+  const page = found.slice(0, maxParts);
+  const truncated = found.length > maxParts;
+  const initiator = upload.ownerIdentity ?? 'server';
+  return xmlReply(
+    s3,
+    'ListPartsResult',
+    textElement('Bucket', s3.bucket) +
+      textElement('Key', s3.key) +
+      textElement('UploadId', upload.uploadId) +
+      element('Initiator', textElement('ID', initiator), textElement('DisplayName', initiator)) +
+      element('Owner', textElement('ID', initiator), textElement('DisplayName', initiator)) +
+      textElement('StorageClass', 'STANDARD') +
+      textElement('PartNumberMarker', marker) +
+      textElement('NextPartNumberMarker', page.length > 0 ? page[page.length - 1].partNumber : marker) +
+      textElement('MaxParts', maxParts) +
+      textElement('IsTruncated', truncated) +
+      page
+        .map((part) =>
+          element(
+            'Part',
+            textElement('PartNumber', part.partNumber),
+            textElement('LastModified', part.lastModified.toISOString()),
+            textElement('ETag', part.etag),
+            textElement('Size', part.size),
+          ),
+        )
+        .join(''),
+  );
+}

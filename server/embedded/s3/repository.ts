@@ -1,0 +1,263 @@
+// The storage metadata in the database: objects, unfinished uploads and their parts. Each change that makes
+// bytes visible is one transaction, run only after those bytes are safely on disk.
+import type { Kysely } from 'kysely';
+import { fromDbTime, toDbTime } from '../../db/values';
+import type { StorageObjectTable, StoragePartTable, StorageTables, StorageUploadTable } from './tables';
+
+export interface ObjectRecord {
+  bucket: string;
+  key: string;
+  size: number;
+  etag: string;
+  contentType: string;
+  headers: Record<string, string>;
+  file: string;
+  ownerIdentity: string | null;
+  lastModified: Date;
+}
+
+export interface UploadRecord {
+  uploadId: string;
+  bucket: string;
+  key: string;
+  ownerIdentity: string | null;
+  contentType: string;
+  headers: Record<string, string>;
+  createdAt: Date;
+}
+
+export interface PartRecord {
+  uploadId: string;
+  partNumber: number;
+  size: number;
+  etag: string;
+  file: string;
+  lastModified: Date;
+}
+
+export interface ListedObject {
+  key: string;
+  size: number;
+  etag: string;
+  lastModified: Date;
+}
+
+const toObject = (row: StorageObjectTable): ObjectRecord => ({
+  bucket: row.bucket,
+  key: row.object_key,
+  size: Number(row.size),
+  etag: row.etag,
+  contentType: row.content_type,
+  headers: JSON.parse(row.headers) as Record<string, string>,
+  file: row.file,
+  ownerIdentity: row.owner_identity,
+  lastModified: fromDbTime(row.last_modified),
+});
+
+const fromObject = (record: ObjectRecord): StorageObjectTable => ({
+  bucket: record.bucket,
+  object_key: record.key,
+  size: record.size,
+  etag: record.etag,
+  content_type: record.contentType,
+  headers: JSON.stringify(record.headers),
+  file: record.file,
+  owner_identity: record.ownerIdentity,
+  last_modified: toDbTime(record.lastModified),
+});
+
+const toUpload = (row: StorageUploadTable): UploadRecord => ({
+  uploadId: row.upload_id,
+  bucket: row.bucket,
+  key: row.object_key,
+  ownerIdentity: row.owner_identity,
+  contentType: row.content_type,
+  headers: JSON.parse(row.headers) as Record<string, string>,
+  createdAt: fromDbTime(row.created_at),
+});
+
+const toPart = (row: StoragePartTable): PartRecord => ({
+  uploadId: row.upload_id,
+  partNumber: Number(row.part_number),
+  size: Number(row.size),
+  etag: row.etag,
+  file: row.file,
+  lastModified: fromDbTime(row.last_modified),
+});
+
+/** Writes the object's row, replacing any earlier version; answers the file the earlier version used. */
+async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): Promise<string | undefined> {
+  const previous = await trx
+    .selectFrom('storage_objects')
+    .select('file')
+    .where('bucket', '=', record.bucket)
+    .where('object_key', '=', record.key)
+    .executeTakeFirst();
+  const row = fromObject(record);
+  await trx
+    .insertInto('storage_objects')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict.columns(['bucket', 'object_key']).doUpdateSet({
+        size: row.size,
+        etag: row.etag,
+        content_type: row.content_type,
+        headers: row.headers,
+        file: row.file,
+        owner_identity: row.owner_identity,
+        last_modified: row.last_modified,
+      }),
+    )
+    .execute();
+  return previous?.file;
+}
+
+export type StorageRepository = ReturnType<typeof createStorageRepository>;
+
+export function createStorageRepository(db: Kysely<StorageTables>) {
+  const uploadExists = async (trx: Kysely<StorageTables>, uploadId: string) =>
+    (await trx.selectFrom('storage_uploads').select('upload_id').where('upload_id', '=', uploadId).executeTakeFirst()) !== undefined;
+
+  return {
+    objects: {
+      async find(bucket: string, key: string): Promise<ObjectRecord | undefined> {
+        const row = await db.selectFrom('storage_objects').selectAll().where('bucket', '=', bucket).where('object_key', '=', key).executeTakeFirst();
+        return row && toObject(row);
+      },
+
+      /** Makes `record` the object at its key; answers the file of the version it replaced. */
+      put(record: ObjectRecord): Promise<string | undefined> {
+        return db.transaction().execute((trx) => putObjectRow(trx, record));
+      },
+
+      /** Answers the removed version's file, if there was one. */
+      async remove(bucket: string, key: string): Promise<string | undefined> {
+        const row = await db.deleteFrom('storage_objects').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').executeTakeFirst();
+        return row?.file;
+      },
+
+      /** Keys from `from` on (inclusive), after `after` (exclusive), in byte order. */
+      async list(bucket: string, options: { from: string; after?: string; limit: number }): Promise<ListedObject[]> {
+        let query = db
+          .selectFrom('storage_objects')
+          .select(['object_key', 'size', 'etag', 'last_modified'])
+          .where('bucket', '=', bucket)
+          .where('object_key', '>=', options.from);
+        if (options.after !== undefined) query = query.where('object_key', '>', options.after);
+        const rows = await query.orderBy('object_key').limit(options.limit).execute();
+        return rows.map((row) => ({ key: row.object_key, size: Number(row.size), etag: row.etag, lastModified: fromDbTime(row.last_modified) }));
+      },
+
+      async referencedFiles(files: string[]): Promise<Set<string>> {
+        if (files.length === 0) return new Set();
+        const rows = await db.selectFrom('storage_objects').select('file').where('file', 'in', files).execute();
+        return new Set(rows.map((row) => row.file));
+      },
+    },
+
+    uploads: {
+      async create(record: UploadRecord): Promise<void> {
+        await db
+          .insertInto('storage_uploads')
+          .values({
+            upload_id: record.uploadId,
+            bucket: record.bucket,
+            object_key: record.key,
+            owner_identity: record.ownerIdentity,
+            content_type: record.contentType,
+            headers: JSON.stringify(record.headers),
+            created_at: toDbTime(record.createdAt),
+          })
+          .execute();
+      },
+
+      async find(uploadId: string): Promise<UploadRecord | undefined> {
+        const row = await db.selectFrom('storage_uploads').selectAll().where('upload_id', '=', uploadId).executeTakeFirst();
+        return row && toUpload(row);
+      },
+
+      async parts(uploadId: string, options: { after?: number; limit?: number } = {}): Promise<PartRecord[]> {
+        let query = db.selectFrom('storage_parts').selectAll().where('upload_id', '=', uploadId);
+        if (options.after !== undefined) query = query.where('part_number', '>', options.after);
+        if (options.limit !== undefined) query = query.limit(options.limit);
+        const rows = await query.orderBy('part_number').execute();
+        return rows.map(toPart);
+      },
+
+      /**
+       * Records a part whose file is already written; answers the file of the part it replaced, or
+       * 'no-upload' when the upload was completed or aborted meanwhile (the caller removes the new file).
+       */
+      async recordPart(part: PartRecord): Promise<{ replacedFile?: string } | 'no-upload'> {
+        try {
+          return await db.transaction().execute(async (trx) => {
+            if (!(await uploadExists(trx, part.uploadId))) return 'no-upload' as const;
+            const previous = await trx
+              .selectFrom('storage_parts')
+              .select('file')
+              .where('upload_id', '=', part.uploadId)
+              .where('part_number', '=', part.partNumber)
+              .executeTakeFirst();
+            const row = {
+              upload_id: part.uploadId,
+              part_number: part.partNumber,
+              size: part.size,
+              etag: part.etag,
+              file: part.file,
+              last_modified: toDbTime(part.lastModified),
+            };
+            await trx
+              .insertInto('storage_parts')
+              .values(row)
+              .onConflict((conflict) =>
+                conflict.columns(['upload_id', 'part_number']).doUpdateSet({ size: row.size, etag: row.etag, file: row.file, last_modified: row.last_modified }),
+              )
+              .execute();
+            return { replacedFile: previous?.file };
+          });
+        } catch (error) {
+          // An abort committed between our check and our insert: the foreign key refused the part.
+          if (!(await uploadExists(db, part.uploadId))) return 'no-upload';
+          throw error;
+        }
+      },
+
+      /** In one step: the object appears, the upload and its parts' rows go. */
+      async complete(uploadId: string, record: ObjectRecord): Promise<{ replacedFile?: string } | 'no-upload'> {
+        return db.transaction().execute(async (trx) => {
+          if (!(await uploadExists(trx, uploadId))) return 'no-upload' as const;
+          const replacedFile = await putObjectRow(trx, record);
+          // Rows of parts go with their upload (on delete cascade); deleted here too so no dialect relies on it.
+          await trx.deleteFrom('storage_parts').where('upload_id', '=', uploadId).execute();
+          await trx.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).execute();
+          return { replacedFile };
+        });
+      },
+
+      /** Answers whether there was such an upload. */
+      async remove(uploadId: string): Promise<boolean> {
+        return db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('storage_parts').where('upload_id', '=', uploadId).execute();
+          const result = await trx.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).executeTakeFirst();
+          return Number(result.numDeletedRows) > 0;
+        });
+      },
+
+      async createdBefore(time: Date): Promise<string[]> {
+        const rows = await db.selectFrom('storage_uploads').select('upload_id').where('created_at', '<', toDbTime(time)).execute();
+        return rows.map((row) => row.upload_id);
+      },
+
+      async existing(uploadIds: string[]): Promise<Set<string>> {
+        if (uploadIds.length === 0) return new Set();
+        const rows = await db.selectFrom('storage_uploads').select('upload_id').where('upload_id', 'in', uploadIds).execute();
+        return new Set(rows.map((row) => row.upload_id));
+      },
+
+      async partFiles(uploadId: string): Promise<Set<string>> {
+        const rows = await db.selectFrom('storage_parts').select('file').where('upload_id', '=', uploadId).execute();
+        return new Set(rows.map((row) => row.file));
+      },
+    },
+  };
+}
