@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword } from '../../../src/validation';
+import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword, normaliseDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
 import { SealedDataError, unseal } from '../../services/sealedData';
 import { codeFailure } from '../user-authorization-management';
@@ -40,7 +40,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       if (!(await app.captchaGate.consumePass(request.body.sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
-      const username = request.body.userId.trim().toUpperCase();
+      const username = normaliseDocument(request.body.userId) ?? '';
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
         void sendRecoveryCode(app, username, request.id).catch((error: unknown) => request.log.error({ err: error }, 'recovery code not sent'));
@@ -84,7 +84,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
         throw error;
       }
       if (!isRecoveryData(data)) throw new ApiError(400, 'SEALED_DATA_MALFORMED', 'The data cannot be read');
-      const username = data.userId.trim().toUpperCase();
+      const username = normaliseDocument(data.userId) ?? '';
       const challenge = await app.codes.findLatest('recovery', username);
       if (!challenge) throw codeFailure({ outcome: 'expired' });
       // The password rule first: a weak password must not use up an attempt at the code.

@@ -9,13 +9,12 @@ import { getRuntimeConfig } from '../../config';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
-import { validateSchema } from '../../validation';
+import { loginSchema, normaliseDocument, validateSchema, type LoginValues } from '../../validation';
 import { authReset, loginRequested, selectSigningIn } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
 import { toastShown } from '../ui/uiSlice';
 import { LOGIN_ERROR_MESSAGES } from './loginListeners';
-import { loginSchema, normaliseUserId, type LoginValues } from './loginSchema';
 import { useFieldErrors } from '../../forms/useFieldErrors';
 import './login.css';
 
@@ -63,7 +62,7 @@ export function LoginScreen() {
         dispatch(toastShown({ messageIds: LOGIN_ERROR_MESSAGES, kind: 'error' }));
         return;
       }
-      dispatch(loginRequested({ userId: normaliseUserId(values.userId), password: values.password, captchaToken }));
+      dispatch(loginRequested({ userId: normaliseDocument(values.userId) ?? '', password: values.password, captchaToken }));
     },
   });
   const errors = useFieldErrors(formik, FIELDS, { userId: userIdRef, password: passwordRef });

@@ -1,5 +1,5 @@
 import { object, string } from 'yup';
-import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, rules } from '../../validation';
+import { loginSchema, rules } from '../../validation';
 
 export interface RecoverInitValues {
   userId: string;
@@ -11,9 +11,8 @@ export interface RecoverConfirmValues {
   confirmation: string;
 }
 
-export const recoverInitSchema = object({
-  userId: string().test(rules.required()).test(rules.minLength(LOGIN_ID_MIN_LENGTH)).test(rules.maxLength(LOGIN_ID_MAX_LENGTH)),
-});
+/** The ID document number, checked exactly as on the login page. */
+export const recoverInitSchema = loginSchema.pick(['userId']);
 
 /** The same product password rule the server applies; the confirmation must match exactly. */
 export const recoverConfirmSchema = object({
