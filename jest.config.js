@@ -1,6 +1,6 @@
 // Two projects: the browser code runs in jsdom, the server and the shared validators in plain Node.
 // Packages that ship ES modules only: Babel compiles them for Jest, which loads CommonJS on Node 20.
-const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat|content-disposition|cookie)/)';
+const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)';
 
 /** @type {import('jest').Config} */
 module.exports = {

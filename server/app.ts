@@ -20,6 +20,7 @@ import { mainAppRoutes } from './routes/main-app';
 import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
 import { demoCustomersPlugin } from './plugins/demoCustomers';
+import { documentsPlugin } from './plugins/documents';
 import { identityPlugin } from './plugins/identity';
 import { servicesPlugin } from './plugins/services';
 import { storagePlugin } from './plugins/storage';
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(servicesPlugin, { config, secret });
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
+  await app.register(documentsPlugin, { config, secret });
   if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
 
   await app.register(healthRoutes);

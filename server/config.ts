@@ -23,8 +23,10 @@ export interface Config {
   onboardingTokenSeconds: number;
   sessionWarningSeconds: number;
   /** `embedded`: the server answers as the Cognito user and identity pools itself. */
-  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string; embedded: boolean };
-  storage: { region: string; bucket: string; endpoint?: string; embedded: boolean };
+  /** `developerProvider`: the identity pool's developer provider name, under which applicants get storage identities. */
+  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string; developerProvider: string; embedded: boolean };
+  /** `maxDocumentBytes`: the largest document an applicant may upload (checked in the browser and by the server). */
+  storage: { region: string; bucket: string; endpoint?: string; maxDocumentBytes: number; embedded: boolean };
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
   serverSecret?: string;
   codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number };
@@ -187,12 +189,14 @@ export function loadConfig(env: Env = process.env): Config {
       clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+]{1,128}$/, 'diviloweb', 'an app client id (letters, digits, _ and +)'),
       endpoint: url(env, 'COGNITO_ENDPOINT', embeddedIdentity ? `${publicUrl}/cognito` : undefined),
       identityPoolId: matching(env, 'COGNITO_IDENTITY_POOL_ID', /^[\w-]+:[0-9a-f-]+$/, `${region}:00000000-0000-4000-8000-000000000001`, 'an identity pool id such as eu-west-1:uuid'),
+      developerProvider: matching(env, 'COGNITO_DEVELOPER_PROVIDER', /^[\w.-]{1,100}$/, 'login.divilo.onboarding', 'a developer provider name such as login.example.app'),
       embedded: embeddedIdentity,
     },
     storage: {
       region,
       bucket: matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name'),
       endpoint: url(env, 'S3_ENDPOINT', read(env, 'S3_BUCKET') === undefined ? `${publicUrl}/s3` : undefined),
+      maxDocumentBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 5 * 1024 ** 3),
       embedded: read(env, 'S3_BUCKET') === undefined,
     },
     serverSecret,
@@ -241,7 +245,7 @@ export function toRuntimeConfig(config: Config): RuntimeConfig {
       endpoint: config.identity.endpoint,
       identityPoolId: config.identity.identityPoolId,
     },
-    storage: { region: config.storage.region, bucket: config.storage.bucket, endpoint: config.storage.endpoint },
+    storage: { region: config.storage.region, bucket: config.storage.bucket, endpoint: config.storage.endpoint, maxDocumentBytes: config.storage.maxDocumentBytes },
     captcha:
       config.captcha.provider === 'altcha'
         ? { provider: 'altcha', challengeUrl: '/api/captcha/challenge' }

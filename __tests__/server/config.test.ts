@@ -150,7 +150,7 @@ describe('configuration', () => {
         endpoint: 'http://localhost:8080/cognito',
         identityPoolId: 'eu-west-1:00000000-0000-4000-8000-000000000001',
       },
-      storage: { region: 'eu-west-1', bucket: 'divilo-documents', endpoint: 'http://localhost:8080/s3' },
+      storage: { region: 'eu-west-1', bucket: 'divilo-documents', endpoint: 'http://localhost:8080/s3', maxDocumentBytes: 20 * 1024 * 1024 },
       captcha: { provider: 'altcha', challengeUrl: '/api/captcha/challenge' },
       sessionWarningSeconds: 90,
     });

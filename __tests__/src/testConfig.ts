@@ -14,7 +14,7 @@ export function testRuntimeConfig(overrides: Partial<RuntimeConfig> = {}): Runti
       selfEmployed: 'https://legal.divilo.test/self-employed.pdf',
     },
     identity: { region: 'eu-west-1', userPoolId: 'local_Divilo1', clientId: 'client', identityPoolId: 'eu-west-1:pool' },
-    storage: { region: 'eu-west-1', bucket: 'divilo-documents' },
+    storage: { region: 'eu-west-1', bucket: 'divilo-documents', maxDocumentBytes: 20 * 1024 * 1024 },
     captcha: { provider: 'altcha' },
     sessionWarningSeconds: 60,
     ...overrides,

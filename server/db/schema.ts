@@ -17,6 +17,7 @@ export interface Database {
   code_blocks: { purpose: string; subject: string; blocked_until: string };
   outbox: OutboxTable;
   sealing_keys: { key_id: string; public_key: string; private_key_sealed: string; created_at: string; expires_at: string };
+  onboarding_documents: OnboardingDocumentTable;
 }
 
 export interface OneTimeCodeTable {
@@ -65,4 +66,16 @@ export interface LoginSessionTable {
   last_seen_at: string;
   expires_at: string;
   revoked_at: string | null;
+}
+
+/** A document an applicant uploaded to storage and the server checked (one per application and kind). */
+export interface OnboardingDocumentTable {
+  application_id: string;
+  kind: string;
+  /** The full storage key, `private/<identityId>/...`. */
+  object_key: string;
+  /** SQLite answers a number, PostgreSQL a string. */
+  size: number | string;
+  etag: string;
+  checked_at: string;
 }

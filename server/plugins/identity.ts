@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
 import { createIdentityService, type IdentityService } from '../services/identity';
-import { deriveKey } from '../services/serverSecret';
+import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,15 +15,16 @@ declare module 'fastify' {
 export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';
 export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
 
+/** The server's credentials for the embedded identity service (its admin calls); AWS uses the SDK's own chain. */
+export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(secret, 'cognito-admin');
+
 /**
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
  * embedded pool, which is mounted at /cognito when no user pool is configured.
  */
 export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
-  let credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-  if (config.identity.embedded) {
-    const key = deriveKey(secret, 'cognito-admin');
-    credentials = { accessKeyId: `AKIA${key.subarray(0, 8).toString('hex').toUpperCase()}`, secretAccessKey: key.toString('base64') };
+  const credentials = config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined;
+  if (credentials) {
     const triggers = new CognitoTriggers();
     // The pre-authentication trigger: ERR-2809 until the application is complete.
     triggers.setPreAuthentication((user) => (user.attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'complete' ? undefined : { code: CLIENT_VERIFICATION_CODE }));
@@ -36,6 +37,7 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }
       adminCredentials: credentials,
       serverSecret: deriveKey(secret, 'cognito').toString('base64'),
       identityPoolId: config.identity.identityPoolId,
+      developerProviderName: config.identity.developerProvider,
       // The server's own CORS plugin already answers for every route, these included.
       corsOrigins: false,
       triggers,

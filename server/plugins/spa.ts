@@ -33,9 +33,11 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       root,
       wildcard: false,
       index: false,
-      setHeaders: (reply, filePath) => {
+      // The headers below decide caching; send's own max-age would override them.
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
         const hashed = path.relative(root, filePath).startsWith(`assets${path.sep}`);
-        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+        response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     // Assets are looked up per request (not only those present at start), so a rebuild is served at once.

@@ -27,8 +27,8 @@ const RUNTIME_CONFIG_SCHEMA = {
     },
     storage: {
       type: 'object',
-      properties: { region: { type: 'string' }, bucket: { type: 'string' }, endpoint: url },
-      required: ['region', 'bucket'],
+      properties: { region: { type: 'string' }, bucket: { type: 'string' }, endpoint: url, maxDocumentBytes: { type: 'integer' } },
+      required: ['region', 'bucket', 'maxDocumentBytes'],
     },
     captcha: {
       type: 'object',

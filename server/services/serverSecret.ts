@@ -25,3 +25,9 @@ export function loadServerSecret(dataDir: string, fromEnv?: string): Buffer {
 export function deriveKey(secret: Buffer, purpose: string): Buffer {
   return createHmac('sha256', secret).update(`divilo:${purpose}`).digest();
 }
+
+/** AWS-shaped long-term credentials derived from the server secret, for the server's calls to an embedded service. */
+export function deriveAccessKey(secret: Buffer, purpose: string): { accessKeyId: string; secretAccessKey: string } {
+  const key = deriveKey(secret, purpose);
+  return { accessKeyId: `AKIA${key.subarray(0, 8).toString('hex').toUpperCase()}`, secretAccessKey: key.toString('base64') };
+}

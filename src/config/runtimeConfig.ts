@@ -24,6 +24,8 @@ export interface RuntimeConfig {
     bucket: string;
     /** Set only for the embedded storage endpoint; absent means AWS itself. */
     endpoint?: string;
+    /** The largest document the server accepts; the upload screens refuse larger files before sending. */
+    maxDocumentBytes: number;
   };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; challengeUrl?: string };
   /** Seconds before a session token's expiry at which the app warns and offers to continue. */

@@ -5,7 +5,8 @@ import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cogn
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp } from '../helpers';
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on right now, for a server that must know its own address before it starts. */
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };

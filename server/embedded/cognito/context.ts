@@ -31,6 +31,8 @@ export interface PoolSettings {
   /** The Logins key of the identity pool: the issuer without its scheme. */
   loginProvider: string;
   identityPoolId: string;
+  /** The identity pool's developer provider name (developer-authenticated identities); none: not enabled. */
+  developerProviderName?: string;
   adminCredentials: AwsCredentials;
   lifetimes: TokenLifetimes;
   lockout: { maxFailures: number; lockSeconds: number };

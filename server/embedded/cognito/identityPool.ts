@@ -3,15 +3,18 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { PoolContext } from './context';
 import { AwsError, errors } from './errors';
-import { requireString, stringMap, type JsonObject } from './input';
+import { optionalString, requireParameter, requireString, stringMap, type JsonObject } from './input';
 import { createIdentityRepository } from './repository';
 import { deriveKey, open, seal } from './sealing';
 import type { IdentityTables } from './tables';
-import type { IdTokenClaims } from './tokens';
+import { OPENID_LOGIN, OPENID_TOKEN_MAX_SECONDS, type IdTokenClaims } from './tokens';
 
 const IDENTITY_POOL_ID = { max: 55, pattern: /^[\w-]+:[0-9a-f-]+$/ };
 const IDENTITY_ID = { max: 55, pattern: /^[\w-]+:[0-9a-f-]+$/ };
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const DEVELOPER_USER_ID_MAX = 128;
+/** GetOpenIdTokenForDeveloperIdentity's default TokenDuration, as on AWS: 15 minutes. */
+const DEFAULT_OPENID_TOKEN_SECONDS = 900;
 
 export const CREDENTIALS_KEY_PURPOSE = 'temporary-credentials';
 
@@ -19,30 +22,78 @@ function invalidLogin(reason: string) {
   return new AwsError('NotAuthorizedException', `Invalid login token. ${reason}`);
 }
 
-async function verifiedLogin(context: PoolContext, body: JsonObject): Promise<IdTokenClaims> {
+/**
+ * Who the request's single login is: a user of the pool (its id token), or an identity the pool already
+ * vouched for (its own OpenID token, from GetOpenIdTokenForDeveloperIdentity).
+ */
+type VerifiedLogin = { kind: 'user'; claims: IdTokenClaims } | { kind: 'identity'; identityId: string };
+
+async function verifiedLogin(context: PoolContext, body: JsonObject): Promise<VerifiedLogin> {
   const logins = stringMap(body, 'Logins', 50_000);
   const providers = Object.keys(logins);
   if (providers.length === 0) throw errors.notAuthorized('Unauthenticated access is not supported for this identity pool.');
+  if (providers.length === 1 && logins[OPENID_LOGIN] !== undefined) {
+    const identityId = await context.tokens.verifyOpenIdToken(logins[OPENID_LOGIN], context.settings.identityPoolId);
+    if (!identityId) throw invalidLogin('Not a valid OpenId Connect identity token.');
+    return { kind: 'identity', identityId };
+  }
   const token = logins[context.settings.loginProvider];
   if (providers.length !== 1 || token === undefined) throw invalidLogin(`Issuer doesn't match providerName`);
   const claims = await context.tokens.verifyIdToken(token);
   if (!claims) throw invalidLogin('Not a valid OpenId Connect identity token.');
-  return claims;
+  return { kind: 'user', claims };
 }
 
-export async function getId(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+function requirePool(context: PoolContext, body: JsonObject): string {
   const identityPoolId = requireString(body, 'IdentityPoolId', IDENTITY_POOL_ID);
   if (identityPoolId !== context.settings.identityPoolId) throw errors.resourceNotFound(`IdentityPool '${identityPoolId}' not found.`);
-  const claims = await verifiedLogin(context, body);
-  const region = identityPoolId.split(':')[0];
+  return identityPoolId;
+}
+
+const newIdentityId = (identityPoolId: string) => `${identityPoolId.split(':')[0]}:${randomUUID()}`;
+
+export async function getId(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const identityPoolId = requirePool(context, body);
+  const login = await verifiedLogin(context, body);
+  if (login.kind === 'identity') return { IdentityId: login.identityId };
   const identityId = await context.repository.identities.findOrCreate(
     identityPoolId,
     context.settings.loginProvider,
-    claims.sub,
-    `${region}:${randomUUID()}`,
+    login.claims.sub,
+    newIdentityId(identityPoolId),
     context.now(),
   );
   return { IdentityId: identityId };
+}
+
+/**
+ * A backend (signed with the admin credentials) vouches for one of its users: the identity of that user id under
+ * the pool's developer provider name, created on first use, and an OpenID token the browser trades for
+ * credentials with `Logins: { 'cognito-identity.amazonaws.com': token }`.
+ */
+export async function getOpenIdTokenForDeveloperIdentity(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const identityPoolId = requirePool(context, body);
+  const provider = context.settings.developerProviderName;
+  const logins = stringMap(body, 'Logins');
+  const names = Object.keys(logins);
+  if (!provider || names.length !== 1 || names[0] !== provider) {
+    throw errors.notAuthorized(`Developer provider name does not match the identity pool's.`);
+  }
+  const userIdentifier = requireParameter(logins, provider, DEVELOPER_USER_ID_MAX);
+  const duration = body.TokenDuration ?? DEFAULT_OPENID_TOKEN_SECONDS;
+  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < 1 || duration > OPENID_TOKEN_MAX_SECONDS) {
+    throw errors.invalidParameter(`1 validation error detected: Value at 'tokenDuration' failed to satisfy constraint: Member must have value between 1 and ${OPENID_TOKEN_MAX_SECONDS}`);
+  }
+  const identityId = await context.repository.identities.findOrCreate(identityPoolId, provider, userIdentifier, newIdentityId(identityPoolId), context.now());
+  const requested = optionalString(body, 'IdentityId', IDENTITY_ID);
+  if (requested !== undefined && requested !== identityId) {
+    throw new AwsError('ResourceConflictException', 'The developer user identifier is already linked to another identity.');
+  }
+  const token = await context.tokens.issueOpenIdToken(
+    { identityId, identityPoolId, amr: ['authenticated', provider, `${provider}:${identityPoolId}:${userIdentifier}`] },
+    duration,
+  );
+  return { IdentityId: identityId, Token: token };
 }
 
 /** AWS-looking temporary credentials: an `ASIA…` key id, a 40-character secret and a session token. */
@@ -56,10 +107,12 @@ export async function getCredentialsForIdentity(context: PoolContext, body: Json
   const identityId = requireString(body, 'IdentityId', IDENTITY_ID);
   const identity = await context.repository.identities.find(identityId);
   if (!identity || identity.identityPoolId !== context.settings.identityPoolId) throw errors.resourceNotFound(`Identity '${identityId}' not found.`);
-  const claims = await verifiedLogin(context, body);
-  if (claims.sub !== identity.sub || identity.provider !== context.settings.loginProvider) {
-    throw errors.notAuthorized(`Access to Identity '${identityId}' is forbidden.`);
-  }
+  const login = await verifiedLogin(context, body);
+  const allowed =
+    login.kind === 'identity'
+      ? login.identityId === identityId
+      : login.claims.sub === identity.sub && identity.provider === context.settings.loginProvider;
+  if (!allowed) throw errors.notAuthorized(`Access to Identity '${identityId}' is forbidden.`);
   const now = context.now();
   const minted = mintCredentials();
   const expiresAt = Math.floor(now / 1000 + context.settings.temporaryCredentialsSeconds) * 1000;
@@ -103,19 +156,19 @@ export function registerCredentialSecret(serverSecret: string): void {
 }
 
 /**
- * The live credentials minted for `accessKeyId` (for the storage endpoint's SigV4 check), or undefined when
- * unknown or expired. `serverSecret` defaults to the one the embeddedCognito plugin was started with.
+ * The credentials minted for `accessKeyId` (for the storage endpoint's SigV4 check), or undefined when unknown.
+ * Expired ones are returned too, with their `expiresAt`, for a day after it: the caller refuses them as
+ * ExpiredToken, as AWS does. `serverSecret` defaults to the one the embeddedCognito plugin was started with.
  */
 export async function lookupTemporaryCredentials<DB>(
   db: Kysely<DB>,
   accessKeyId: string,
-  now: number | Date = Date.now(),
   serverSecret: string | undefined = registeredServerSecret,
 ): Promise<TemporaryCredentials | undefined> {
   if (serverSecret === undefined) throw new Error('lookupTemporaryCredentials needs the server secret: start embeddedCognito first or pass it');
   if (!/^ASIA[A-Z2-7]{16}$/.test(accessKeyId)) return undefined;
   const repository = createIdentityRepository(db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>);
-  const record = await repository.credentials.findLive(accessKeyId, now instanceof Date ? now.getTime() : now);
+  const record = await repository.credentials.find(accessKeyId);
   if (!record) return undefined;
   const secret = open(deriveKey(serverSecret, CREDENTIALS_KEY_PURPOSE), record.sealedSecret, accessKeyId);
   if (!secret) return undefined;

@@ -15,7 +15,7 @@ import {
 import { globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
 import { AwsError, errors } from './errors';
-import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, registerCredentialSecret } from './identityPool';
+import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, registerCredentialSecret } from './identityPool';
 import type { JsonObject } from './input';
 import { createIdentityRepository } from './repository';
 import { deriveKey } from './sealing';
@@ -51,6 +51,8 @@ export interface EmbeddedCognitoOptions {
   serverSecret: string;
   /** `<region>:<uuid>` of the identity pool. */
   identityPoolId: string;
+  /** Enables GetOpenIdTokenForDeveloperIdentity (signed with adminCredentials) for this provider name. */
+  developerProviderName?: string;
   tokenLifetimes?: Partial<TokenLifetimes>;
   /** A new signing key takes over after this long (default 30 days). */
   keyRotationSeconds?: number;
@@ -109,6 +111,10 @@ const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {
   GetCredentialsForIdentity: getCredentialsForIdentity,
 };
 
+const IDENTITY_POOL_ADMIN_OPERATIONS: Record<string, Operation> = {
+  GetOpenIdTokenForDeveloperIdentity: getOpenIdTokenForDeveloperIdentity,
+};
+
 function buildContext(options: EmbeddedCognitoOptions): PoolContext {
   const match = /^([\w-]+)_([0-9a-zA-Z]+)$/.exec(options.poolId);
   if (!match) throw new Error(`embeddedCognito: poolId ${options.poolId} is not <region>_<name>`);
@@ -128,6 +134,7 @@ function buildContext(options: EmbeddedCognitoOptions): PoolContext {
       issuer,
       loginProvider: issuer.replace(/^https?:\/\//, ''),
       identityPoolId: options.identityPoolId,
+      developerProviderName: options.developerProviderName,
       adminCredentials: options.adminCredentials,
       lifetimes,
       lockout: { maxFailures: 5, lockSeconds: 15 * 60, ...options.lockout },
@@ -238,18 +245,24 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
     const target = request.headers['x-amz-target'];
     const [service, operationName] = typeof target === 'string' ? target.split('.', 2) : [];
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    let operation: Operation | undefined;
-    if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(ADMIN_OPERATIONS, operationName)) {
-      await verifySignatureV4(
+    // Admin calls must be signed (SigV4) with the admin credentials, for the service they belong to.
+    const verifyAdmin = (signingService: string) =>
+      verifySignatureV4(
         { method: request.method, rawUrl: request.raw.url ?? request.url, headers: request.headers, body: raw },
         {
           credentials: context.settings.adminCredentials,
-          service: 'cognito-idp',
+          service: signingService,
           now: context.now(),
           maxSkewSeconds: context.settings.maxClockSkewSeconds,
         },
       );
+    let operation: Operation | undefined;
+    if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(ADMIN_OPERATIONS, operationName)) {
+      await verifyAdmin('cognito-idp');
       operation = ADMIN_OPERATIONS[operationName];
+    } else if (service === 'AWSCognitoIdentityService' && Object.hasOwn(IDENTITY_POOL_ADMIN_OPERATIONS, operationName)) {
+      await verifyAdmin('cognito-identity');
+      operation = IDENTITY_POOL_ADMIN_OPERATIONS[operationName];
     } else if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(USER_POOL_OPERATIONS, operationName)) {
       operation = USER_POOL_OPERATIONS[operationName];
     } else if (service === 'AWSCognitoIdentityService' && Object.hasOwn(IDENTITY_POOL_OPERATIONS, operationName)) {

@@ -4,6 +4,9 @@ import { fromDbBoolean, fromDbTime, toDbBoolean, toDbTime } from './dbValues';
 import type { CognitoUserTable, IdentityTables } from './tables';
 import type { SigningKeyRecord, SigningKeyStore } from './tokens';
 
+/** Expired temporary credentials are kept this long, so that requests signed with them get ExpiredToken. */
+const EXPIRED_CREDENTIALS_KEPT_MS = 86_400_000;
+
 export type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED';
 
 export interface PoolUser {
@@ -355,13 +358,9 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
         .execute();
     },
 
-    async findLive(accessKeyId: string, now: number): Promise<CredentialRecord | undefined> {
-      const row = await db
-        .selectFrom('cognito_credentials')
-        .selectAll()
-        .where('access_key_id', '=', accessKeyId)
-        .where('expires_at', '>', toDbTime(now))
-        .executeTakeFirst();
+    /** Expired credentials too (for a day after their expiry), so a late request is told ExpiredToken. */
+    async find(accessKeyId: string): Promise<CredentialRecord | undefined> {
+      const row = await db.selectFrom('cognito_credentials').selectAll().where('access_key_id', '=', accessKeyId).executeTakeFirst();
       return (
         row && {
           accessKeyId: row.access_key_id,
@@ -379,7 +378,10 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
     const at = toDbTime(now);
     await db.deleteFrom('cognito_auth_sessions').where('expires_at', '<=', at).execute();
     await db.deleteFrom('cognito_refresh_tokens').where('expires_at', '<=', at).execute();
-    await db.deleteFrom('cognito_credentials').where('expires_at', '<=', at).execute();
+    await db
+      .deleteFrom('cognito_credentials')
+      .where('expires_at', '<=', toDbTime(now - EXPIRED_CREDENTIALS_KEPT_MS))
+      .execute();
     // Failures are counted for unknown names too (same work, same timing); their rows go once idle for a day.
     await db
       .deleteFrom('cognito_sign_in_failures')

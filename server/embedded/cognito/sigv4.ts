@@ -1,14 +1,10 @@
 // Checks the AWS Signature Version 4 of an admin call by signing the same request again with the shared secret.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { headerSignature, headerValue, parseAmzDate, sameSecret, splitRawUrl, type AwsCredentials } from '../sigv4';
 import { AwsError } from './errors';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-}
+export type { AwsCredentials };
 
 export interface ReceivedRequest {
   method: string;
@@ -19,7 +15,6 @@ export interface ReceivedRequest {
 }
 
 const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/\s,]+)\/(\d{8})\/([^/\s,]+)\/([^/\s,]+)\/aws4_request, ?SignedHeaders=([a-z0-9;\-_.]+), ?Signature=([0-9a-f]{64})$/;
-const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 const missingToken = () => new AwsError('MissingAuthenticationTokenException', 'Missing Authentication Token');
 const incomplete = (message: string) => new AwsError('IncompleteSignatureException', message);
@@ -29,32 +24,6 @@ const mismatch = () =>
     'InvalidSignatureException',
     'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
   );
-
-function parseAmzDate(value: string): number | undefined {
-  const m = AMZ_DATE.exec(value);
-  if (!m) return undefined;
-  const time = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
-  return Number.isNaN(time) ? undefined : time;
-}
-
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-}
-
-/** AWS decodes the query before canonicalising it; `+` is a literal plus, not a space. */
-function parseQuery(query: string): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const pair of query.split('&')) {
-    if (!pair) continue;
-    const at = pair.indexOf('=');
-    const key = decodeURIComponent(at < 0 ? pair : pair.slice(0, at));
-    const value = at < 0 ? '' : decodeURIComponent(pair.slice(at + 1));
-    const existing = result[key];
-    result[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return result;
-}
 
 /**
  * Throws the AWS error for a missing, malformed, stale or wrong signature; returns when the request was signed
@@ -76,9 +45,7 @@ export async function verifySignatureV4(
   if (!amzDate!.startsWith(scopeDate)) throw mismatch();
 
   // The key id is not secret, but comparing it in constant time costs nothing.
-  const expectedKey = Buffer.from(options.credentials.accessKeyId);
-  const givenKey = Buffer.from(accessKeyId);
-  if (expectedKey.length !== givenKey.length || !timingSafeEqual(expectedKey, givenKey)) throw unrecognized();
+  if (!sameSecret(options.credentials.accessKeyId, accessKeyId)) throw unrecognized();
   // Static server credentials never carry a session token.
   if (request.headers['x-amz-security-token'] !== undefined) throw unrecognized();
   if (service !== options.service) {
@@ -102,21 +69,15 @@ export async function verifySignatureV4(
   const contentSha = headers['x-amz-content-sha256'];
   if (contentSha !== undefined && contentSha !== createHash('sha256').update(request.body).digest('hex')) throw mismatch();
 
-  const queryAt = request.rawUrl.indexOf('?');
-  const path = queryAt < 0 ? request.rawUrl : request.rawUrl.slice(0, queryAt);
-  let query: Record<string, string | string[]>;
+  let target: ReturnType<typeof splitRawUrl>;
   try {
-    query = queryAt < 0 ? {} : parseQuery(request.rawUrl.slice(queryAt + 1));
+    target = splitRawUrl(request.rawUrl);
   } catch {
     throw mismatch();
   }
-
-  const signer = new SignatureV4({ credentials: options.credentials, region, service, sha256: Sha256, applyChecksum: false });
-  const signed = await signer.sign(
-    { method: request.method, protocol: 'http:', hostname: headers.host, path, query, headers, body: request.body },
-    // Everything the client listed is signed again, even the headers the signer would skip by default.
-    { signingDate: new Date(signingTime), signableHeaders: new Set(signedHeaders) },
+  const expected = await headerSignature(
+    { method: request.method, ...target, headers, body: request.body },
+    { credentials: options.credentials, region, service, signingDate: new Date(signingTime), uriEscapePath: true },
   );
-  const expected = /Signature=([0-9a-f]{64})$/.exec(String(signed.headers.authorization))?.[1] ?? '';
-  if (!timingSafeEqual(Buffer.from(expected.padEnd(64, '0')), Buffer.from(signature))) throw mismatch();
+  if (!sameSecret(expected.padEnd(64, '0'), signature)) throw mismatch();
 }

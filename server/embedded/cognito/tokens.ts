@@ -93,12 +93,18 @@ const ACCESS_SCOPE = 'aws.cognito.signin.user.admin';
 const KEY_CONTEXT = 'signing-key';
 const UNKNOWN_KID_RELOAD_MS = 30_000;
 
+/** The issuer, and the login name, of the identity pool's own OpenID tokens, as on AWS. */
+export const OPENID_TOKEN_ISSUER = 'https://cognito-identity.amazonaws.com';
+export const OPENID_LOGIN = 'cognito-identity.amazonaws.com';
+/** The longest TokenDuration GetOpenIdTokenForDeveloperIdentity accepts (a day, as on AWS). */
+export const OPENID_TOKEN_MAX_SECONDS = 86_400;
+
 export function createTokenIssuer(options: TokenIssuerOptions) {
   const { issuer, clientId, lifetimes, store, now } = options;
   let keys: LoadedKey[] = [];
   let rotation: Promise<void> | undefined;
   let lastReload = 0;
-  const longestTokenSeconds = Math.max(lifetimes.idTokenSeconds, lifetimes.accessTokenSeconds);
+  const longestTokenSeconds = Math.max(lifetimes.idTokenSeconds, lifetimes.accessTokenSeconds, OPENID_TOKEN_MAX_SECONDS);
 
   function activeKey(): LoadedKey {
     const key = keys.find((candidate) => candidate.record.retiredAt === null);
@@ -163,11 +169,11 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     return rotation;
   }
 
-  async function sign(payload: JWTPayload, expiresIn: number, issuedAt: number): Promise<string> {
+  async function sign(payload: JWTPayload, expiresIn: number, issuedAt: number, tokenIssuer = issuer): Promise<string> {
     const key = activeKey();
     return new SignJWT({ ...payload, jti: randomUUID() })
       .setProtectedHeader({ alg: 'RS256', kid: key.record.kid })
-      .setIssuer(issuer)
+      .setIssuer(tokenIssuer)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + expiresIn)
       .sign(key.privateKey!);
@@ -211,7 +217,16 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     };
   }
 
-  async function verify(token: string): Promise<JWTPayload | undefined> {
+  /**
+   * The identity pool's OpenID token for a developer-authenticated identity (GetOpenIdTokenForDeveloperIdentity):
+   * issued by cognito-identity.amazonaws.com for the pool (audience), naming the identity (subject).
+   */
+  async function issueOpenIdToken(claims: { identityId: string; identityPoolId: string; amr: string[] }, expiresIn: number): Promise<string> {
+    const payload: JWTPayload = { sub: claims.identityId, aud: claims.identityPoolId, amr: claims.amr, token_use: 'openid' };
+    return sign(payload, expiresIn, Math.floor(now() / 1000), OPENID_TOKEN_ISSUER);
+  }
+
+  async function verify(token: string, tokenIssuer = issuer): Promise<JWTPayload | undefined> {
     try {
       const { payload } = await jwtVerify(
         token,
@@ -226,7 +241,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
           if (!key) throw new Error('unknown kid');
           return key.publicKey;
         },
-        { algorithms: ['RS256'], issuer, currentDate: new Date(now()) },
+        { algorithms: ['RS256'], issuer: tokenIssuer, currentDate: new Date(now()) },
       );
       return payload;
     } catch {
@@ -249,7 +264,14 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     return payload as IdTokenClaims;
   }
 
-  return { maintainKeys, rotateKey, reload, issue, jwks, verifyAccessToken, verifyIdToken };
+  /** The identity an OpenID token of this pool names, or undefined when the token is not one (or expired). */
+  async function verifyOpenIdToken(token: string, identityPoolId: string): Promise<string | undefined> {
+    const payload = await verify(token, OPENID_TOKEN_ISSUER);
+    if (!payload || payload.token_use !== 'openid' || payload.aud !== identityPoolId || typeof payload.sub !== 'string') return undefined;
+    return payload.sub;
+  }
+
+  return { maintainKeys, rotateKey, reload, issue, issueOpenIdToken, jwks, verifyAccessToken, verifyIdToken, verifyOpenIdToken };
 }
 
 export type TokenIssuer = ReturnType<typeof createTokenIssuer>;

@@ -1,15 +1,10 @@
 // Who sent a request: AWS Signature Version 4, in the Authorization header or in the query string (presigned
 // URLs), checked by signing the same request again with @smithy/signature-v4 as the S3 client does.
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { headerSignature, headerValue, parseAmzDate, presignedSignature, sameSecret, splitRawUrl, type AwsCredentials } from '../sigv4';
 import { errors } from './errors';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-}
+export type { AwsCredentials };
 
 /** What the identity pool answers for the short-lived credentials it handed out. */
 export interface TemporaryCredentials {
@@ -19,7 +14,8 @@ export interface TemporaryCredentials {
   expiresAt: Date;
 }
 
-export type ResolveTemporaryCredentials = (accessKeyId: string, now: Date) => Promise<TemporaryCredentials | undefined>;
+/** The credentials minted for a key id, expired ones included (they are refused as ExpiredToken); undefined when unknown. */
+export type ResolveTemporaryCredentials = (accessKeyId: string) => Promise<TemporaryCredentials | undefined>;
 
 export type Principal = { kind: 'server' } | { kind: 'identity'; identityId: string };
 
@@ -47,51 +43,15 @@ export interface ReceivedRequest {
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 const ALGORITHM = 'AWS4-HMAC-SHA256';
-const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
 
-function parseAmzDate(value: string | undefined): number | undefined {
-  const m = value === undefined ? null : AMZ_DATE.exec(value);
-  if (!m) return undefined;
-  const time = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
-  return Number.isNaN(time) ? undefined : time;
-}
-
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
-}
-
-/** AWS decodes the query before canonicalising it; `+` is a literal plus, not a space. */
-export function parseQuery(query: string): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
-  for (const pair of query.split('&')) {
-    if (!pair) continue;
-    const at = pair.indexOf('=');
-    const key = decodeURIComponent(at < 0 ? pair : pair.slice(0, at));
-    const value = at < 0 ? '' : decodeURIComponent(pair.slice(at + 1));
-    const existing = result[key];
-    result[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
-  return result;
-}
-
 export function splitUrl(rawUrl: string): { path: string; query: Record<string, string | string[]> } {
-  const at = rawUrl.indexOf('?');
-  const path = at < 0 ? rawUrl : rawUrl.slice(0, at);
   try {
-    return { path, query: at < 0 ? {} : parseQuery(rawUrl.slice(at + 1)) };
+    return splitRawUrl(rawUrl);
   } catch {
     throw errors.invalidUri();
   }
-}
-
-function sameSecret(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  // Lengths are not secret (access key ids, hex signatures); the contents are compared in constant time.
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 interface Scope {
@@ -125,7 +85,7 @@ async function lookUpCredentials(
     if (sessionToken !== undefined) throw errors.invalidToken();
     return { secretAccessKey: settings.serverCredentials.secretAccessKey, principal: { kind: 'server' } };
   }
-  const temporary = settings.resolveTemporaryCredentials ? await settings.resolveTemporaryCredentials(accessKeyId, new Date(now)) : undefined;
+  const temporary = settings.resolveTemporaryCredentials ? await settings.resolveTemporaryCredentials(accessKeyId) : undefined;
   // Temporary credentials without their session token are unknown credentials, as on AWS.
   if (!temporary || sessionToken === undefined) throw errors.invalidAccessKeyId();
   if (!sameSecret(temporary.sessionToken, sessionToken)) throw errors.invalidToken();
@@ -144,17 +104,13 @@ function signedHeaderValues(request: ReceivedRequest, names: string[]): Record<s
   return headers;
 }
 
-function signer(region: string, accessKeyId: string, secretAccessKey: string, sessionToken?: string): SignatureV4 {
-  return new SignatureV4({
-    credentials: { accessKeyId, secretAccessKey, sessionToken },
-    region,
-    service: 's3',
-    sha256: Sha256,
-    // The S3 client signs the path as it sends it (no double encoding) and names its own payload hash.
-    uriEscapePath: false,
-    applyChecksum: false,
-  });
-}
+/** How the S3 client signs: service s3, the path as sent (no double encoding). */
+const signing = (scope: Scope, secretAccessKey: string, sessionToken?: string) => ({
+  credentials: { accessKeyId: scope.accessKeyId, secretAccessKey, sessionToken },
+  region: scope.region,
+  service: 's3',
+  uriEscapePath: false,
+});
 
 /** Throws the S3 error for a missing, malformed, stale, expired or wrong signature; answers who signed. */
 export async function authenticate(request: ReceivedRequest, settings: AuthSettings, now: number): Promise<Authenticated> {
@@ -206,12 +162,11 @@ async function verifyHeaderSignature(
   const credentials = await lookUpCredentials(scope.accessKeyId, headerValue(request.headers, 'x-amz-security-token'), settings, now);
 
   // The token, like every header, counts only where the client signed it: it is not added again here.
-  const signed = await signer(scope.region, scope.accessKeyId, credentials.secretAccessKey).sign(
-    { method: request.method, protocol: 'http:', hostname: headers.host, path, query, headers },
-    { signingDate: new Date(signingTime), signableHeaders: new Set(signedHeaders) },
+  const expected = await headerSignature(
+    { method: request.method, path, query, headers },
+    { ...signing(scope, credentials.secretAccessKey), signingDate: new Date(signingTime) },
   );
-  const expected = /Signature=([0-9a-f]{64})$/.exec(String(signed.headers.authorization))?.[1] ?? '';
-  if (!sameSecret(expected, signature)) throw errors.signatureDoesNotMatch();
+  if (!sameSecret(expected.padEnd(64, '0'), signature)) throw errors.signatureDoesNotMatch();
   return { principal: credentials.principal, payloadHash, presigned: false };
 }
 
@@ -259,19 +214,10 @@ async function verifyPresignedUrl(
   const headers = signedHeaderValues(request, signedHeaders);
   const credentials = await lookUpCredentials(scope.accessKeyId, sessionToken, settings, now);
 
-  // presign() writes the X-Amz-* parameters again from the same values and hoists x-amz-* headers into the
-  // query, so the signed headers stay headers and the payload hash is UNSIGNED-PAYLOAD, unsigned as a header.
-  const presigned = await signer(scope.region, scope.accessKeyId, credentials.secretAccessKey, credentials.sessionToken).presign(
-    { method: request.method, protocol: 'http:', hostname: headers.host, path, query: { ...query }, headers: { ...headers, 'x-amz-content-sha256': UNSIGNED_PAYLOAD } },
-    {
-      signingDate: new Date(signingTime),
-      expiresIn: Number(expires),
-      signableHeaders: new Set(signedHeaders),
-      unsignableHeaders: new Set(['x-amz-content-sha256']),
-      unhoistableHeaders: new Set([...signedHeaders, 'x-amz-content-sha256']),
-    },
+  const expected = await presignedSignature(
+    { method: request.method, path, query, headers },
+    { ...signing(scope, credentials.secretAccessKey, credentials.sessionToken), signingDate: new Date(signingTime), expiresIn: Number(expires) },
   );
-  const expected = String(presigned.query?.['X-Amz-Signature'] ?? '');
   if (!sameSecret(expected.padEnd(64, '0'), signature)) throw errors.signatureDoesNotMatch();
   return { principal: credentials.principal, payloadHash: UNSIGNED_PAYLOAD, presigned: true };
 }

@@ -1,9 +1,42 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
+import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
 import { OnboardingTokenError } from '../../services/onboardingTokens';
+
+const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+
+const DOCUMENT_ERROR_STATUS: Record<DocumentErrorCode, number> = {
+  DOCUMENT_NOT_OWN: 403,
+  DOCUMENT_NOT_FOUND: 404,
+  DOCUMENT_EMPTY: 422,
+  DOCUMENT_TOO_LARGE: 422,
+  DOCUMENT_NOT_PDF: 422,
+};
+
+const DOCUMENT = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: [...DOCUMENT_KINDS] },
+    key: { type: 'string' },
+    size: { type: 'integer' },
+    checkedAt: { type: 'string', format: 'date-time' },
+  },
+  required: ['kind', 'key', 'size', 'checkedAt'],
+} as const;
 
 /** Routes of an applicant holding an onboarding session token (the wizard's steps join them here). */
 export async function onboardingPrivateRoutes(app: FastifyInstance) {
+  /** The application the request's bearer token names; 401 TOKEN_EXPIRED or INVALID_TOKEN otherwise. */
+  async function applicationOf(request: FastifyRequest): Promise<string> {
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    try {
+      return (await app.onboardingTokens.verify(bearer)).applicationId;
+    } catch (error) {
+      if (error instanceof OnboardingTokenError) throw new ApiError(401, error.code, 'The onboarding session is not valid');
+      throw error;
+    }
+  }
+
   app.post(
     '/session/renew',
     {
@@ -11,7 +44,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: 'Renews a live onboarding session token (the applicant chose to continue)',
-        headers: { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] },
+        headers: BEARER,
         response: {
           200: { type: 'object', properties: { token: { type: 'string' }, expiresIn: { type: 'integer' } }, required: ['token', 'expiresIn'] },
           '4xx': { $ref: 'error#' },
@@ -19,15 +52,105 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      const applicationId = await applicationOf(request);
+      await app.auditLog.append({ actor: `application:${applicationId}`, action: 'onboarding.session_renewed', subject: `application:${applicationId}`, requestId: request.id });
+      return { token: await app.onboardingTokens.issue(applicationId), expiresIn: app.onboardingTokens.lifetimeSeconds };
+    },
+  );
+
+  app.post(
+    '/storage-identity',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: "The applicant's storage identity and a short-lived token to get upload credentials for it",
+        description:
+          'Documents go straight from the browser to storage, under `private/<identityId>/`. The browser trades the token for ' +
+          "temporary credentials at the identity pool (GetCredentialsForIdentity with `Logins: { 'cognito-identity.amazonaws.com': token }`).",
+        headers: BEARER,
+        response: {
+          200: {
+            type: 'object',
+            properties: { identityId: { type: 'string' }, token: { type: 'string' }, expiresIn: { type: 'integer' }, maxDocumentBytes: { type: 'integer' } },
+            required: ['identityId', 'token', 'expiresIn', 'maxDocumentBytes'],
+          },
+          '4xx': { $ref: 'error#' },
+        },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOf(request);
+      const identity = await app.documents.storageIdentity(applicationId);
+      return { ...identity, maxDocumentBytes: app.documents.maxDocumentBytes };
+    },
+  );
+
+  app.post(
+    '/documents',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Reports an uploaded document: the server checks it is a PDF of the applicant, within size, and records it',
+        description:
+          'The key must be in the applicant\'s private area (`private/<identityId>/<name>`). A document of the same kind reported ' +
+          'before is replaced (and its stored file removed) only once the new one passes; a refused one is removed from storage. ' +
+          'Errors: 403 DOCUMENT_NOT_OWN, 404 DOCUMENT_NOT_FOUND, 422 DOCUMENT_EMPTY, DOCUMENT_TOO_LARGE (with maxBytes) or DOCUMENT_NOT_PDF.',
+        headers: BEARER,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            kind: { type: 'string', enum: [...DOCUMENT_KINDS] },
+            key: { type: 'string', minLength: 1, maxLength: 1024, pattern: `^private/[\\w-]+:[0-9a-f-]+/${DOCUMENT_NAME_PATTERN.slice(1)}` },
+          },
+          required: ['kind', 'key'],
+        },
+        response: { 200: DOCUMENT, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOf(request);
+      const { kind, key } = request.body as { kind: DocumentKind; key: string };
+      const audit = (action: string, details: Record<string, unknown>) =>
+        app.auditLog.append({ actor: `application:${applicationId}`, action, subject: `application:${applicationId}`, requestId: request.id, details });
+      const kept = await app.onboardingDocuments.list(applicationId);
+      let checked;
       try {
-        const { applicationId } = await app.onboardingTokens.verify(bearer);
-        await app.auditLog.append({ actor: `application:${applicationId}`, action: 'onboarding.session_renewed', subject: `application:${applicationId}`, requestId: request.id });
-        return { token: await app.onboardingTokens.issue(applicationId), expiresIn: app.onboardingTokens.lifetimeSeconds };
+        checked = await app.documents.check(applicationId, key);
       } catch (error) {
-        if (error instanceof OnboardingTokenError) throw new ApiError(401, error.code, 'The onboarding session is not valid');
-        throw error;
+        if (!(error instanceof DocumentError)) throw error;
+        await audit('onboarding.document_refused', { kind, code: error.code });
+        // A refused upload is removed, unless it is a document already recorded (never lose what was accepted).
+        if (error.code !== 'DOCUMENT_NOT_OWN' && !kept.some((document) => document.key === key)) {
+          await app.documents.remove(key).catch((cause: unknown) => request.log.warn({ err: cause }, 'a refused document could not be removed'));
+        }
+        const details = error.code === 'DOCUMENT_TOO_LARGE' ? { maxBytes: app.documents.maxDocumentBytes } : undefined;
+        throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, details);
       }
+      const now = new Date();
+      await app.onboardingDocuments.save(applicationId, { kind, ...checked }, now);
+      await audit('onboarding.document_uploaded', { kind, size: checked.size });
+      const replaced = kept.find((document) => document.kind === kind && document.key !== key);
+      if (replaced && !kept.some((document) => document.kind !== kind && document.key === replaced.key)) {
+        await app.documents.remove(replaced.key).catch((cause: unknown) => request.log.warn({ err: cause }, 'a replaced document could not be removed'));
+      }
+      return { kind, key, size: checked.size, checkedAt: now.toISOString() };
+    },
+  );
+
+  app.get(
+    '/documents',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: 'The documents of the application that passed the check',
+        headers: BEARER,
+        response: { 200: { type: 'object', properties: { documents: { type: 'array', items: DOCUMENT } }, required: ['documents'] }, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const documents = await app.onboardingDocuments.list(await applicationOf(request));
+      return { documents: documents.map(({ kind, key, size, checkedAt }) => ({ kind, key, size, checkedAt })) };
     },
   );
 }

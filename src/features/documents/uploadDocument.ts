@@ -2,6 +2,7 @@
 // same code against AWS S3 and the embedded endpoint. Only upload screens import this (it carries the S3 SDK);
 // login code never does.
 import { AbortMultipartUploadCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
+import { fromCognitoIdentity } from '@aws-sdk/credential-providers';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -15,7 +16,7 @@ export const DEFAULT_URL_EXPIRY_SECONDS = 900;
 export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 
 export type AccessLevel = 'public' | 'protected' | 'private';
-export type StorageConfig = RuntimeConfig['storage'];
+export type StorageConfig = Pick<RuntimeConfig['storage'], 'region' | 'bucket' | 'endpoint'>;
 
 export interface StorageCredentials {
   accessKeyId: string;
@@ -58,6 +59,25 @@ export function storageKey(key: string, level: AccessLevel, identityId: string):
   if (level === 'public') return `public/${key}`;
   if (!identityId) throw new Error('No credentials');
   return `${level}/${identityId}/${key}`;
+}
+
+/** The Logins name under which the identity pool takes its own OpenID tokens (an applicant's storage identity). */
+export const IDENTITY_POOL_LOGIN = 'cognito-identity.amazonaws.com';
+
+/**
+ * Credentials for an applicant's storage identity, from the identity id and token the onboarding API hands out
+ * (`POST onboarding-management-private/storage-identity`): the identity pool trades the token for temporary
+ * credentials of that identity only. The token lives minutes: ask for a new one for each upload.
+ */
+export function applicantCredentials(
+  identity: { identityId: string; token: string },
+  config: Pick<RuntimeConfig['identity'], 'region' | 'endpoint'>,
+): () => Promise<StorageCredentials> {
+  return fromCognitoIdentity({
+    identityId: identity.identityId,
+    logins: { [IDENTITY_POOL_LOGIN]: identity.token },
+    clientConfig: { region: config.region, endpoint: config.endpoint },
+  });
 }
 
 async function resolveCredentials(source: CredentialsSource | undefined): Promise<StorageCredentials> {

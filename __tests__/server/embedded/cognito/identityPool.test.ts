@@ -1,19 +1,21 @@
-import { fromCognitoIdentityPool } from '@aws-sdk/credential-providers';
+import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
+import { fromCognitoIdentity, fromCognitoIdentityPool } from '@aws-sdk/credential-providers';
 import { lookupTemporaryCredentials } from '../../../../server/embedded/cognito';
 import { signIn } from './browserClient';
-import { IDENTITY_POOL_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
+import { ADMIN, IDENTITY_POOL_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
 import { describeEachDialect } from '../../helpers';
 
 let harness: Harness;
 let idToken: string;
 let otherIdToken: string;
+const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
 
 // Each sign-in runs the browser library's pure-JavaScript SRP maths (about half a second).
 jest.setTimeout(60_000);
 
 describeEachDialect('the embedded identity pool', (dialect) => {
   beforeAll(async () => {
-    harness = await startHarness(dialect, { temporaryCredentialsSeconds: 900 });
+    harness = await startHarness(dialect, { temporaryCredentialsSeconds: 900, developerProviderName: DEVELOPER_PROVIDER });
     for (const username of ['D1111111A', 'E2222222B']) {
       await harness.identity.createUser(username, '+34622222222');
       await harness.identity.setPassword(username, 'Storage-Pass-1', true);
@@ -63,11 +65,10 @@ describeEachDialect('the embedded identity pool', (dialect) => {
         identityId: credentials.identityId,
         expiresAt: credentials.expiration,
       });
-      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, Date.now(), SERVER_SECRET)).toEqual(found);
-      // Expired, unknown, or unsealed with the wrong secret: nothing.
-      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, credentials.expiration!.getTime() + 1)).toBeUndefined();
+      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, SERVER_SECRET)).toEqual(found);
+      // Unknown, or unsealed with the wrong secret: nothing.
       expect(await lookupTemporaryCredentials(harness.db, 'ASIAAAAAAAAAAAAAAAAA')).toBeUndefined();
-      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, Date.now(), 'another-secret-of-enough-length-000000')).toBeUndefined();
+      expect(await lookupTemporaryCredentials(harness.db, credentials.accessKeyId, 'another-secret-of-enough-length-000000')).toBeUndefined();
 
       // The secret is stored sealed, never in the clear.
       const rows = await harness.db.selectFrom('cognito_credentials').selectAll().execute();
@@ -117,6 +118,64 @@ describeEachDialect('the embedded identity pool', (dialect) => {
       } finally {
         harness.clock.offsetMs = 0;
       }
+    });
+  });
+
+  describe('developer-authenticated identities (a backend vouches for its users)', () => {
+    const backend = (credentials = ADMIN) =>
+      new CognitoIdentityClient({ endpoint: harness.issuerBaseUrl, region: REGION, credentials, maxAttempts: 1 });
+    const openIdToken = (userId: string, extra: { IdentityId?: string; TokenDuration?: number } = {}, client = backend()) =>
+      client.send(new GetOpenIdTokenForDeveloperIdentityCommand({ IdentityPoolId: IDENTITY_POOL_ID, Logins: { [DEVELOPER_PROVIDER]: userId }, ...extra }));
+    const credentialsForIdentity = (identityId: string, token: string) =>
+      fromCognitoIdentity({
+        identityId,
+        logins: { 'cognito-identity.amazonaws.com': token },
+        clientConfig: { endpoint: harness.issuerBaseUrl, region: REGION, maxAttempts: 1 },
+      })();
+
+    it('gives one stable identity per user id, whose OpenID token buys credentials for that identity only', async () => {
+      const first = await openIdToken('application-1');
+      const again = await openIdToken('application-1', { IdentityId: first.IdentityId });
+      const other = await openIdToken('application-2');
+      expect(first.IdentityId).toMatch(/^local:[0-9a-f-]{36}$/);
+      expect(again.IdentityId).toBe(first.IdentityId);
+      expect(other.IdentityId).not.toBe(first.IdentityId);
+
+      const credentials = await credentialsForIdentity(first.IdentityId!, first.Token!);
+      expect(credentials.identityId).toBe(first.IdentityId);
+      const found = await lookupTemporaryCredentials(harness.db, credentials.accessKeyId);
+      expect(found?.identityId).toBe(first.IdentityId);
+
+      // One applicant's token is no key to another's identity; a forged token is nothing.
+      await expect(credentialsForIdentity(other.IdentityId!, first.Token!)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      await expect(credentialsForIdentity(first.IdentityId!, `${first.Token!.slice(0, -3)}AAA`)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      // A user pool id token is not an OpenID token of the identity pool.
+      await expect(credentialsForIdentity(first.IdentityId!, idToken)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    });
+
+    it('lets the OpenID token live TokenDuration seconds', async () => {
+      const { IdentityId, Token } = await openIdToken('application-3', { TokenDuration: 60 });
+      harness.clock.offsetMs = 61_000;
+      try {
+        await expect(credentialsForIdentity(IdentityId!, Token!)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      } finally {
+        harness.clock.offsetMs = 0;
+      }
+      await expect(openIdToken('application-3', { TokenDuration: 86_401 })).rejects.toMatchObject({ name: 'InvalidParameterException' });
+    });
+
+    it('answers only the admin credentials, for the configured developer provider, and keeps user ids to their identity', async () => {
+      await expect(openIdToken('application-4', {}, backend({ ...ADMIN, secretAccessKey: 'not-the-admin-secret-0000000000000000000' }))).rejects.toMatchObject({
+        name: 'InvalidSignatureException',
+      });
+      const anonymous = await identityCall('GetOpenIdTokenForDeveloperIdentity', { IdentityPoolId: IDENTITY_POOL_ID, Logins: { [DEVELOPER_PROVIDER]: 'x' } });
+      expect(anonymous.status).toBe(400);
+      expect(anonymous.body.Token).toBeUndefined();
+      await expect(
+        backend().send(new GetOpenIdTokenForDeveloperIdentityCommand({ IdentityPoolId: IDENTITY_POOL_ID, Logins: { 'login.someone.else': 'application-4' } })),
+      ).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+      const taken = await openIdToken('application-5');
+      await expect(openIdToken('application-6', { IdentityId: taken.IdentityId })).rejects.toMatchObject({ name: 'ResourceConflictException' });
     });
   });
 });

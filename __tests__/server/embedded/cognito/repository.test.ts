@@ -111,10 +111,26 @@ describeEachDialect('the embedded pool repository', (dialect) => {
     await tokens.maintainKeys();
     expect(tokens.jwks().keys.map((key) => key.kid)).toEqual(expect.arrayContaining([rows[0].kid]));
     expect(tokens.jwks().keys).toHaveLength(2);
-    now += 601_000;
+    // A retired key is published as long as a token it signed can live: a day, for the identity pool's OpenID tokens.
+    // (Meanwhile the second key is due and rotates too.)
+    now += 86_399_000;
     await tokens.maintainKeys();
-    expect(tokens.jwks().keys).toHaveLength(1);
+    expect(tokens.jwks().keys.map((key) => key.kid)).toContain(rows[0].kid);
+    now += 2_000;
+    await tokens.maintainKeys();
+    expect(tokens.jwks().keys.map((key) => key.kid)).not.toContain(rows[0].kid);
+    expect(tokens.jwks().keys).toHaveLength(2);
     expect(tokens.jwks().keys[0].kid).not.toBe(rows[0].kid);
+  });
+
+  it('keeps expired temporary credentials for a day, so late requests are told they expired, then drops them', async () => {
+    const identityId = await repository.identities.findOrCreate('local:pool', 'issuer/local_X1', 'sub-c', 'local:id-c', NOW);
+    const record = { accessKeyId: 'ASIAEXPIREDCREDS234', sealedSecret: 'sealed', sessionTokenHash: 'hash', identityId, expiresAt: NOW + 3600_000 };
+    await repository.credentials.insert(record, NOW);
+    await repository.deleteExpired(NOW + 3600_000 + 86_400_000 - 1);
+    expect(await repository.credentials.find(record.accessKeyId)).toMatchObject({ identityId, expiresAt: NOW + 3600_000 });
+    await repository.deleteExpired(NOW + 3600_000 + 86_400_000);
+    expect(await repository.credentials.find(record.accessKeyId)).toBeUndefined();
   });
 
   it('cleans up what has expired, and the failure rows of unknown names idle for a day', async () => {

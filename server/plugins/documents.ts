@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { onboardingDocumentRepository, type OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
+import { createDocumentService, type DocumentService } from '../services/documents';
+import { embeddedIdentityCredentials } from './identity';
+import { embeddedStorageCredentials } from './storage';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    documents: DocumentService;
+    onboardingDocuments: OnboardingDocumentRepository;
+  }
+}
+
+/**
+ * Applicants' documents: storage identities from the identity pool (developer-authenticated, one per
+ * application) and the check of each uploaded document, against AWS or the embedded endpoints alike.
+ */
+export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+  const documents = createDocumentService({
+    identity: {
+      region: config.identity.region,
+      endpoint: config.identity.endpoint,
+      identityPoolId: config.identity.identityPoolId,
+      developerProvider: config.identity.developerProvider,
+      credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
+    },
+    storage: {
+      region: config.storage.region,
+      endpoint: config.storage.endpoint,
+      bucket: config.storage.bucket,
+      maxDocumentBytes: config.storage.maxDocumentBytes,
+      credentials: config.storage.embedded ? embeddedStorageCredentials(secret) : undefined,
+    },
+  });
+  app.decorate('documents', documents);
+  app.decorate('onboardingDocuments', onboardingDocumentRepository(app.db));
+  app.addHook('onClose', async () => documents.close());
+});

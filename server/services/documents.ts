@@ -1,0 +1,124 @@
+// Applicants' documents: the storage identity an applicant uploads under, and the check of each document the
+// applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
+import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+
+/** The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200. */
+export const DOCUMENT_KINDS = ['model036', 'companyDeeds', 'articlesOfIncorporation', 'model200'] as const;
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+/** The name of a document inside the applicant's area: plain path segments, never `.` or `..`. */
+export const DOCUMENT_NAME_PATTERN = "^(?!(?:.*/)?\\.{1,2}(?:/|$))[A-Za-z0-9!_.*'() -]+(?:/[A-Za-z0-9!_.*'() -]+)*$";
+
+const PDF_MAGIC = '%PDF-';
+
+export type DocumentErrorCode = 'DOCUMENT_NOT_OWN' | 'DOCUMENT_NOT_FOUND' | 'DOCUMENT_EMPTY' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_NOT_PDF';
+
+export class DocumentError extends Error {
+  constructor(
+    readonly code: DocumentErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DocumentError';
+  }
+}
+
+export interface StorageIdentity {
+  identityId: string;
+  /** The identity pool's OpenID token for that identity (send as `Logins: { 'cognito-identity.amazonaws.com': token }`). */
+  token: string;
+  expiresIn: number;
+}
+
+export interface CheckedDocument {
+  key: string;
+  size: number;
+  etag: string;
+}
+
+type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+
+export interface DocumentServiceOptions {
+  identity: { region: string; endpoint?: string; identityPoolId: string; developerProvider: string; credentials?: Credentials };
+  storage: { region: string; endpoint?: string; bucket: string; maxDocumentBytes: number; credentials?: Credentials };
+  /** Life of the OpenID token handed to the browser (default 900 s). */
+  tokenSeconds?: number;
+}
+
+const errorName = (error: unknown) => (error as { name?: string } | undefined)?.name;
+
+export function createDocumentService(options: DocumentServiceOptions) {
+  const { identity, storage } = options;
+  const tokenSeconds = options.tokenSeconds ?? 900;
+  const cognito = new CognitoIdentityClient({ region: identity.region, endpoint: identity.endpoint, credentials: identity.credentials });
+  const s3 = new S3Client({
+    region: storage.region,
+    endpoint: storage.endpoint,
+    forcePathStyle: true,
+    credentials: storage.credentials,
+    // As the browser's client is configured (docs/storage.md, Checksums).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+
+  /** The applicant's own storage identity (created on first use, then always the same) and a token for it. */
+  async function storageIdentity(applicationId: string): Promise<StorageIdentity> {
+    const answer = await cognito.send(
+      new GetOpenIdTokenForDeveloperIdentityCommand({
+        IdentityPoolId: identity.identityPoolId,
+        Logins: { [identity.developerProvider]: applicationId },
+        TokenDuration: tokenSeconds,
+      }),
+    );
+    if (!answer.IdentityId || !answer.Token) throw new Error('the identity pool answered no identity');
+    return { identityId: answer.IdentityId, token: answer.Token, expiresIn: tokenSeconds };
+  }
+
+  /** The applicant's private area: `private/<identityId>/`. Documents are never public nor protected. */
+  async function privatePrefix(applicationId: string): Promise<string> {
+    return `private/${(await storageIdentity(applicationId)).identityId}/`;
+  }
+
+  /** Checks that `key` is a stored PDF of the applicant's own, within the size limit. */
+  async function check(applicationId: string, key: string): Promise<CheckedDocument> {
+    if (!key.startsWith(await privatePrefix(applicationId))) {
+      throw new DocumentError('DOCUMENT_NOT_OWN', "The document is not in the applicant's own storage area");
+    }
+    let head;
+    try {
+      head = await s3.send(new HeadObjectCommand({ Bucket: storage.bucket, Key: key }));
+    } catch (error) {
+      if (errorName(error) === 'NotFound' || errorName(error) === 'NoSuchKey') throw new DocumentError('DOCUMENT_NOT_FOUND', 'No document was uploaded under this key');
+      throw error;
+    }
+    const size = head.ContentLength ?? 0;
+    if (size === 0) throw new DocumentError('DOCUMENT_EMPTY', 'The document is empty');
+    if (size > storage.maxDocumentBytes) throw new DocumentError('DOCUMENT_TOO_LARGE', `The document is larger than ${storage.maxDocumentBytes} bytes`);
+    const type = (head.ContentType ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/pdf') throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+    // The first bytes must say so too: a renamed picture is not a PDF. IfMatch: the object read is the one checked.
+    const start = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key, Range: `bytes=0-${PDF_MAGIC.length - 1}`, IfMatch: head.ETag }));
+    const magic = Buffer.from((await start.Body?.transformToByteArray()) ?? []).toString('latin1');
+    if (magic !== PDF_MAGIC) throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+    return { key, size, etag: head.ETag ?? '' };
+  }
+
+  /** Removes a stored document (a replaced or refused one). Missing is fine. */
+  async function remove(key: string): Promise<void> {
+    await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: key }));
+  }
+
+  return {
+    storageIdentity,
+    check,
+    remove,
+    maxDocumentBytes: storage.maxDocumentBytes,
+    close() {
+      cognito.destroy();
+      s3.destroy();
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof createDocumentService>;
