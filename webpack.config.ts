@@ -22,7 +22,11 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       clean: true,
     },
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
-    resolve: { extensions: ['.tsx', '.ts', '.js'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.js'],
+      // The server sends the texts already parsed (src/i18n/locale.ts): the ICU message parser stays out.
+      alias: { '@formatjs/icu-messageformat-parser$': '@formatjs/icu-messageformat-parser/no-parser.js' },
+    },
     module: {
       rules: [
         { test: /\.[jt]sx?$/, exclude: /node_modules/, use: 'babel-loader' },

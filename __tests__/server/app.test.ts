@@ -61,6 +61,26 @@ describe('the server', () => {
     expect(spanish.headers.etag).not.toBe(first.headers.etag);
   });
 
+  it('serves the locale files parsed into ICU ASTs for the app, which then needs no parser', async () => {
+    writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo', 'app.hello': 'Hello {name}, <b>welcome</b>' }));
+    const compiled = await server.app.inject('/locales/en.ast.json');
+    expect(compiled.statusCode).toBe(200);
+    expect(compiled.json()).toEqual({
+      'app.title': [{ type: 0, value: 'Divilo' }],
+      'app.hello': [
+        { type: 0, value: 'Hello ' },
+        { type: 1, value: 'name' },
+        { type: 0, value: ', ' },
+        { type: 8, value: 'b', children: [{ type: 0, value: 'welcome' }] },
+      ],
+    });
+    const again = await server.app.inject({ url: '/locales/en.ast.json', headers: { 'if-none-match': String(compiled.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect((await server.app.inject('/locales/fr.ast.json')).statusCode).toBe(404);
+    writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo' }));
+    expect((await server.app.inject('/locales/en.ast.json')).json()).toEqual({ 'app.title': [{ type: 0, value: 'Divilo' }] });
+  });
+
   it('serves no other locale and no other file', async () => {
     const unknown = await server.app.inject('/locales/fr.json');
     expect(unknown.statusCode).toBe(404);

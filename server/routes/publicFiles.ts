@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../../src/config/runtimeConfig';
 
 const LOCALE_FILES = ['es.json', 'en.json'];
+/** `es.ast.json`: the same texts parsed into ICU message ASTs, so the browser needs no message parser. */
+const COMPILED_SUFFIX = '.ast.json';
 
 const url = { type: 'string', minLength: 1 } as const;
 
@@ -57,16 +60,24 @@ export async function publicFileRoutes(app: FastifyInstance, options: { runtimeC
     {
       schema: {
         tags: ['system'],
-        summary: 'Texts of the web app in one language (es.json or en.json)',
+        summary: 'Texts of the web app in one language: es.json or en.json, or es.ast.json / en.ast.json (parsed, as the app loads them)',
         params: { type: 'object', properties: { locale: { type: 'string', maxLength: 16 } }, required: ['locale'] },
-        response: { 200: { type: 'object', additionalProperties: { type: 'string' } }, 304: { type: 'null' }, 404: { $ref: 'error#' } },
+        response: {
+          200: { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array' }] } },
+          304: { type: 'null' },
+          404: { $ref: 'error#' },
+        },
       },
     },
     async (request, reply) => {
+      const requested = request.params.locale;
+      const compiled = requested.endsWith(COMPILED_SUFFIX);
+      const name = compiled ? `${requested.slice(0, -COMPILED_SUFFIX.length)}.json` : requested;
       // Only the two literal file names: no path is ever built from what the client sent.
-      const file = LOCALE_FILES.find((name) => name === request.params.locale);
-      const text = file ? await readLocale(path.join(options.localesDir, file)) : undefined;
-      if (text === undefined) return reply.status(404).send({ code: 'LOCALE_NOT_FOUND', message: 'Languages: es, en' });
+      const file = LOCALE_FILES.find((candidate) => candidate === name);
+      const source = file ? await readLocale(path.join(options.localesDir, file)) : undefined;
+      if (source === undefined) return reply.status(404).send({ code: 'LOCALE_NOT_FOUND', message: 'Languages: es, en' });
+      const text = compiled ? compileCatalog(source) : source;
       // The texts change between deployments under the same URL: revalidated every time, cheap with the ETag.
       const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
@@ -83,4 +94,19 @@ async function readLocale(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+const compiledCatalogs = new Map<string, string>();
+
+/** The catalog with every message parsed (cached per source text: the files change only between deployments). */
+function compileCatalog(source: string): string {
+  let compiled = compiledCatalogs.get(source);
+  if (compiled === undefined) {
+    const messages = JSON.parse(source) as Record<string, string>;
+    compiled = JSON.stringify(Object.fromEntries(Object.entries(messages).map(([id, message]) => [id, parse(message)])));
+    // Two languages, and at most one older version of each while a deployment changes them.
+    if (compiledCatalogs.size >= 4) compiledCatalogs.delete(compiledCatalogs.keys().next().value!);
+    compiledCatalogs.set(source, compiled);
+  }
+  return compiled;
 }

@@ -4,6 +4,7 @@ export { LanguageSelector, type LanguageCode, type LanguageSelectorProps } from 
 export { Layout, type LayoutProps } from './Layout';
 export { LoadingButton, INVALID_COLOR_MESSAGE, type ButtonColor, type LoadingButtonProps } from './LoadingButton';
 export { Modal, type ModalProps } from './Modal';
+export { CodeInput, DocumentNumberInput } from './FieldPresets';
 export { PasswordInput, type PasswordInputProps } from './PasswordInput';
 export { TextInput, type TextInputProps } from './TextInput';
 export { Toast, type ToastKind, type ToastProps } from './Toast';

@@ -1,3 +1,4 @@
+import type { MessageFormatElement } from 'react-intl';
 import { loadItem, saveItem, StorageKey } from '../storage/browserStorage';
 
 export const LOCALES = ['es', 'en'] as const;
@@ -26,15 +27,19 @@ export function storeLocale(locale: Locale): void {
   saveItem(StorageKey.LOCALE, locale);
 }
 
-export type Messages = Record<string, string>;
+/** Texts by id: plain ICU strings (the files in locales/), or parsed into ASTs (what the app loads). */
+export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
 const cache = new Map<Locale, Promise<Messages>>();
 
-/** Locale files are fetched on demand from `/locales/{locale}.json`, never bundled. */
+/**
+ * Locale files are fetched on demand, never bundled, already parsed by the server (`/locales/{locale}.ast.json`):
+ * the bundle leaves out the ICU message parser (webpack aliases it to its no-parser build).
+ */
 export function loadMessages(locale: Locale, fetchImpl: typeof fetch = fetch): Promise<Messages> {
   let pending = cache.get(locale);
   if (!pending) {
-    pending = fetchImpl(`/locales/${locale}.json`).then((response) => {
+    pending = fetchImpl(`/locales/${locale}.ast.json`).then((response) => {
       if (!response.ok) throw new Error(`Request failed with status code ${response.status}`);
       return response.json() as Promise<Messages>;
     });

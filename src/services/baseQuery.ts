@@ -30,6 +30,7 @@ export interface ApiExtraOptions {
 
 interface StateWithSession {
   session: { authorizationToken: string | null; sessionId: string | null };
+  ui?: { locale?: string };
 }
 
 
@@ -55,8 +56,8 @@ async function readBody(response: Response): Promise<unknown> {
 
 /**
  * The common behaviour of every API call: base URL from the runtime configuration, a 20 s time-out, the
- * bearer token when there is one, otherwise the browser's session id in the body, a loading flag, and
- * failures turned into plain messages.
+ * bearer token when there is one, otherwise the browser's session id in the body, the app's language as
+ * Accept-Language, a loading flag, and failures turned into plain messages.
  */
 export const apiBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, ApiExtraOptions> = async (
   args,
@@ -67,6 +68,8 @@ export const apiBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, A
   const method = request.method ?? (request.body ? 'POST' : 'GET');
   const state = api.getState() as StateWithSession;
   const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  // The app's language, not the browser's: the server writes its SMS in it.
+  if (state.ui?.locale) headers['accept-language'] = state.ui.locale;
   let body = request.body;
 
   if (!request.noAuth) {

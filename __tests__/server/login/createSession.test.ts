@@ -10,12 +10,17 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function startLogin(sessionId = randomUUID(), cookie?: string) {
+async function startLogin(sessionId = randomUUID(), cookie?: string, language?: string) {
   const idToken = await signIn(server.base, ana.username, ana.password);
   await passCaptcha(server.api, sessionId);
   const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId, ...(cookie ? { cookie } : {}) },
+    headers: {
+      authorization: `Bearer ${idToken}`,
+      'x-divilo-session-id': sessionId,
+      ...(cookie ? { cookie } : {}),
+      ...(language ? { 'accept-language': language } : {}),
+    },
   });
   return { response, sessionId, idToken };
 }
@@ -88,6 +93,17 @@ describe('create-session', () => {
     const { response: again } = await startLogin(randomUUID(), sessionCookie);
     expect(again.status).toBe(201);
     expect(await server.app.db.selectFrom('outbox').select('id').execute()).toHaveLength(outboxBefore.length);
+  });
+
+  it("writes the SMS in the app's language (Accept-Language), Spanish by default", async () => {
+    const lastText = async () =>
+      (await server.app.db.selectFrom('outbox').select('text').where('recipient', '=', ana.phone).orderBy('id', 'desc').executeTakeFirstOrThrow()).text;
+    await startLogin(randomUUID(), undefined, 'en');
+    expect(await lastText()).toMatch(/^Divilo: your sign-in code is \d{6}\. It expires in \d+ min\./);
+    await startLogin(randomUUID(), undefined, 'fr-FR, es;q=0.8, en;q=0.5');
+    expect(await lastText()).toMatch(/^Divilo: tu código para entrar es \d{6}\./);
+    await startLogin();
+    expect(await lastText()).toMatch(/^Divilo: tu código para entrar es \d{6}\./);
   });
 
   it('a code only works from the browser session it was sent to', async () => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 
 const root = path.resolve(__dirname, '../../..');
 const en = JSON.parse(readFileSync(path.join(root, 'locales/en.json'), 'utf8')) as Record<string, string>;
@@ -43,6 +44,30 @@ describe('locale files', () => {
     expect(Object.entries({ ...en, ...es }).filter(([, text]) => !text.trim())).toEqual([]);
     const copied = Object.keys(en).filter((id) => en[id] === es[id] && !/^[A-Z]{2}$|^Divilo$/.test(en[id]));
     expect(copied).toEqual([]);
+  });
+
+  it('are valid ICU messages with the same arguments in both languages (the server parses them for the app)', () => {
+    const argumentsOf = (message: string) => {
+      const names = new Set<string>();
+      const walk = (elements: MessageFormatElement[]) =>
+        elements.forEach((element) => {
+          if (element.type !== TYPE.literal && element.type !== TYPE.pound) names.add(element.value);
+          if (element.type === TYPE.tag) walk(element.children);
+          if (element.type === TYPE.plural || element.type === TYPE.select) Object.values(element.options).forEach((option) => walk(option.value));
+        });
+      walk(parse(message));
+      return [...names].sort();
+    };
+    const unparsable = Object.entries({ ...en, ...es }).filter(([, text]) => {
+      try {
+        parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(unparsable).toEqual([]);
+    expect(Object.keys(en).filter((id) => argumentsOf(en[id]).join() !== argumentsOf(es[id]).join())).toEqual([]);
   });
 
   it('contain every validation message of the specification', () => {

@@ -1,6 +1,7 @@
 import { makeStore } from '../../../src/app/store';
 import { setRuntimeConfig } from '../../../src/config';
 import { initialSessionState } from '../../../src/features/session/sessionSlice';
+import { localeChosen } from '../../../src/features/ui/uiSlice';
 import { api } from '../../../src/services/api';
 import type { ApiError } from '../../../src/services/baseQuery';
 import { loadItem, saveItem, StorageKey } from '../../../src/storage/browserStorage';
@@ -52,6 +53,15 @@ describe('the base query', () => {
     expect(request.url).toBe('/api/things');
     expect(request.headers.authorization).toBe(`Bearer ${token}`);
     expect(request.body).toEqual({ a: 1 });
+  });
+
+  it("sends the app's chosen language as Accept-Language, following a change", async () => {
+    const { store } = storeWith(null);
+    store.dispatch(localeChosen('es'));
+    await store.dispatch(testApi.endpoints.save.initiate({ path: 'one' })).unwrap();
+    store.dispatch(localeChosen('en'));
+    await store.dispatch(testApi.endpoints.save.initiate({ path: 'two' })).unwrap();
+    expect(server.requests.map((request) => request.headers['accept-language'])).toEqual(['es', 'en']);
   });
 
   it('without a token adds a generated uuid-like sessionId to the body, keeps it and reuses it', async () => {

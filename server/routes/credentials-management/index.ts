@@ -3,6 +3,7 @@ import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword, norma
 import { ApiError } from '../../plugins/errors';
 import { SealedDataError, unseal } from '../../services/sealedData';
 import { codeFailure } from '../user-authorization-management';
+import { codeText, messageLocale, type MessageLocale } from '../../services/messaging/texts';
 
 const ANSWER = { type: 'object', properties: { response: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['response'] } as const;
 
@@ -43,7 +44,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
       const username = normaliseDocument(request.body.userId) ?? '';
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
-        void sendRecoveryCode(app, username, request.id).catch((error: unknown) => request.log.error({ err: error }, 'recovery code not sent'));
+        void sendRecoveryCode(app, username, request.id, messageLocale(request.headers['accept-language'])).catch((error: unknown) => request.log.error({ err: error }, 'recovery code not sent'));
       });
       return { response: 'OK', resendAfterSeconds: app.codes.settings.resendSeconds };
     },
@@ -109,7 +110,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
   );
 }
 
-async function sendRecoveryCode(app: FastifyInstance, username: string, requestId: string) {
+async function sendRecoveryCode(app: FastifyInstance, username: string, requestId: string, locale: MessageLocale) {
   const user = await app.identity.getUser(username);
   const phone = user?.attributes.phone_number;
   if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
@@ -121,7 +122,7 @@ async function sendRecoveryCode(app: FastifyInstance, username: string, requestI
     channel: 'sms',
     to: phone,
     purpose: 'recovery-code',
-    text: `Divilo: tu código para cambiar la contraseña es ${issued.code}. Caduca en ${Math.round(app.codes.settings.ttlSeconds / 60)} min.`,
+    text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds),
   });
   await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId });
 }

@@ -4,6 +4,7 @@ import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
 import { hashToken } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
+import { codeText, messageLocale } from '../../services/messaging/texts';
 
 export const SESSION_COOKIE = 'divilo_session';
 
@@ -123,7 +124,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const phone = user?.attributes.phone_number;
       if (!user || !phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
       const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
-      await app.messages.send({ channel: 'sms', to: phone, purpose: 'login-code', text: loginText(issued.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send({ channel: 'sms', to: phone, purpose: 'login-code', text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id });
       return { maskedPhone: maskPhone(phone), token: issued.token, resendAfterSeconds: issued.resendAfterSeconds };
     },
@@ -152,7 +153,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
       }
       if (result.outcome !== 'sent') throw codeFailure(result);
-      await app.messages.send({ channel: 'sms', to: result.recipient, purpose: 'login-code', text: loginText(result.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send({ channel: 'sms', to: result.recipient, purpose: 'login-code', text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id });
       return { maskedPhone: maskPhone(result.recipient), resendAfterSeconds: result.resendAfterSeconds };
     },
@@ -189,8 +190,4 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       return reply.status(204).send();
     },
   );
-}
-
-function loginText(code: string, ttlSeconds: number): string {
-  return `Divilo: tu código para entrar es ${code}. Caduca en ${Math.round(ttlSeconds / 60)} min. No lo compartas con nadie.`;
 }

@@ -1,14 +1,14 @@
 import { useFormik } from 'formik';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
-import { LoadingButton, TextInput } from '../../components';
+import { CodeInput, LoadingButton } from '../../components';
 import { getRuntimeConfig } from '../../config';
 import { codeProblem } from '../../forms/codeProblem';
 import { useCountdown } from '../../forms/useCountdown';
-import { useFieldErrors } from '../../forms/useFieldErrors';
+import { useFormFields } from '../../forms/useFormFields';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { ApiError } from '../../services/baseQuery';
@@ -57,7 +57,6 @@ export function ConfirmTelephoneScreen() {
   const [resend, { isLoading: resending }] = loginApi.useResendCodeMutation();
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [blocked, setBlocked] = useState(false);
-  const codeRef = useRef<HTMLInputElement>(null);
   const secondsToResend = useCountdown(signIn?.resendAvailableAt ?? null);
 
   const formik = useFormik<CodeValues>({
@@ -76,11 +75,11 @@ export function ConfirmTelephoneScreen() {
         if (errorCode === 'CODE_BLOCKED') setBlocked(true);
         setFeedback(feedbackFor(errorCode, data));
         void formik.setFieldValue('code', '', false);
-        codeRef.current?.focus();
+        field('code').ref.current?.focus();
       }
     },
   });
-  const errors = useFieldErrors(formik, ['code'], { code: codeRef });
+  const field = useFormFields(formik, ['code']);
 
   // The step needs the pending sign-in from the login page; after a reload it starts again there.
   if (!signIn) return <Navigate to={carryQuery('/login', location.search)} replace />;
@@ -104,19 +103,7 @@ export function ConfirmTelephoneScreen() {
       <RouteTitle name="login-confirm-telephone" id="confirm-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{signIn.phone}</strong> })}</p>
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
-        <TextInput
-          ref={codeRef}
-          name="code"
-          label={intl.formatMessage(messages.code)}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          disabled={blocked}
-          value={formik.values.code}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.code}
-        />
+        <CodeInput label={intl.formatMessage(messages.code)} disabled={blocked} {...field('code')} />
         <p className="dv-login__feedback" role={feedback && feedback.id !== 'resent' ? 'alert' : 'status'}>
           {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
         </p>

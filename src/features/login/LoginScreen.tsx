@@ -1,10 +1,10 @@
 import { useFormik } from 'formik';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { LoadingButton, PasswordInput, TextInput } from '../../components';
+import { DocumentNumberInput, LoadingButton, PasswordInput } from '../../components';
 import { getRuntimeConfig } from '../../config';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
@@ -15,7 +15,7 @@ import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
 import { toastShown } from '../ui/uiSlice';
 import { LOGIN_ERROR_MESSAGES } from './loginListeners';
-import { useFieldErrors } from '../../forms/useFieldErrors';
+import { useFormFields } from '../../forms/useFormFields';
 import './login.css';
 
 const messages = describeMessages({
@@ -40,8 +40,6 @@ export function LoginScreen() {
   const location = useLocation();
   const captcha = useCaptcha();
   const signingIn = useAppSelector(selectSigningIn);
-  const userIdRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
 
   // Opening the login page starts from nothing: no form data, no sign-in result, no stored session.
   useEffect(() => {
@@ -65,7 +63,7 @@ export function LoginScreen() {
       dispatch(loginRequested({ userId: normaliseDocument(values.userId) ?? '', password: values.password, captchaToken }));
     },
   });
-  const errors = useFieldErrors(formik, FIELDS, { userId: userIdRef, password: passwordRef });
+  const field = useFormFields(formik, FIELDS);
   const to = (path: string) => carryQuery(path, location.search);
 
   return (
@@ -73,29 +71,8 @@ export function LoginScreen() {
       <RouteTitle name="login" id="login-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.subtitle)}</p>
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
-        <TextInput
-          ref={userIdRef}
-          name="userId"
-          label={intl.formatMessage(messages.userId)}
-          description={intl.formatMessage(messages.userIdHint)}
-          autoComplete="username"
-          autoCapitalize="characters"
-          spellCheck={false}
-          value={formik.values.userId}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.userId}
-        />
-        <PasswordInput
-          ref={passwordRef}
-          name="password"
-          label={intl.formatMessage(messages.password)}
-          autoComplete="current-password"
-          value={formik.values.password}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.password}
-        />
+        <DocumentNumberInput label={intl.formatMessage(messages.userId)} description={intl.formatMessage(messages.userIdHint)} {...field('userId')} />
+        <PasswordInput label={intl.formatMessage(messages.password)} autoComplete="current-password" {...field('password')} />
         <p className="dv-login__forgot">
           {intl.formatMessage(messages.forgot, { link: (text: ReactNode[]) => <Link to={to('/recover-password/init')}>{text}</Link> })}
         </p>

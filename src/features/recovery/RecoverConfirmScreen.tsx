@@ -1,11 +1,11 @@
 import { useFormik } from 'formik';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
-import { LoadingButton, PasswordInput, TextInput } from '../../components';
+import { CodeInput, LoadingButton, PasswordInput } from '../../components';
 import { codeProblem, type CodeProblem } from '../../forms/codeProblem';
-import { useFieldErrors } from '../../forms/useFieldErrors';
+import { useFormFields } from '../../forms/useFormFields';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
@@ -46,9 +46,6 @@ export function RecoverConfirmScreen() {
   const [getKey] = recoveryApi.useLazyGetPublicKeyQuery();
   const [resetPassword] = recoveryApi.useResetPasswordMutation();
   const [problem, setProblem] = useState<CodeProblem | null>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
-  const confirmationRef = useRef<HTMLInputElement>(null);
 
   const formik = useFormik<RecoverConfirmValues>({
     initialValues: { code: '', newPassword: '', confirmation: '' },
@@ -69,16 +66,12 @@ export function RecoverConfirmScreen() {
         setProblem(found);
         if (found.kind === 'wrongCode') {
           void formik.setFieldValue('code', '', false);
-          codeRef.current?.focus();
+          field('code').ref.current?.focus();
         }
       }
     },
   });
-  const errors = useFieldErrors(formik, ['code', 'newPassword', 'confirmation'], {
-    code: codeRef,
-    newPassword: passwordRef,
-    confirmation: confirmationRef,
-  });
+  const field = useFormFields(formik, ['code', 'newPassword', 'confirmation']);
 
   if (!recovery) return <Navigate to={carryQuery('/recover-password/init', location.search)} replace />;
   const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired';
@@ -88,40 +81,15 @@ export function RecoverConfirmScreen() {
       <RouteTitle name="recover-password-confirm" id="recovery-title" />
       <p className="dv-recovery__intro">{intl.formatMessage(messages.intro)}</p>
       <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
-        <TextInput
-          ref={codeRef}
-          name="code"
-          label={intl.formatMessage(messages.code)}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          value={formik.values.code}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.code}
-        />
+        <CodeInput label={intl.formatMessage(messages.code)} {...field('code')} />
         <PasswordInput
-          ref={passwordRef}
-          name="newPassword"
           label={intl.formatMessage(messages.newPassword)}
           description={intl.formatMessage(messages.passwordRule)}
           autoComplete="new-password"
-          value={formik.values.newPassword}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
           success={formik.values.newPassword !== '' && !formik.errors.newPassword && Boolean(formik.touched.newPassword)}
-          {...errors.newPassword}
+          {...field('newPassword')}
         />
-        <PasswordInput
-          ref={confirmationRef}
-          name="confirmation"
-          label={intl.formatMessage(messages.confirmation)}
-          autoComplete="new-password"
-          value={formik.values.confirmation}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.confirmation}
-        />
+        <PasswordInput label={intl.formatMessage(messages.confirmation)} autoComplete="new-password" {...field('confirmation')} />
         <p className="dv-recovery__error" role="alert">
           {problem && intl.formatMessage(messages[problem.kind], { attempts: problem.kind === 'wrongCode' ? problem.attemptsLeft : 0 })}
         </p>

@@ -1,10 +1,10 @@
 import { useFormik } from 'formik';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppStore } from '../../app/hooks';
-import { LoadingButton, TextInput } from '../../components';
-import { useFieldErrors } from '../../forms/useFieldErrors';
+import { DocumentNumberInput, LoadingButton } from '../../components';
+import { useFormFields } from '../../forms/useFormFields';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
@@ -39,7 +39,6 @@ export function RecoverInitScreen() {
   const [verifyCaptcha] = captchaApi.useLazyVerifyCaptchaQuery();
   const [startRecovery] = recoveryApi.useStartRecoveryMutation();
   const [failed, setFailed] = useState(false);
-  const userIdRef = useRef<HTMLInputElement>(null);
 
   const formik = useFormik<RecoverInitValues>({
     initialValues: { userId: '' },
@@ -61,25 +60,14 @@ export function RecoverInitScreen() {
       }
     },
   });
-  const errors = useFieldErrors(formik, ['userId'], { userId: userIdRef });
+  const field = useFormFields(formik, ['userId']);
 
   return (
     <section className="dv-recovery" aria-labelledby="recovery-title">
       <RouteTitle name="recover-password-init" id="recovery-title" />
       <p className="dv-recovery__intro">{intl.formatMessage(messages.intro)}</p>
       <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
-        <TextInput
-          ref={userIdRef}
-          name="userId"
-          label={intl.formatMessage(messages.userId)}
-          autoComplete="username"
-          autoCapitalize="characters"
-          spellCheck={false}
-          value={formik.values.userId}
-          onChange={formik.handleChange}
-          onBlur={formik.handleBlur}
-          {...errors.userId}
-        />
+        <DocumentNumberInput label={intl.formatMessage(messages.userId)} {...field('userId')} />
         <p className="dv-recovery__error" role="alert">
           {failed && intl.formatMessage(messages.failed)}
         </p>
