@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
@@ -171,6 +172,27 @@ describeEachDialect('embedded S3 multipart objects stored as their parts', (dial
     const last = await namedFiles(storage, 'public/replaced.bin');
     expect(objectFiles(storage)).toEqual(last.segments.map((segment) => segment.file).sort());
     expect((await read(client, 'public/replaced.bin')).body.equals(Buffer.concat(third))).toBe(true);
+  });
+
+  it('finishes a read begun before the object was deleted or overwritten, with the old bytes', async () => {
+    const client = storage.client();
+    for (const change of ['delete', 'overwrite'] as const) {
+      const Key = `public/read-while-${change}.bin`;
+      const parts = [testBytes(5 * MIB), testBytes(5 * MIB), testBytes(5 * MIB)];
+      await multipart(client, Key, parts);
+      const files = (await namedFiles(storage, Key)).segments.map((segment) => segment.file);
+      const got = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key }));
+      const chunks = (got.Body as Readable)[Symbol.asyncIterator]();
+      const received: Buffer[] = [Buffer.from((await chunks.next()).value as Uint8Array)];
+      // The server is still in the first part; the files of the other two go now.
+      if (change === 'delete') await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key }));
+      else await multipart(client, Key, [testBytes(5 * MIB), testBytes(10)]);
+      for (const file of files) expect(existsSync(path.join(storage.dataDir, 'objects', file))).toBe(false);
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) received.push(Buffer.from(next.value as Uint8Array));
+      expect(Buffer.concat(received).equals(Buffer.concat(parts))).toBe(true);
+    }
+    // Only the overwriting version's files are left.
+    expect(objectFiles(storage)).toEqual((await namedFiles(storage, 'public/read-while-overwrite.bin')).segments.map((segment) => segment.file).sort());
   });
 
   it('deletes every file of a multipart object', async () => {
