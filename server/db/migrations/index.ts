@@ -3,6 +3,7 @@ import * as foundation from './0001_foundation';
 import * as identity from './0002_identity';
 import * as storage from './0003_storage';
 import * as login from './0004_login';
+import * as storageSegments from './0005_storage_segments';
 import * as documents from './0006_documents';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '0002_identity': identity,
   '0003_storage': storage,
   '0004_login': login,
+  '0005_storage_segments': storageSegments,
   '0006_documents': documents,
 };

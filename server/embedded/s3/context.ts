@@ -10,6 +10,8 @@ export interface StorageSettings {
   maxObjectBytes: number;
   /** The path the plugin is mounted at, e.g. `/s3`. */
   prefix: string;
+  /** Files of a multipart object opened before its answer starts; the rest open as the read reaches them. */
+  maxOpenSegments: number;
 }
 
 export interface StorageContext {

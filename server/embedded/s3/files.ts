@@ -1,10 +1,12 @@
 // Where the bytes live, and how they get there whole or not at all.
-//   <dataDir>/objects/<xx>/<uuid>          one file per object version the database points at
+//   <dataDir>/objects/<xx>/<uuid>          the files the database points at: one per single-put object, one per
+//                                          part of a multipart object (all of one object in the same <xx>)
 //   <dataDir>/objects/.tmp/<uuid>          being written; renamed into place only once complete and fsynced
 //   <dataDir>/uploads/<uploadId>/<n>-<r>   parts of unfinished multipart uploads, one file per part upload
-// File names never come from keys, so no key can reach outside these folders.
+// A completed multipart upload's part files get a second name under objects/ (a hard link, same file system):
+// their bytes are never copied. File names never come from keys, so no key can reach outside these folders.
 import { createHash, randomUUID, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { Readable } from 'node:stream';
@@ -12,7 +14,7 @@ import { errors } from './errors';
 
 /** Bytes gathered before each write: few system calls, and memory bounded per request. */
 const WRITE_BATCH_BYTES = 1024 * 1024;
-/** Block size when concatenating parts. */
+/** Block size when a part must be copied (only where the file system cannot link it). */
 const COPY_BLOCK_BYTES = 4 * 1024 * 1024;
 
 export interface WrittenFile {
@@ -46,6 +48,11 @@ export const newUploadId = (): string => randomBytes(24).toString('base64url');
 export const newObjectFile = (): string => {
   const id = randomUUID();
   return `${id.slice(0, 2)}/${id}`;
+};
+/** Names for the files of one object stored as several: all in one folder, so one fsync makes them durable. */
+export const newObjectFiles = (count: number): string[] => {
+  const folder = randomUUID().slice(0, 2);
+  return Array.from({ length: count }, () => `${folder}/${randomUUID()}`);
 };
 export const newPartFile = (partNumber: number): string => `${partNumber}-${randomBytes(6).toString('hex')}`;
 
@@ -160,6 +167,65 @@ export async function publishObjectFile(layout: StorageLayout, tmp: string, file
 }
 
 export const tmpPath = (layout: StorageLayout): string => path.join(layout.tmpDir, randomUUID());
+
+/** Links made at once: enough to overlap the system calls, few enough not to flood the thread pool. */
+const LINK_BATCH = 32;
+/** Errors of a file system that cannot hard-link these files (or not across these folders): copy instead. */
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
+
+async function linkOne(layout: StorageLayout, source: { path: string; size: number }, target: string, index: number): Promise<void> {
+  try {
+    await link(source.path, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ENOENT') throw new PartFileError(index);
+    if (!CANNOT_LINK.has(code)) throw error;
+    // Bytes copied to a temp file, fsynced, then renamed: the same guarantees, only slower.
+    const tmp = tmpPath(layout);
+    try {
+      await concatenateFiles([source], tmp);
+    } catch (copyError) {
+      throw copyError instanceof PartFileError ? new PartFileError(index) : copyError;
+    }
+    await rename(tmp, target).catch(async (renameError: unknown) => {
+      await removeQuietly(tmp);
+      throw renameError;
+    });
+  }
+}
+
+/**
+ * Gives each source (a part file, fsynced when it was received) a new name `files[i]` under objects/ without
+ * copying a byte: a hard link, checked against the size recorded. The links get `time` as their modification
+ * time (they share it with the part file), so the sweep counts their grace period from now and not from when
+ * the part arrived. Then the folders are fsynced: the names survive a crash. On failure every link made is
+ * removed and the error thrown (PartFileError for a missing or resized source).
+ */
+export async function linkIntoObjects(layout: StorageLayout, sources: { path: string; size: number }[], files: string[], time: Date): Promise<void> {
+  const targets = files.map((file) => objectPath(layout, file));
+  const folders = [...new Set(targets.map((target) => path.dirname(target)))];
+  await Promise.all(folders.map((folder) => mkdir(folder, { recursive: true })));
+  const made: string[] = [];
+  try {
+    for (let start = 0; start < sources.length; start += LINK_BATCH) {
+      const results = await Promise.allSettled(
+        sources.slice(start, start + LINK_BATCH).map(async (source, offset) => {
+          const index = start + offset;
+          await linkOne(layout, source, targets[index], index);
+          made.push(targets[index]);
+          if ((await stat(targets[index])).size !== source.size) throw new PartFileError(index);
+          await utimes(targets[index], time, time);
+        }),
+      );
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
+    await Promise.all(folders.map((folder) => syncDirectory(folder)));
+  } catch (error) {
+    await Promise.all(made.map((target) => removeQuietly(target)));
+    throw error;
+  }
+}
 
 /** Removing something already gone is fine: cleanup runs after the database no longer points at it. */
 export async function removeQuietly(target: string, recursive = false): Promise<void> {

@@ -132,9 +132,10 @@ export function parseRange(value: string | undefined, size: number): Range | und
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Number(match[2]);
-  if (end < start) return undefined;
+  // `bytes=9-3` is not a range (ignored); `bytes=<size>-` is one that cannot be satisfied.
+  if (match[2] !== '' && Number(match[2]) < start) return undefined;
   if (start >= size) throw errors.invalidRange(size);
+  const end = match[2] === '' ? size - 1 : Number(match[2]);
   return { start, end: Math.min(end, size - 1) };
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ownerOf, requireAccess, requireUploadOwner } from './access';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
-import { concatenateFiles, newObjectFile, newPartFile, newUploadId, objectPath, PartFileError, publishObjectFile, removeQuietly, tmpPath, UPLOAD_ID, uploadDir } from './files';
+import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, objectPath, PartFileError, removeQuietly, UPLOAD_ID, uploadDir } from './files';
 import { checkEmptyPayload, contentTypeOf, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
 import type { UploadRecord } from './repository';
 import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
@@ -126,26 +126,24 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
   const size = parts.reduce((total, part) => total + part.size, 0);
   if (size > context.settings.maxObjectBytes) throw errors.entityTooLarge(context.settings.maxObjectBytes);
 
-  // The same order as a single put: whole file, fsynced, renamed; then one transaction makes the object
-  // visible and drops the upload. A crash before that commit leaves the upload complete-able again.
+  // The object is its parts' files, in order, never concatenated: each gets a second name under objects/ (a hard
+  // link; the bytes were fsynced when the part arrived), the folder is fsynced, then one transaction makes the
+  // object visible with its list of files and drops the upload. A crash before that commit leaves the upload
+  // intact and completable again (the links are orphans for the sweep); after it, the whole new object.
   const dir = uploadDir(context.layout, upload.uploadId);
-  const tmp = tmpPath(context.layout);
+  const files = newObjectFiles(parts.length);
   try {
-    await concatenateFiles(
+    await linkIntoObjects(
+      context.layout,
       parts.map((part) => ({ path: path.join(dir, part.file), size: part.size })),
-      tmp,
+      files,
+      new Date(context.now()),
     );
   } catch (error) {
     if (error instanceof PartFileError) throw errors.invalidPart(parts[error.index].partNumber);
     throw error;
   }
-  const file = newObjectFile();
-  try {
-    await publishObjectFile(context.layout, tmp, file);
-  } catch (error) {
-    await removeQuietly(tmp);
-    throw error;
-  }
+  const removeLinks = () => Promise.all(files.map((file) => removeQuietly(objectPath(context.layout, file))));
   const digest = createHash('md5');
   for (const part of parts) digest.update(Buffer.from(part.etag.replace(/"/g, ''), 'hex'));
   const etag = `"${digest.digest('hex')}-${parts.length}"`;
@@ -158,20 +156,22 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
       etag,
       contentType: upload.contentType,
       headers: upload.headers,
-      file,
+      segments: parts.map((part, index) => ({ file: files[index], size: part.size })),
       ownerIdentity: upload.ownerIdentity,
       lastModified: new Date(context.now()),
     });
   } catch (error) {
-    await removeQuietly(objectPath(context.layout, file));
+    // Not committed: the upload is as it was; only the new names go (the part files keep the bytes).
+    await removeLinks();
     throw error;
   }
   if (completed === 'no-upload') {
-    await removeQuietly(objectPath(context.layout, file));
+    await removeLinks();
     throw errors.noSuchUpload(upload.uploadId);
   }
+  // Committed: the parts' names go (their bytes stay under the objects/ names), then the replaced version's files.
   await removeQuietly(dir, true);
-  if (completed.replacedFile) await removeQuietly(objectPath(context.layout, completed.replacedFile));
+  await Promise.all(completed.replacedFiles.map((file) => removeQuietly(objectPath(context.layout, file))));
 
   const host = String(s3.request.headers.host ?? 'localhost');
   const location = `${s3.request.protocol}://${host}${context.settings.prefix}/${s3.bucket}/${s3.key.split('/').map(encodeURIComponent).join('/')}`;

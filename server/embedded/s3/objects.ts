@@ -1,11 +1,12 @@
 // PutObject, GetObject, HeadObject and DeleteObject.
 import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { requireAccess, ownerOf } from './access';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { newObjectFile, objectPath, publishObjectFile, removeQuietly, tmpPath } from './files';
 import { checkEmptyPayload, contentTypeOf, evaluateConditions, parseRange, quotedEtag, receiveBody, storedHeaders } from './http';
-import type { ObjectRecord } from './repository';
+import type { ObjectRecord, Segment } from './repository';
 
 /** S3's limit for one PUT. */
 export const MAX_PUT_BYTES = 5 * 1024 ** 3;
@@ -37,7 +38,7 @@ export async function putObject(context: StorageContext, s3: S3Request) {
     throw error;
   }
   const etag = quotedEtag(written.md5);
-  let replaced: string | undefined;
+  let replaced: string[];
   try {
     replaced = await context.repository.objects.put({
       bucket: s3.bucket,
@@ -46,7 +47,7 @@ export async function putObject(context: StorageContext, s3: S3Request) {
       etag,
       contentType,
       headers,
-      file,
+      segments: [{ file, size: written.size }],
       ownerIdentity: ownerOf(s3.principal),
       lastModified: new Date(context.now()),
     });
@@ -54,62 +55,111 @@ export async function putObject(context: StorageContext, s3: S3Request) {
     await removeQuietly(objectPath(context.layout, file));
     throw error;
   }
-  if (replaced) await removeQuietly(objectPath(context.layout, replaced));
+  await removeFiles(context, replaced);
   return s3.reply.code(200).header('etag', etag).send();
 }
 
+const removeFiles = (context: StorageContext, files: string[]) => Promise.all(files.map((file) => removeQuietly(objectPath(context.layout, file))));
+
+/** A segment to send: its file (open, or to open when reached) and the part of its bytes to send. */
+interface OpenSegment {
+  handle?: FileHandle;
+  path: string;
+  from: number;
+  to: number;
+}
+
 /**
- * The object's row and an open handle on its file. A concurrent overwrite may delete the file between the two
- * reads: then the row is read again (an open handle keeps its bytes readable whatever happens next).
+ * Opens the segments holding bytes `start`..`end` (inclusive) of the object, in order (the first
+ * `maxOpenSegments` of them). If one is gone (a concurrent overwrite or delete committed after the row was read
+ * and removed it), those already opened are closed and undefined answered: the caller reads the row again. An
+ * open handle keeps its bytes readable whatever happens next.
  */
-async function openObject(context: StorageContext, bucket: string, key: string): Promise<{ object: ObjectRecord; handle: FileHandle }> {
-  for (let attempt = 0; ; attempt += 1) {
-    const object = await context.repository.objects.find(bucket, key);
-    if (!object) throw errors.noSuchKey(key);
+async function openSegments(context: StorageContext, segments: Segment[], start: number, end: number): Promise<OpenSegment[] | undefined> {
+  const wanted: OpenSegment[] = [];
+  let offset = 0;
+  for (const segment of segments) {
+    const first = offset;
+    const last = offset + segment.size - 1;
+    offset += segment.size;
+    if (segment.size === 0 || last < start || first > end) continue;
+    wanted.push({ path: objectPath(context.layout, segment.file), from: Math.max(start, first) - first, to: Math.min(end, last) - first });
+  }
+  try {
+    // A read of a larger object opens the rest as it reaches them: a descriptor per part could run out.
+    for (const segment of wanted.slice(0, context.settings.maxOpenSegments)) segment.handle = await open(segment.path, 'r');
+    return wanted;
+  } catch (error) {
+    await closeAll(wanted);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+const closeAll = (segments: OpenSegment[]) => Promise.all(segments.map(({ handle }) => handle?.close().catch(() => undefined)));
+
+/**
+ * The segments' bytes one after the other, read as the client takes them; every handle closed at the end. A
+ * segment beyond the first `maxOpenSegments` that a concurrent overwrite removed ends the answer early (the client
+ * sees a broken transfer, never bytes of two versions).
+ */
+function segmentStream(segments: OpenSegment[]): Readable {
+  if (segments.length === 1 && segments[0].handle) {
+    const [{ handle, from, to }] = segments;
+    return handle.createReadStream({ start: from, end: to });
+  }
+  async function* bytes() {
     try {
-      return { object, handle: await open(objectPath(context.layout, object.file), 'r') };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 2) throw error;
+      for (const segment of segments) {
+        segment.handle ??= await open(segment.path, 'r');
+        for await (const chunk of segment.handle.createReadStream({ start: segment.from, end: segment.to, autoClose: false })) yield chunk as Buffer;
+        await segment.handle.close();
+        segment.handle = undefined;
+      }
+    } finally {
+      await closeAll(segments);
     }
   }
+  return Readable.from(bytes(), { objectMode: false });
 }
 
 export async function getObject(context: StorageContext, s3: S3Request, head: boolean) {
   requireAccess(s3.principal, s3.key, 'read');
   checkEmptyPayload(s3);
   const { reply } = s3;
-  let object: ObjectRecord | undefined;
-  let handle: FileHandle | undefined;
-  if (head) {
-    object = await context.repository.objects.find(s3.bucket, s3.key);
-    if (!object) throw errors.noSuchKey(s3.key);
-  } else {
-    ({ object, handle } = await openObject(context, s3.bucket, s3.key));
+  // The row, then the files it names. Conditions and the range are decided on the version actually sent.
+  let object: ObjectRecord;
+  let start: number;
+  let end: number;
+  let range: ReturnType<typeof parseRange>;
+  let opened: OpenSegment[] | undefined;
+  for (let attempt = 0; ; attempt += 1) {
+    const found = await context.repository.objects.find(s3.bucket, s3.key);
+    if (!found) throw errors.noSuchKey(s3.key);
+    object = found;
+    reply.header('etag', object.etag).header('last-modified', object.lastModified.toUTCString()).header('accept-ranges', 'bytes');
+    if (evaluateConditions(s3.request.headers, object.etag, object.lastModified) === 'not-modified') return reply.code(304).send();
+    range = parseRange(s3.request.headers.range, object.size);
+    start = range?.start ?? 0;
+    end = range?.end ?? object.size - 1;
+    if (head || object.size === 0) break;
+    opened = await openSegments(context, object.segments, start, end);
+    if (opened) break;
+    if (attempt >= 2) throw errors.internal();
   }
   try {
-    reply.header('etag', object.etag).header('last-modified', object.lastModified.toUTCString()).header('accept-ranges', 'bytes');
-    if (evaluateConditions(s3.request.headers, object.etag, object.lastModified) === 'not-modified') {
-      await handle?.close();
-      return reply.code(304).send();
-    }
-    const range = parseRange(s3.request.headers.range, object.size);
     reply.header('content-type', object.contentType);
     for (const [name, value] of Object.entries(object.headers)) reply.header(name, value);
     for (const [parameter, name] of Object.entries(RESPONSE_OVERRIDES)) {
       const value = queryValue(s3.query, parameter);
       if (value !== undefined) reply.header(name, value);
     }
-    const start = range?.start ?? 0;
-    const end = range?.end ?? object.size - 1;
     if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${object.size}`);
     reply.header('content-length', String(end - start + 1));
-    if (!handle || object.size === 0) {
-      await handle?.close();
-      return reply.send(head ? undefined : Buffer.alloc(0));
-    }
-    return reply.send(handle.createReadStream({ start, end }));
+    if (!opened) return reply.send(head ? undefined : Buffer.alloc(0));
+    return reply.send(segmentStream(opened));
   } catch (error) {
-    await handle?.close();
+    await closeAll(opened ?? []);
     throw error;
   }
 }
@@ -117,8 +167,8 @@ export async function getObject(context: StorageContext, s3: S3Request, head: bo
 export async function deleteObject(context: StorageContext, s3: S3Request) {
   requireAccess(s3.principal, s3.key, 'write');
   checkEmptyPayload(s3);
-  const file = await context.repository.objects.remove(s3.bucket, s3.key);
-  // The row went first: a crash now leaves an unreferenced file, which the sweep removes.
-  if (file) await removeQuietly(objectPath(context.layout, file));
+  const files = await context.repository.objects.remove(s3.bucket, s3.key);
+  // The rows went first: a crash now leaves unreferenced files, which the sweep removes.
+  await removeFiles(context, files);
   return s3.reply.code(204).send();
 }

@@ -41,6 +41,12 @@ export interface EmbeddedS3Options {
   /** Tolerated distance between x-amz-date and the server clock (default 900 s, as S3). */
   maxClockSkewSeconds?: number;
   /**
+   * Part files of a multipart object opened before a read's answer starts (default 64): those are read whole
+   * whatever happens meanwhile; later ones open when reached, and if an overwrite removed one the answer breaks
+   * off. Bounds the file descriptors a read holds.
+   */
+  maxOpenSegments?: number;
+  /**
    * Access-Control-Allow-Origin: `*` (default), a list of origins, or false when the host app already answers
    * CORS for every route (it must then allow and expose the headers in S3_CORS_ALLOWED_HEADERS/EXPOSED_HEADERS).
    */
@@ -146,7 +152,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
   const layout = storageLayout(options.dataDir);
   await prepareLayout(layout);
   const context: StorageContext = {
-    settings: { buckets: new Set(options.buckets), maxObjectBytes: options.maxObjectBytes ?? 5 * GIB, prefix: app.prefix },
+    settings: { buckets: new Set(options.buckets), maxObjectBytes: options.maxObjectBytes ?? 5 * GIB, prefix: app.prefix, maxOpenSegments: options.maxOpenSegments ?? 64 },
     auth: {
       region: options.region,
       serverCredentials: options.serverCredentials,

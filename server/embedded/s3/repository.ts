@@ -2,7 +2,13 @@
 // bytes visible is one transaction, run only after those bytes are safely on disk.
 import type { Kysely } from 'kysely';
 import { fromDbTime, toDbTime } from '../../db/values';
-import type { StorageObjectTable, StoragePartTable, StorageTables, StorageUploadTable } from './tables';
+import type { DbBigint, StorageObjectTable, StoragePartTable, StorageTables, StorageUploadTable } from './tables';
+
+/** One file of an object's bytes, relative to `<dataDir>/objects`. */
+export interface Segment {
+  file: string;
+  size: number;
+}
 
 export interface ObjectRecord {
   bucket: string;
@@ -11,7 +17,8 @@ export interface ObjectRecord {
   etag: string;
   contentType: string;
   headers: Record<string, string>;
-  file: string;
+  /** The files whose bytes, in this order, are the object: one for a single put, one per part for a multipart one. */
+  segments: Segment[];
   ownerIdentity: string | null;
   lastModified: Date;
 }
@@ -42,17 +49,27 @@ export interface ListedObject {
   lastModified: Date;
 }
 
-const toObject = (row: StorageObjectTable): ObjectRecord => ({
-  bucket: row.bucket,
-  key: row.object_key,
-  size: Number(row.size),
-  etag: row.etag,
-  contentType: row.content_type,
-  headers: JSON.parse(row.headers) as Record<string, string>,
-  file: row.file,
-  ownerIdentity: row.owner_identity,
-  lastModified: fromDbTime(row.last_modified),
-});
+type ObjectRowWithSegment = StorageObjectTable & { segment_file: string | null; segment_size: DbBigint | null };
+
+/** The object's row joined with its segment rows (in order; one row with null segment columns for a single file). */
+const toObject = (rows: ObjectRowWithSegment[]): ObjectRecord => {
+  const [row] = rows;
+  const segments =
+    row.segment_file === null
+      ? [{ file: row.file, size: Number(row.size) }]
+      : rows.map((segment) => ({ file: segment.segment_file!, size: Number(segment.segment_size) }));
+  return {
+    bucket: row.bucket,
+    key: row.object_key,
+    size: Number(row.size),
+    etag: row.etag,
+    contentType: row.content_type,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    segments,
+    ownerIdentity: row.owner_identity,
+    lastModified: fromDbTime(row.last_modified),
+  };
+};
 
 const fromObject = (record: ObjectRecord): StorageObjectTable => ({
   bucket: record.bucket,
@@ -61,10 +78,13 @@ const fromObject = (record: ObjectRecord): StorageObjectTable => ({
   etag: record.etag,
   content_type: record.contentType,
   headers: JSON.stringify(record.headers),
-  file: record.file,
+  file: record.segments[0].file,
   owner_identity: record.ownerIdentity,
   last_modified: toDbTime(record.lastModified),
 });
+
+/** Rows per INSERT of segments: well under SQLite's limit of bound values whatever the number of parts. */
+const SEGMENT_INSERT_BATCH = 500;
 
 const toUpload = (row: StorageUploadTable): UploadRecord => ({
   uploadId: row.upload_id,
@@ -85,8 +105,12 @@ const toPart = (row: StoragePartTable): PartRecord => ({
   lastModified: fromDbTime(row.last_modified),
 });
 
-/** Writes the object's row, replacing any earlier version; answers the file the earlier version used. */
-async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): Promise<string | undefined> {
+/**
+ * Writes the object's row and its segment rows, replacing any earlier version; answers the files the earlier
+ * version used (to be removed once the transaction has committed).
+ */
+async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): Promise<string[]> {
+  if (record.segments.length === 0) throw new Error('an object has at least one file');
   const previous = await trx
     .selectFrom('storage_objects')
     .select('file')
@@ -109,7 +133,26 @@ async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): P
       }),
     )
     .execute();
-  return previous?.file;
+  // After the upsert, which on PostgreSQL waits for a concurrent writer of the same key: its segment rows, now
+  // committed, are seen and replaced too.
+  const dropped = await trx
+    .deleteFrom('storage_object_segments')
+    .where('bucket', '=', record.bucket)
+    .where('object_key', '=', record.key)
+    .returning('file')
+    .execute();
+  if (record.segments.length > 1) {
+    const rows = record.segments.map((segment, seq) => ({ bucket: record.bucket, object_key: record.key, seq, file: segment.file, size: segment.size }));
+    for (let i = 0; i < rows.length; i += SEGMENT_INSERT_BATCH) {
+      await trx
+        .insertInto('storage_object_segments')
+        .values(rows.slice(i, i + SEGMENT_INSERT_BATCH))
+        .execute();
+    }
+  }
+  const kept = new Set(record.segments.map((segment) => segment.file));
+  const replaced = new Set([...(previous ? [previous.file] : []), ...dropped.map((row) => row.file)]);
+  return [...replaced].filter((file) => !kept.has(file));
 }
 
 export type StorageRepository = ReturnType<typeof createStorageRepository>;
@@ -120,20 +163,32 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
 
   return {
     objects: {
+      /** The object with its files, read in one statement: the row and its segments are of the same version. */
       async find(bucket: string, key: string): Promise<ObjectRecord | undefined> {
-        const row = await db.selectFrom('storage_objects').selectAll().where('bucket', '=', bucket).where('object_key', '=', key).executeTakeFirst();
-        return row && toObject(row);
+        const rows = await db
+          .selectFrom('storage_objects as o')
+          .leftJoin('storage_object_segments as s', (join) => join.onRef('s.bucket', '=', 'o.bucket').onRef('s.object_key', '=', 'o.object_key'))
+          .selectAll('o')
+          .select(['s.file as segment_file', 's.size as segment_size'])
+          .where('o.bucket', '=', bucket)
+          .where('o.object_key', '=', key)
+          .orderBy('s.seq')
+          .execute();
+        return rows.length > 0 ? toObject(rows) : undefined;
       },
 
-      /** Makes `record` the object at its key; answers the file of the version it replaced. */
-      put(record: ObjectRecord): Promise<string | undefined> {
+      /** Makes `record` the object at its key; answers the files of the version it replaced. */
+      put(record: ObjectRecord): Promise<string[]> {
         return db.transaction().execute((trx) => putObjectRow(trx, record));
       },
 
-      /** Answers the removed version's file, if there was one. */
-      async remove(bucket: string, key: string): Promise<string | undefined> {
-        const row = await db.deleteFrom('storage_objects').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').executeTakeFirst();
-        return row?.file;
+      /** Answers the removed version's files (none if there was no such object). */
+      async remove(bucket: string, key: string): Promise<string[]> {
+        return db.transaction().execute(async (trx) => {
+          const segments = await trx.deleteFrom('storage_object_segments').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').execute();
+          const row = await trx.deleteFrom('storage_objects').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').executeTakeFirst();
+          return [...new Set([...(row ? [row.file] : []), ...segments.map((segment) => segment.file)])];
+        });
       },
 
       /** Keys from `from` on (inclusive), after `after` (exclusive), in byte order. */
@@ -148,9 +203,15 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
         return rows.map((row) => ({ key: row.object_key, size: Number(row.size), etag: row.etag, lastModified: fromDbTime(row.last_modified) }));
       },
 
+      /** Which of `files` an object uses, as its single file or as one of its segments. */
       async referencedFiles(files: string[]): Promise<Set<string>> {
         if (files.length === 0) return new Set();
-        const rows = await db.selectFrom('storage_objects').select('file').where('file', 'in', files).execute();
+        const rows = await db
+          .selectFrom('storage_objects')
+          .select('file')
+          .where('file', 'in', files)
+          .union(db.selectFrom('storage_object_segments').select('file').where('file', 'in', files))
+          .execute();
         return new Set(rows.map((row) => row.file));
       },
     },
@@ -222,15 +283,15 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
         }
       },
 
-      /** In one step: the object appears, the upload and its parts' rows go. */
-      async complete(uploadId: string, record: ObjectRecord): Promise<{ replacedFile?: string } | 'no-upload'> {
+      /** In one step: the object appears with its files, the upload and its parts' rows go. */
+      async complete(uploadId: string, record: ObjectRecord): Promise<{ replacedFiles: string[] } | 'no-upload'> {
         return db.transaction().execute(async (trx) => {
           if (!(await uploadExists(trx, uploadId))) return 'no-upload' as const;
-          const replacedFile = await putObjectRow(trx, record);
+          const replacedFiles = await putObjectRow(trx, record);
           // Rows of parts go with their upload (on delete cascade); deleted here too so no dialect relies on it.
           await trx.deleteFrom('storage_parts').where('upload_id', '=', uploadId).execute();
           await trx.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).execute();
-          return { replacedFile };
+          return { replacedFiles };
         });
       },
 

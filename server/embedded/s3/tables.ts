@@ -1,5 +1,5 @@
 // The storage endpoint's tables, typed here so the shared Database interface stays untouched
-// (`db.withTables<StorageTables>()`). Created by server/db/migrations/0003_storage.ts.
+// (`db.withTables<StorageTables>()`). Created by server/db/migrations/0003_storage.ts and 0005_storage_segments.ts.
 
 /** ISO 8601 text in UTC with milliseconds, as every table keeps times (server/db/values.ts). */
 export type DbTimestamp = string;
@@ -15,7 +15,10 @@ export type StorageObjectTable = {
   content_type: string;
   /** JSON object of the response headers given at upload (content-disposition, x-amz-meta-*, ...). */
   headers: string;
-  /** The object's bytes, relative to `<dataDir>/objects`; never derived from the key. */
+  /**
+   * The object's bytes, relative to `<dataDir>/objects`; never derived from the key. For an object of several
+   * files (a completed multipart upload), the first of them; storage_object_segments lists them all.
+   */
   file: string;
   /** Identity that wrote it; null for the server's own credentials. */
   owner_identity: string | null;
@@ -43,8 +46,20 @@ export type StoragePartTable = {
   last_modified: DbTimestamp;
 };
 
+/** One file of an object stored as several, in order; none for an object of one file. */
+export type StorageObjectSegmentTable = {
+  bucket: string;
+  object_key: string;
+  /** 0, 1, 2, ... in the order the bytes are read. */
+  seq: number;
+  /** Relative to `<dataDir>/objects`, like storage_objects.file. */
+  file: string;
+  size: DbBigint;
+};
+
 export type StorageTables = {
   storage_objects: StorageObjectTable;
   storage_uploads: StorageUploadTable;
   storage_parts: StoragePartTable;
+  storage_object_segments: StorageObjectSegmentTable;
 };
