@@ -80,3 +80,28 @@ test('the whole login by keyboard only', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test('the main app warns before the idle limit, can be continued, and shows the end of the session', async ({ page }) => {
+  await page.clock.install();
+  await logIn(page, 'en');
+  const warning = page.getByRole('alertdialog', { name: 'Are you still there?' });
+  await expect(warning).toBeHidden();
+
+  // A minute before the five-minute idle limit, the countdown appears and takes the focus.
+  await page.clock.fastForward('04:01');
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText(/Your session will end because of inactivity in 0:5\d\./);
+  await expect(page.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(warning).toBeHidden();
+  // The server renewed the session: the page still shows who is signed in after a reload.
+  await page.reload();
+  await expect(page.getByTestId('signed-in-user')).toBeVisible();
+
+  // Left alone, the session ends: the page says so, and the server's session is closed too.
+  await page.clock.fastForward('05:01');
+  await expect(page.getByRole('alert')).toContainText('Your session has ended');
+  await expect(page.getByRole('link', { name: 'Log in again' })).toBeFocused();
+  await expect(page.getByTestId('signed-in-user')).toBeHidden();
+  await expect.poll(async () => (await page.request.get('/api/user-authorization-management/get-session')).status()).toBe(401);
+});

@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api' },
   );
-  await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds });
+  await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds, warningSeconds: config.sessionWarningSeconds });
   app.get('/server.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(SERVER_CSS));
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
   await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });

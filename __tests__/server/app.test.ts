@@ -398,3 +398,37 @@ describe('the embedded storage endpoint', () => {
     await server.close();
   });
 });
+
+describe('the main app page', () => {
+  let server: TestApp;
+  beforeAll(async () => {
+    server = await buildTestApp({ SESSION_IDLE_SECONDS: '120', SESSION_WARNING_SECONDS: '30' }, { distDir, localesDir });
+  });
+  afterAll(() => server.close());
+
+  it('sends a visitor without a session to the login page', async () => {
+    const response = await server.app.inject('/app');
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/login');
+  });
+
+  it('gives the idle countdown its times, its texts in the visitor language, and its script from a file', async () => {
+    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-cookie'), userSub: 'u-main', username: 'name-main', expiresAt: new Date(Date.now() + 3600_000) });
+    const open = (language: string) =>
+      server.app.inject({ url: '/app', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie`, 'accept-language': language } });
+    const english = await open('en-GB');
+    expect(english.statusCode).toBe(200);
+    expect(english.headers['cache-control']).toBe('no-store');
+    expect(english.body).toContain('data-session-idle="120" data-session-warning="30"');
+    expect(english.body).toContain('the session ends after 2 min without activity');
+    expect(english.body).toMatch(/role="alertdialog"[^>]*hidden/);
+    expect(english.body).toContain('<script src="/app/session.js" defer></script>');
+    expect(english.body).not.toMatch(/<script>(?!<\/script>)/);
+    expect((await open('es-ES')).body).toContain('la sesión se cierra tras 2 min sin actividad');
+
+    const script = await server.app.inject('/app/session.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('text/javascript');
+    expect(script.body).toContain('/api/user-authorization-management/get-session');
+  });
+});

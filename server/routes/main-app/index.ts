@@ -1,19 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { escapeHtml, page } from '../html';
+import { SESSION_SCRIPT } from './sessionScript';
 import { hashSessionId, SESSION_COOKIE } from '../user-authorization-management';
 
 const TEXTS = {
   es: {
     title: 'Tu cuenta Divilo',
     signedIn: 'Has entrado como',
-    idle: 'Por tu seguridad, la sesión se cierra tras 5 minutos sin actividad.',
+    idle: 'Por tu seguridad, la sesión se cierra tras {idle} sin actividad.',
     logout: 'Cerrar sesión',
+    warningTitle: '¿Sigues ahí?',
+    warningBody: 'Tu sesión se cerrará por inactividad en',
+    continue: 'Seguir conectado',
+    expiredTitle: 'Tu sesión ha terminado',
+    expiredBody: 'La cerramos tras {idle} sin actividad para proteger tu cuenta.',
+    loginAgain: 'Volver a entrar',
   },
   en: {
     title: 'Your Divilo account',
     signedIn: 'You are signed in as',
-    idle: 'For your security, the session ends after 5 minutes without activity.',
+    idle: 'For your security, the session ends after {idle} without activity.',
     logout: 'Log out',
+    warningTitle: 'Are you still there?',
+    warningBody: 'Your session will end because of inactivity in',
+    continue: 'Stay signed in',
+    expiredTitle: 'Your session has ended',
+    expiredBody: 'We closed it after {idle} without activity to protect your account.',
+    loginAgain: 'Log in again',
   },
 };
 
@@ -25,7 +38,11 @@ function language(request: FastifyRequest): 'es' | 'en' {
  * The main app of the embedded defaults: where a customer lands after login. Who is signed in, and a way
  * out; without a live session it sends the browser to the login page.
  */
-export async function mainAppRoutes(app: FastifyInstance, { idleSeconds }: { idleSeconds: number }) {
+export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warningSeconds }: { idleSeconds: number; warningSeconds: number }) {
+  app.get('/session.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(SESSION_SCRIPT),
+  );
+
   // The sign-out form posts no fields that matter; its body is accepted and ignored.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
@@ -33,15 +50,27 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds }: { idl
     const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;
     if (!session) return reply.redirect('/login', 303);
     await app.loginSessions.touch(session.idHash);
-    const user = await app.identity.getUser(session.username);
+    // The name is a courtesy: without the identity service the page still shows the ID document.
+    const user = await app.identity.getUser(session.username).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'the signed-in customer could not be looked up');
+      return undefined;
+    });
     const lang = language(request);
-    const text = TEXTS[lang];
+    const idle = idleSeconds >= 60 ? `${Math.round(idleSeconds / 60)} min` : `${idleSeconds} s`;
+    const text = Object.fromEntries(Object.entries(TEXTS[lang]).map(([key, value]) => [key, value.replace('{idle}', idle)])) as (typeof TEXTS)[typeof lang];
     const name = user?.attributes.name ? `${user.attributes.name} (${session.username})` : session.username;
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     return page(
       text.title,
-      `<div class="card"><h1>${text.title}</h1><p>${text.signedIn} <strong data-testid="signed-in-user">${escapeHtml(name)}</strong>.</p><p>${text.idle}</p>
-      <form method="post" action="/app/logout"><button type="submit">${text.logout}</button></form></div>`,
+      `<div class="card" data-session-idle="${idleSeconds}" data-session-warning="${Math.min(warningSeconds, idleSeconds - 1)}"><h1>${text.title}</h1>
+      <p>${text.signedIn} <strong data-testid="signed-in-user">${escapeHtml(name)}</strong>.</p><p>${text.idle}</p>
+      <form method="post" action="/app/logout"><button type="submit">${text.logout}</button></form></div>
+      <div class="card" id="session-warning" role="alertdialog" aria-labelledby="session-warning-title" aria-describedby="session-warning-body" hidden>
+      <h2 id="session-warning-title">${text.warningTitle}</h2>
+      <p id="session-warning-body">${text.warningBody} <strong id="session-remaining"></strong>.</p>
+      <button type="button" id="session-continue">${text.continue}</button></div>
+      <div class="card" id="session-expired" role="alert" hidden><h1>${text.expiredTitle}</h1><p>${text.expiredBody}</p><p><a href="/login">${text.loginAgain}</a></p></div>
+      <script src="/app/session.js" defer></script>`,
       lang,
     );
   });
