@@ -9,7 +9,7 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 import { defineMessages, useIntl } from 'react-intl';
-import { CloseIcon } from './icons';
+import { CloseButton } from './CloseButton';
 import './Modal.css';
 
 const messages = defineMessages({
@@ -131,14 +131,7 @@ function OpenModal({ onClose, title, children, actions, role = 'dialog', contain
           <h2 id={titleId} className="dv-modal__title">
             {title}
           </h2>
-          <button
-            type="button"
-            className="dv-modal__close"
-            aria-label={intl.formatMessage(messages.close)}
-            onClick={onClose}
-          >
-            <CloseIcon />
-          </button>
+          <CloseButton className="dv-modal__close" label={intl.formatMessage(messages.close)} onClick={onClose} />
         </div>
         <div id={bodyId} className="dv-modal__body">
           {children}

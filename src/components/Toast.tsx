@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { defineMessages, useIntl } from 'react-intl';
-import { CheckIcon, CloseIcon, ErrorIcon, InfoIcon } from './icons';
+import { CloseButton } from './CloseButton';
+import { CheckIcon, ErrorIcon, InfoIcon } from './icons';
 import './Toast.css';
 
 const messages = defineMessages({
@@ -65,14 +66,7 @@ function ShownToast({ message, kind, onClose, autoCloseMs }: Required<ToastProps
       <div className="dv-toast__message" role={kind === 'error' ? 'alert' : 'status'}>
         {message}
       </div>
-      <button
-        type="button"
-        className="dv-toast__close"
-        aria-label={intl.formatMessage(messages.close)}
-        onClick={onClose}
-      >
-        <CloseIcon />
-      </button>
+      <CloseButton className="dv-toast__close" label={intl.formatMessage(messages.close)} onClick={onClose} />
     </div>
   );
 }
