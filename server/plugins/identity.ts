@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
 import { createIdentityService, type IdentityService } from '../services/identity';
+import { signInRefusal } from '../services/onboardingGate';
 import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
@@ -11,9 +12,7 @@ declare module 'fastify' {
   }
 }
 
-/** Users whose onboarding is not finished or is pending review may not sign in yet. */
-export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';
-export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+export { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
 
 /** The server's credentials for the embedded identity service (its admin calls); AWS uses the SDK's own chain. */
 export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(secret, 'cognito-admin');
@@ -26,8 +25,11 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }
   const credentials = config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined;
   if (credentials) {
     const triggers = new CognitoTriggers();
-    // The pre-authentication trigger: ERR-2809 until the application is complete.
-    triggers.setPreAuthentication((user) => (user.attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'complete' ? undefined : { code: CLIENT_VERIFICATION_CODE }));
+    // The pre-authentication trigger: ERR-2809 until the application is complete (as server/lambdas on AWS).
+    triggers.setPreAuthentication((user) => {
+      const code = signInRefusal(user.attributes);
+      return code ? { code } : undefined;
+    });
     await app.register(embeddedCognito, {
       prefix: '/cognito',
       db: app.db,

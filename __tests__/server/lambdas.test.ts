@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { handler, type PreAuthenticationEvent } from '../../server/lambdas/preAuthentication';
+
+const event = (attributes: Record<string, string>): PreAuthenticationEvent => ({
+  triggerSource: 'PreAuthentication_Authentication',
+  userName: '12345678Z',
+  request: { userAttributes: { sub: 'a-sub', ...attributes } },
+  response: {},
+});
+
+describe('the Cognito pre-authentication Lambda', () => {
+  it('lets customers whose onboarding is complete sign in, and refuses the rest with ERR-2809 only', async () => {
+    const complete = event({ 'custom:onboarding_status': 'complete' });
+    await expect(handler(complete)).resolves.toBe(complete);
+    for (const status of ['pending_review', 'in_progress', '']) {
+      await expect(handler(event({ 'custom:onboarding_status': status, phone_number: '+34600000001' }))).rejects.toThrow(/^ERR-2809$/);
+    }
+    await expect(handler(event({}))).rejects.toThrow(/^ERR-2809$/);
+  });
+
+  it('bundles into one file that Node loads and runs as Lambda would', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'divilo-lambda-'));
+    try {
+      const outfile = path.join(dir, 'preAuthentication.js');
+      await build({
+        entryPoints: [path.resolve(__dirname, '../../server/lambdas/preAuthentication.ts')],
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format: 'cjs',
+        outfile,
+        logLevel: 'silent',
+      });
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle is CommonJS, as Lambda loads it
+      const bundled = require(outfile) as { handler: typeof handler };
+      await expect(bundled.handler(event({ 'custom:onboarding_status': 'complete' }))).resolves.toMatchObject({ userName: '12345678Z' });
+      await expect(bundled.handler(event({ 'custom:onboarding_status': 'pending_review' }))).rejects.toThrow('ERR-2809');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

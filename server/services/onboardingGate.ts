@@ -1,0 +1,12 @@
+// Who may sign in: customers whose onboarding is complete. The same rule runs as the embedded pool's
+// pre-authentication trigger and as the Amazon Cognito pre-authentication Lambda (server/lambdas).
+
+/** The user attribute the onboarding keeps up to date: `complete` once the application is approved. */
+export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';
+/** The code a refused sign-in carries; the app sends such a customer to /client-verification. */
+export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+
+/** The refusal code for a user with these attributes, or undefined when the user may sign in. */
+export function signInRefusal(attributes: Readonly<Record<string, string | undefined>>): string | undefined {
+  return attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'complete' ? undefined : CLIENT_VERIFICATION_CODE;
+}
