@@ -25,6 +25,18 @@ test('a wrong password shows the error toast, which closes with the keyboard', a
   await expect(toast).toBeHidden();
 });
 
+test('after errors, correcting the fields and pressing Log in once signs in: the errors going do not move the button', async ({ page }) => {
+  await page.goto('/login?lang=EN');
+  await page.getByRole('button', { name: TEXTS.en.submit }).click();
+  await expect(page.getByLabel(TEXTS.en.password, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  const button = page.getByRole('button', { name: TEXTS.en.submit });
+  await page.getByLabel(TEXTS.en.id).fill(ANA.id);
+  await page.getByLabel(TEXTS.en.password, { exact: true }).fill(ANA.password);
+  // The click blurs the password field, whose error then goes: the button must stay where the pointer is.
+  await button.click();
+  await expect(page).toHaveURL(/\/login\/confirm-telephone/);
+});
+
 test('a customer whose application is pending lands on /client-verification', async ({ page }) => {
   await page.goto('/login?lang=EN');
   await fillLogin(page, 'en', PENDING.id, PENDING.password);

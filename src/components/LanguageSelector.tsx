@@ -1,4 +1,5 @@
 import { defineMessages, useIntl } from 'react-intl';
+import './base.css';
 import './LanguageSelector.css';
 
 const messages = defineMessages({
@@ -28,14 +29,15 @@ export function LanguageSelector({ locale, onChange }: LanguageSelectorProps) {
           key={code}
           type="button"
           lang={code}
-          aria-label={name}
           aria-pressed={locale === code}
           className="dv-languages__button"
           onClick={() => {
             if (locale !== code) onChange(code);
           }}
         >
+          {/* The name says what the button shows first (WCAG 2.5.3: "ES" works for voice control), then the language. */}
           {short}
+          <span className="dv-visually-hidden"> {name}</span>
         </button>
       ))}
     </div>

@@ -91,11 +91,11 @@ export function TextInput({
           {endAction}
         </span>
       </div>
-      {showError && (
-        <p id={errorId} className="dv-field__error">
-          {errorText}
-        </p>
-      )}
+      {/* Always there, one line tall even when empty: an error appearing or going on blur does not move what is
+          below, so a tap on the button under the field still lands on it. */}
+      <p id={errorId} className="dv-field__error">
+        {showError ? errorText : null}
+      </p>
     </div>
   );
 }
