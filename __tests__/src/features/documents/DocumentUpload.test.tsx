@@ -1,0 +1,115 @@
+// The upload field against the whole server on a real port: storage identity, upload through the S3 SDK to
+// the embedded endpoint, and the server's check, as an applicant's browser does them.
+import { fork, type ChildProcess } from 'node:child_process';
+import { File as NodeFile } from 'node:buffer';
+import path from 'node:path';
+import { screen, waitFor } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { makeStore } from '../../../../src/app/store';
+import { setRuntimeConfig } from '../../../../src/config';
+import { DocumentUpload } from '../../../../src/features/documents/DocumentUpload';
+import type { CheckedDocument } from '../../../../src/features/documents/documentsApi';
+import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { renderWithIntl } from '../../components/renderWithIntl';
+import { testRuntimeConfig } from '../../testConfig';
+
+const MAX_BYTES = 16 * 1024 * 1024;
+// Files as a browser's picker hands them over: with stream(), which jsdom's File lacks (Node's has it).
+const file = (parts: (string | Uint8Array)[], name: string, type: string) => new NodeFile(parts, name, { type }) as unknown as File;
+const pdf = (size = 2048, name = 'modelo036.pdf') =>
+  file([new Uint8Array(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9, 0x20)]))], name, 'application/pdf');
+
+let child: ChildProcess;
+let nextId = 0;
+const pending = new Map<number, (result: unknown) => void>();
+function call<T>(call: string, applicationId?: string): Promise<T> {
+  const id = (nextId += 1);
+  return new Promise((resolve) => {
+    pending.set(id, resolve as (result: unknown) => void);
+    child.send({ id, call, applicationId });
+  });
+}
+
+beforeAll(async () => {
+  child = fork(path.join(__dirname, 'appServer.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, APP_ENV: JSON.stringify({ DOCUMENT_MAX_BYTES: String(MAX_BYTES), LOG_LEVEL: 'silent' }) },
+  });
+  const ready = await new Promise<{ base: string; storage: { region: string; bucket: string } }>((resolve, reject) => {
+    child.on('message', (message: { ready?: { base: string; storage: { region: string; bucket: string } }; id?: number; result?: unknown }) => {
+      if (message.ready) resolve(message.ready);
+      if (message.id !== undefined) pending.get(message.id)?.(message.result);
+    });
+    child.once('exit', (code) => reject(new Error(`the server process ended (${code})`)));
+  });
+  setRuntimeConfig(
+    testRuntimeConfig({
+      apiBaseUrl: `${ready.base}/api/`,
+      identity: { ...testRuntimeConfig().identity, endpoint: `${ready.base}/cognito` },
+      storage: { ...ready.storage, endpoint: `${ready.base}/s3`, maxDocumentBytes: MAX_BYTES },
+    }),
+  );
+}, 60_000);
+afterAll(async () => {
+  await call('close');
+});
+
+async function renderField(applicationId: string, onUploaded = jest.fn<void, [CheckedDocument]>()) {
+  const token = await call<string>('issueToken', applicationId);
+  const store = makeStore({ session: { ...initialSessionState, authorizationToken: token } }, { persist: false });
+  const view = renderWithIntl(
+    <Provider store={store}>
+      <DocumentUpload kind="model036" label="Modelo 036" onUploaded={onUploaded} />
+    </Provider>,
+    // The accept attribute is only a hint: a picker may let any file through.
+    { locale: 'en', user: { applyAccept: false } },
+  );
+  return { ...view, onUploaded, input: screen.getByLabelText(/Choose a PDF: Modelo 036/) };
+}
+
+describe('DocumentUpload against the server', () => {
+  it('uploads a PDF, has the server check it, and says so', async () => {
+    const { user, input, onUploaded } = await renderField('application-field-1');
+    expect(screen.getByText('PDF, up to 16 MB.')).toBeInTheDocument();
+    await user.upload(input, pdf(2048));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/Document received \(2 kB\)\./), { timeout: 20_000 });
+    expect(onUploaded).toHaveBeenCalledWith(expect.objectContaining({ kind: 'model036', size: 2048, key: expect.stringMatching(/^private\/.+\/model036\/[0-9a-f-]{36}\.pdf$/) }));
+    const recorded = await call<{ key: string }[]>('listDocuments', 'application-field-1');
+    expect(recorded.map((document) => document.key)).toEqual([onUploaded.mock.calls[0][0].key]);
+    // Once a document is there, the button offers to replace it.
+    expect(screen.getByLabelText(/Replace the PDF: Modelo 036/)).toBeInTheDocument();
+  });
+
+  it('refuses a file that is not a PDF or is too large before sending anything, with a translated error', async () => {
+    const { user, input, onUploaded } = await renderField('application-field-2');
+    await user.upload(input, file(['GIF89a'], 'photo.gif', 'image/gif'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The file must be a PDF'));
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.upload(input, pdf(MAX_BYTES + 1));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The file is larger than 16 MB. Please upload a smaller PDF.'));
+    expect(onUploaded).not.toHaveBeenCalled();
+    expect(await call('listDocuments', 'application-field-2')).toEqual([]);
+  });
+
+  it("shows the server's refusal of a file that only looks like a PDF, and keeps nothing", async () => {
+    const { user, input, onUploaded } = await renderField('application-field-3');
+    const fake = file(['\x89PNG not a pdf at all'], 'scan.pdf', 'application/pdf');
+    await user.upload(input, fake);
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The file must be a PDF'), { timeout: 20_000 });
+    expect(onUploaded).not.toHaveBeenCalled();
+    await waitFor(async () => expect(await call('listDocuments', 'application-field-3')).toEqual([]));
+  });
+
+  it('cancels an upload in progress: says so, keeps nothing, and lets the applicant choose again', async () => {
+    const { user, input, onUploaded } = await renderField('application-field-4');
+    await user.upload(input, pdf(12 * 1024 * 1024, 'escritura.pdf'));
+    expect(screen.getByRole('progressbar', { name: 'Uploading escritura.pdf' })).toBeInTheDocument();
+    expect(input).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Cancel the upload' }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Upload cancelled. Nothing of it was kept.'), { timeout: 20_000 });
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(input).toBeEnabled();
+    expect(onUploaded).not.toHaveBeenCalled();
+    expect(await call('listDocuments', 'application-field-4')).toEqual([]);
+  });
+});

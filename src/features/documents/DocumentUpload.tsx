@@ -1,0 +1,171 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useIntl, type IntlShape } from 'react-intl';
+import { CheckIcon } from '../../components/icons';
+import { getRuntimeConfig } from '../../config';
+import { describeMessages } from '../../i18n/messages';
+import type { ApiError } from '../../services/baseQuery';
+import { isPdfFile } from '../../validation';
+import { useGetStorageIdentityMutation, useReportDocumentMutation, type CheckedDocument, type DocumentKind } from './documentsApi';
+import '../../components/base.css';
+import './DocumentUpload.css';
+
+const messages = describeMessages({
+  hint: { id: 'documents.hint', defaultMessage: 'PDF, up to {max}.' },
+  choose: { id: 'documents.choose', defaultMessage: 'Choose a PDF' },
+  replace: { id: 'documents.replace', defaultMessage: 'Replace the PDF' },
+  cancel: { id: 'documents.cancel', defaultMessage: 'Cancel the upload' },
+  progress: { id: 'documents.progress', defaultMessage: 'Uploading {name}' },
+  checking: { id: 'documents.checking', defaultMessage: 'Checking the document…' },
+  stored: { id: 'documents.stored', defaultMessage: 'Document received ({size}).' },
+  cancelled: { id: 'documents.cancelled', defaultMessage: 'Upload cancelled. Nothing of it was kept.' },
+  notPdf: { id: 'validations.fileTypePDF', defaultMessage: 'The file must be a PDF' },
+  tooLarge: { id: 'documents.tooLarge', defaultMessage: 'The file is larger than {max}. Please upload a smaller PDF.' },
+  failed: { id: 'documents.failed', defaultMessage: "We couldn't upload your document. Check your connection and try again." },
+});
+
+type Phase =
+  | { name: 'idle' }
+  | { name: 'uploading'; fileName: string; fraction: number }
+  | { name: 'checking' }
+  | { name: 'stored'; size: number }
+  | { name: 'cancelled' }
+  | { name: 'failed'; message: 'notPdf' | 'tooLarge' | 'failed' };
+
+export interface DocumentUploadProps {
+  kind: DocumentKind;
+  label: string;
+  /** What the document is, shown under the label (the size rule follows it). */
+  description?: string;
+  /** The document of this kind the server already has, if any. */
+  document?: CheckedDocument | null;
+  onUploaded?: (document: CheckedDocument) => void;
+}
+
+const MIB = 1024 * 1024;
+
+/** 850 kB, 2.4 MB: as a person reads a file's size. */
+function formatSize(intl: IntlShape, bytes: number): string {
+  return bytes < MIB
+    ? intl.formatNumber(Math.max(1, Math.round(bytes / 1024)), { style: 'unit', unit: 'kilobyte' })
+    : intl.formatNumber(bytes / MIB, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
+}
+
+/** The server's refusal of a document, as the applicant should read it. */
+function refusalMessage(error: unknown): 'notPdf' | 'tooLarge' | 'failed' {
+  const code = (error as ApiError | undefined)?.errorCode;
+  if (code === 'DOCUMENT_NOT_PDF' || code === 'DOCUMENT_EMPTY') return 'notPdf';
+  if (code === 'DOCUMENT_TOO_LARGE') return 'tooLarge';
+  return 'failed';
+}
+
+/**
+ * One document of the application: pick a PDF, it goes straight to storage under the applicant's private area
+ * (with a progress bar and a cancel button), then the server checks it and records it. The S3 code loads only
+ * when a file is chosen.
+ */
+export function DocumentUpload({ kind, label, description, document, onUploaded }: DocumentUploadProps) {
+  const intl = useIntl();
+  const id = useId();
+  const [phase, setPhase] = useState<Phase>({ name: 'idle' });
+  const [getStorageIdentity] = useGetStorageIdentityMutation();
+  const [reportDocument] = useReportDocumentMutation();
+  const controller = useRef<AbortController | null>(null);
+  const maxBytes = getRuntimeConfig().storage.maxDocumentBytes;
+  const busy = phase.name === 'uploading' || phase.name === 'checking';
+
+  // Leaving the screen mid-upload cancels it (and removes what was sent).
+  useEffect(() => () => controller.current?.abort(), []);
+
+  async function upload(file: File) {
+    if (!isPdfFile(file)) return setPhase({ name: 'failed', message: 'notPdf' });
+    if (file.size > maxBytes) return setPhase({ name: 'failed', message: 'tooLarge' });
+    const abort = new AbortController();
+    controller.current = abort;
+    setPhase({ name: 'uploading', fileName: file.name, fraction: 0 });
+    try {
+      const identity = await getStorageIdentity().unwrap();
+      const { applicantCredentials, uploadDocument } = await import(/* webpackChunkName: "upload" */ './uploadDocument');
+      const config = getRuntimeConfig();
+      const stored = await uploadDocument(file, {
+        // A new name for every attempt: a failed replacement never overwrites the accepted document.
+        key: `${kind}/${crypto.randomUUID()}.pdf`,
+        level: 'private',
+        contentType: 'application/pdf',
+        identityId: identity.identityId,
+        credentials: applicantCredentials(identity, config.identity),
+        config: config.storage,
+        signal: abort.signal,
+        onProgress: (fraction) => setPhase((current) => (current.name === 'uploading' ? { ...current, fraction } : current)),
+      });
+      setPhase({ name: 'checking' });
+      const checked = await reportDocument({ kind, key: stored.key }).unwrap();
+      setPhase({ name: 'stored', size: checked.size });
+      onUploaded?.(checked);
+    } catch (error) {
+      if (abort.signal.aborted) return setPhase({ name: 'cancelled' });
+      setPhase({ name: 'failed', message: refusalMessage(error) });
+    } finally {
+      if (controller.current === abort) controller.current = null;
+    }
+  }
+
+  function onChange(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    // Emptied, so that choosing the same file again after a failure is a change.
+    event.target.value = '';
+    if (file) void upload(file);
+  }
+
+  const percent = phase.name === 'uploading' ? Math.round(phase.fraction * 100) : 0;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const hasDocument = phase.name === 'stored' || Boolean(document);
+
+  return (
+    <div className="dv-upload" role="group" aria-labelledby={`${id}-label`}>
+      <p id={`${id}-label`} className="dv-upload__label">
+        {label}
+      </p>
+      <p id={hintId} className="dv-upload__hint">
+        {description && `${description} `}
+        {intl.formatMessage(messages.hint, { max: formatSize(intl, maxBytes) })}
+      </p>
+      {phase.name === 'uploading' && (
+        <div className="dv-upload__progress">
+          <progress max={100} value={percent} aria-label={intl.formatMessage(messages.progress, { name: phase.fileName })} />
+          <span aria-hidden="true">{percent}%</span>
+          <button type="button" className="dv-upload__cancel" onClick={() => controller.current?.abort()}>
+            {intl.formatMessage(messages.cancel)}
+          </button>
+        </div>
+      )}
+      <input
+        id={`${id}-file`}
+        type="file"
+        accept="application/pdf,.pdf"
+        className="dv-upload__input dv-visually-hidden"
+        disabled={busy}
+        aria-describedby={phase.name === 'failed' ? `${hintId} ${errorId}` : hintId}
+        aria-invalid={phase.name === 'failed' || undefined}
+        onChange={onChange}
+      />
+      <label htmlFor={`${id}-file`} className={['dv-upload__button', busy && 'dv-upload__button--disabled'].filter(Boolean).join(' ')}>
+        {intl.formatMessage(hasDocument ? messages.replace : messages.choose)}
+        <span className="dv-visually-hidden">: {label}</span>
+      </label>
+      <p className="dv-upload__status" role="status">
+        {phase.name === 'checking' && intl.formatMessage(messages.checking)}
+        {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (
+          <>
+            <CheckIcon className="dv-upload__check" aria-hidden="true" />
+            {intl.formatMessage(messages.stored, { size: formatSize(intl, phase.name === 'stored' ? phase.size : document!.size) })}
+          </>
+        )}
+        {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}
+      </p>
+      <p id={errorId} className="dv-upload__error" role="alert">
+        {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes) })}
+      </p>
+    </div>
+  );
+}
