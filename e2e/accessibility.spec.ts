@@ -23,7 +23,7 @@ for (const lang of ['es', 'en'] as const) {
   const t = TEXTS[lang];
 
   test(`login screens pass axe's WCAG 2.2 AA checks (${lang})`, async ({ page }) => {
-    // axe runs last on each page: the app is not used again after it was injected.
+    // Each state from a fresh page load: one check never depends on what the previous one left.
     await page.goto(`/login?lang=${lang.toUpperCase()}`);
     await expect(page.getByLabel(t.id)).toBeVisible();
     expect(await violations(page)).toEqual([]);
