@@ -164,6 +164,19 @@ describeEachDialect("an applicant's documents", (dialect) => {
     expect(await unknownKind.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('refuses a key from an application that never had a storage identity, and gives it none', async () => {
+    const owner = await applicant('application-key-owner');
+    const document = await upload(owner, 'model036/theirs.pdf', blobOf(pdf(), 'application/pdf'));
+    const identities = () => server.app.db.withTables<{ cognito_identities: { identity_id: string } }>().selectFrom('cognito_identities').select('identity_id').execute();
+    const before = (await identities()).length;
+    const bearer = await server.app.onboardingTokens.issue('application-without-identity');
+    const response = await api('documents', bearer, { kind: 'model036', key: document.key });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'DOCUMENT_NOT_OWN' });
+    expect((await identities()).length).toBe(before);
+    expect(await stored(document.key)).toBe(true);
+  });
+
   it('refuses temporary credentials past their expiry as ExpiredToken', async () => {
     const who = await applicant('application-expiry');
     const credentials = await credentialsOf(who)();

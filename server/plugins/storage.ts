@@ -5,13 +5,13 @@ import { lookupTemporaryCredentials } from '../embedded/cognito';
 import { embeddedS3 } from '../embedded/s3';
 import { deriveAccessKey } from '../services/serverSecret';
 
+/** The server's credentials for the embedded storage endpoint (may do everything); AWS uses the SDK's own chain. */
+export const embeddedStorageCredentials = (secret: Buffer) => deriveAccessKey(secret, 's3-server');
+
 /**
  * The embedded S3-compatible endpoint at /s3, used when no bucket is configured. Browsers sign with the
  * temporary credentials the embedded identity pool mints; the server signs with its own.
  */
-/** The server's credentials for the embedded storage endpoint (may do everything); AWS uses the SDK's own chain. */
-export const embeddedStorageCredentials = (secret: Buffer) => deriveAccessKey(secret, 's3-server');
-
 export const storagePlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
   await app.register(embeddedS3, {
     prefix: '/s3',

@@ -1,6 +1,6 @@
 // Applicants' documents: the storage identity an applicant uploads under, and the check of each document the
 // applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
-import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
+import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 /** The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200. */
@@ -75,14 +75,24 @@ export function createDocumentService(options: DocumentServiceOptions) {
     return { identityId: answer.IdentityId, token: answer.Token, expiresIn: tokenSeconds };
   }
 
-  /** The applicant's private area: `private/<identityId>/`. Documents are never public nor protected. */
-  async function privatePrefix(applicationId: string): Promise<string> {
-    return `private/${(await storageIdentity(applicationId)).identityId}/`;
+  /** The applicant's storage identity if one was given out, read without creating one or issuing a token. */
+  async function identityOf(applicationId: string): Promise<string | undefined> {
+    try {
+      const answer = await cognito.send(
+        new LookupDeveloperIdentityCommand({ IdentityPoolId: identity.identityPoolId, DeveloperUserIdentifier: applicationId, MaxResults: 1 }),
+      );
+      return answer.IdentityId;
+    } catch (error) {
+      if (errorName(error) === 'ResourceNotFoundException') return undefined;
+      throw error;
+    }
   }
 
   /** Checks that `key` is a stored PDF of the applicant's own, within the size limit. */
   async function check(applicationId: string, key: string): Promise<CheckedDocument> {
-    if (!key.startsWith(await privatePrefix(applicationId))) {
+    // The applicant's private area, `private/<identityId>/`: documents are never public nor protected.
+    const identityId = await identityOf(applicationId);
+    if (identityId === undefined || !key.startsWith(`private/${identityId}/`)) {
       throw new DocumentError('DOCUMENT_NOT_OWN', "The document is not in the applicant's own storage area");
     }
     let head;

@@ -73,12 +73,10 @@ export async function getId(context: PoolContext, body: JsonObject): Promise<Jso
  */
 export async function getOpenIdTokenForDeveloperIdentity(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const identityPoolId = requirePool(context, body);
-  const provider = context.settings.developerProviderName;
+  const provider = developerProvider(context);
   const logins = stringMap(body, 'Logins');
   const names = Object.keys(logins);
-  if (!provider || names.length !== 1 || names[0] !== provider) {
-    throw errors.notAuthorized(`Developer provider name does not match the identity pool's.`);
-  }
+  if (names.length !== 1 || names[0] !== provider) throw errors.notAuthorized(`Developer provider name does not match the identity pool's.`);
   const userIdentifier = requireParameter(logins, provider, DEVELOPER_USER_ID_MAX);
   const duration = body.TokenDuration ?? DEFAULT_OPENID_TOKEN_SECONDS;
   if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < 1 || duration > OPENID_TOKEN_MAX_SECONDS) {
@@ -94,6 +92,28 @@ export async function getOpenIdTokenForDeveloperIdentity(context: PoolContext, b
     duration,
   );
   return { IdentityId: identityId, Token: token };
+}
+
+/**
+ * The identity a backend's user already has under the developer provider name, without creating one or issuing
+ * a token (ResourceNotFoundException when there is none). Signed with the admin credentials.
+ */
+export async function lookupDeveloperIdentity(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const identityPoolId = requirePool(context, body);
+  const provider = developerProvider(context);
+  const userIdentifier = requireString(body, 'DeveloperUserIdentifier', { max: DEVELOPER_USER_ID_MAX });
+  const identityId = await context.repository.identities.findBySubject(identityPoolId, provider, userIdentifier);
+  const requested = optionalString(body, 'IdentityId', IDENTITY_ID);
+  if (identityId === undefined || (requested !== undefined && requested !== identityId)) {
+    throw errors.resourceNotFound(`No identity found for the developer user identifier.`);
+  }
+  return { IdentityId: identityId, DeveloperUserIdentifierList: [userIdentifier] };
+}
+
+function developerProvider(context: PoolContext): string {
+  const provider = context.settings.developerProviderName;
+  if (!provider) throw errors.notAuthorized('Developer authentication is not enabled for this identity pool.');
+  return provider;
 }
 
 /** AWS-looking temporary credentials: an `ASIA…` key id, a 40-character secret and a session token. */

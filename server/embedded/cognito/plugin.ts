@@ -15,7 +15,7 @@ import {
 import { globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
 import { AwsError, errors } from './errors';
-import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, registerCredentialSecret } from './identityPool';
+import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
 import type { JsonObject } from './input';
 import { createIdentityRepository } from './repository';
 import { deriveKey } from './sealing';
@@ -113,6 +113,7 @@ const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {
 
 const IDENTITY_POOL_ADMIN_OPERATIONS: Record<string, Operation> = {
   GetOpenIdTokenForDeveloperIdentity: getOpenIdTokenForDeveloperIdentity,
+  LookupDeveloperIdentity: lookupDeveloperIdentity,
 };
 
 function buildContext(options: EmbeddedCognitoOptions): PoolContext {

@@ -327,14 +327,21 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
         .values({ identity_id: newIdentityId, identity_pool_id: identityPoolId, provider, sub, created_at: toDbTime(now) })
         .onConflict((conflict) => conflict.columns(['identity_pool_id', 'provider', 'sub']).doNothing())
         .execute();
+      const identityId = await identities.findBySubject(identityPoolId, provider, sub);
+      if (identityId === undefined) throw new Error(`identity of ${provider} subject not found after insert`);
+      return identityId;
+    },
+
+    /** The identity of a login, if it has one. */
+    async findBySubject(identityPoolId: string, provider: string, sub: string): Promise<string | undefined> {
       const row = await db
         .selectFrom('cognito_identities')
         .select('identity_id')
         .where('identity_pool_id', '=', identityPoolId)
         .where('provider', '=', provider)
         .where('sub', '=', sub)
-        .executeTakeFirstOrThrow();
-      return row.identity_id;
+        .executeTakeFirst();
+      return row?.identity_id;
     },
 
     async find(identityId: string): Promise<{ identityPoolId: string; provider: string; sub: string } | undefined> {

@@ -1,4 +1,4 @@
-import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
+import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { fromCognitoIdentity, fromCognitoIdentityPool } from '@aws-sdk/credential-providers';
 import { lookupTemporaryCredentials } from '../../../../server/embedded/cognito';
 import { signIn } from './browserClient';
@@ -151,6 +151,18 @@ describeEachDialect('the embedded identity pool', (dialect) => {
       await expect(credentialsForIdentity(first.IdentityId!, `${first.Token!.slice(0, -3)}AAA`)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
       // A user pool id token is not an OpenID token of the identity pool.
       await expect(credentialsForIdentity(first.IdentityId!, idToken)).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    });
+
+    it('looks up the identity of a user id without creating one, for the admin credentials only', async () => {
+      const lookup = (DeveloperUserIdentifier: string, client = backend()) =>
+        client.send(new LookupDeveloperIdentityCommand({ IdentityPoolId: IDENTITY_POOL_ID, DeveloperUserIdentifier, MaxResults: 1 }));
+      await expect(lookup('application-lookup')).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+      await expect(lookup('application-lookup')).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+      const { IdentityId } = await openIdToken('application-lookup');
+      await expect(lookup('application-lookup')).resolves.toMatchObject({ IdentityId, DeveloperUserIdentifierList: ['application-lookup'] });
+      await expect(lookup('application-lookup', backend({ ...ADMIN, secretAccessKey: 'not-the-admin-secret-0000000000000000000' }))).rejects.toMatchObject({
+        name: 'InvalidSignatureException',
+      });
     });
 
     it('lets the OpenID token live TokenDuration seconds', async () => {
