@@ -40,7 +40,7 @@ export async function verifySignatureV4(
   const [, accessKeyId, scopeDate, region, service, signedHeaderList, signature] = match;
 
   const amzDate = headerValue(request.headers, 'x-amz-date');
-  const signingTime = amzDate ? parseAmzDate(amzDate) : undefined;
+  const signingTime = parseAmzDate(amzDate);
   if (signingTime === undefined) throw incomplete('Authorization header requires existence of either a \'X-Amz-Date\' or a \'Date\' header.');
   if (!amzDate!.startsWith(scopeDate)) throw mismatch();
 

@@ -231,3 +231,8 @@ export async function linkIntoObjects(layout: StorageLayout, sources: { path: st
 export async function removeQuietly(target: string, recursive = false): Promise<void> {
   await rm(target, { force: true, recursive, maxRetries: recursive ? 3 : 0 }).catch(() => undefined);
 }
+
+/** Removes object files (relative to objects/), each as removeQuietly does. */
+export async function removeObjectFiles(layout: StorageLayout, files: string[]): Promise<void> {
+  await Promise.all(files.map((file) => removeQuietly(objectPath(layout, file))));
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ownerOf, requireAccess, requireUploadOwner } from './access';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
-import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, objectPath, PartFileError, removeQuietly, UPLOAD_ID, uploadDir } from './files';
+import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, PartFileError, removeObjectFiles, removeQuietly, UPLOAD_ID, uploadDir } from './files';
 import { checkEmptyPayload, contentTypeOf, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
 import type { UploadRecord } from './repository';
 import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
@@ -143,7 +143,6 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
     if (error instanceof PartFileError) throw errors.invalidPart(parts[error.index].partNumber);
     throw error;
   }
-  const removeLinks = () => Promise.all(files.map((file) => removeQuietly(objectPath(context.layout, file))));
   const digest = createHash('md5');
   for (const part of parts) digest.update(Buffer.from(part.etag.replace(/"/g, ''), 'hex'));
   const etag = `"${digest.digest('hex')}-${parts.length}"`;
@@ -162,16 +161,16 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
     });
   } catch (error) {
     // Not committed: the upload is as it was; only the new names go (the part files keep the bytes).
-    await removeLinks();
+    await removeObjectFiles(context.layout, files);
     throw error;
   }
   if (completed === 'no-upload') {
-    await removeLinks();
+    await removeObjectFiles(context.layout, files);
     throw errors.noSuchUpload(upload.uploadId);
   }
   // Committed: the parts' names go (their bytes stay under the objects/ names), then the replaced version's files.
   await removeQuietly(dir, true);
-  await Promise.all(completed.replacedFiles.map((file) => removeQuietly(objectPath(context.layout, file))));
+  await removeObjectFiles(context.layout, completed.replacedFiles);
 
   const host = String(s3.request.headers.host ?? 'localhost');
   const location = `${s3.request.protocol}://${host}${context.settings.prefix}/${s3.bucket}/${s3.key.split('/').map(encodeURIComponent).join('/')}`;

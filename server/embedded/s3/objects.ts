@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { requireAccess, ownerOf } from './access';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
-import { newObjectFile, objectPath, publishObjectFile, removeQuietly, tmpPath } from './files';
+import { newObjectFile, objectPath, publishObjectFile, removeObjectFiles, removeQuietly, tmpPath } from './files';
 import { checkEmptyPayload, contentTypeOf, evaluateConditions, parseRange, quotedEtag, receiveBody, storedHeaders } from './http';
 import type { ObjectRecord, Segment } from './repository';
 
@@ -55,11 +55,9 @@ export async function putObject(context: StorageContext, s3: S3Request) {
     await removeQuietly(objectPath(context.layout, file));
     throw error;
   }
-  await removeFiles(context, replaced);
+  await removeObjectFiles(context.layout, replaced);
   return s3.reply.code(200).header('etag', etag).send();
 }
-
-const removeFiles = (context: StorageContext, files: string[]) => Promise.all(files.map((file) => removeQuietly(objectPath(context.layout, file))));
 
 /** A segment to send: its file (open, or to open when reached) and the part of its bytes to send. */
 interface OpenSegment {
@@ -169,6 +167,6 @@ export async function deleteObject(context: StorageContext, s3: S3Request) {
   checkEmptyPayload(s3);
   const files = await context.repository.objects.remove(s3.bucket, s3.key);
   // The rows went first: a crash now leaves unreferenced files, which the sweep removes.
-  await removeFiles(context, files);
+  await removeObjectFiles(context.layout, files);
   return s3.reply.code(204).send();
 }
