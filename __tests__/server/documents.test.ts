@@ -4,8 +4,8 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { embeddedStorageCredentials } from '../../server/plugins/storage';
 import { loadServerSecret } from '../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
-import { buildTestApp, describeEachDialect, openTestDatabase, type TestApp } from './helpers';
-import { freePort } from './login/loginServer';
+import { describeEachDialect, openTestDatabase } from './helpers';
+import { startLoginServer } from './login/loginServer';
 
 const MAX_BYTES = 64 * 1024;
 const pdf = (size = 2048) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9, 0x20)]);
@@ -18,14 +18,12 @@ interface Applicant {
 }
 
 describeEachDialect("an applicant's documents", (dialect) => {
-  let server: TestApp;
+  let server: Awaited<ReturnType<typeof startLoginServer>>;
   let base: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), DOCUMENT_MAX_BYTES: String(MAX_BYTES) }, { database: await openTestDatabase(dialect) });
-    await server.app.listen({ port, host: '127.0.0.1' });
+    server = await startLoginServer({ DOCUMENT_MAX_BYTES: String(MAX_BYTES) }, { database: await openTestDatabase(dialect) });
+    base = server.base;
   });
   afterAll(async () => {
     await server.close();

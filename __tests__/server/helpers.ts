@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -8,6 +9,18 @@ import { loadConfig, type Config } from '../../server/config';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from '../../server/db';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** A port nobody listens on right now, for a server that must know its own address before it starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 const postgresUrl = process.env.DATABASE_URL;
 

@@ -1,24 +1,15 @@
-import { createServer } from 'node:net';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import type { FastifyInstance } from 'fastify';
-import { buildTestApp } from '../helpers';
-
-/** A port nobody listens on right now, for a server that must know its own address before it starts. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import type { AppOptions } from '../../../server/app';
+import { buildTestApp, freePort } from '../helpers';
 
 /** The whole server on a real port (the identity service reaches its own endpoint over HTTP). */
-export async function startLoginServer(env: Record<string, string> = {}) {
+export async function startLoginServer(env: Record<string, string> = {}, options: AppOptions = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), CODE_RESEND_SECONDS: '5', RATE_LIMIT_SENSITIVE_MAX: '1000', ...env });
+  const server = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), CODE_RESEND_SECONDS: '5', RATE_LIMIT_SENSITIVE_MAX: '1000', ...env }, options);
   await server.app.listen({ port, host: '127.0.0.1' });
   await server.app.demoCustomersReady;
   return { ...server, base, api: `${base}/api` };

@@ -1,11 +1,10 @@
 // A real server on a real port with the embedded pool mounted at /cognito, for the tests that drive it with
 // the real client libraries.
-import { createServer } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CognitoTriggers, embeddedCognito, type EmbeddedCognitoOptions } from '../../../../server/embedded/cognito';
 import { createIdentityService } from '../../../../server/services/identity';
-import { openTestDatabase, type Dialect } from '../../helpers';
+import { freePort, openTestDatabase, type Dialect } from '../../helpers';
 
 export const POOL_ID = 'local_Divilo1';
 export const CLIENT_ID = '5ivilo0nboarding0web0client';
@@ -28,22 +27,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The issuer holds the port, and plugins cannot be added after listen(): pick a free port first. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** The pool on a fresh, fully migrated database of the given dialect, listening on a real port. */
 export async function startHarness(dialect: Dialect, overrides: Partial<EmbeddedCognitoOptions> = {}): Promise<Harness> {
   const database = await openTestDatabase(dialect);
   const { db } = database;
+  // The issuer holds the port, and plugins cannot be added after listen(): pick a free port first.
   const port = await freePort();
   const issuerBaseUrl = `http://127.0.0.1:${port}/cognito`;
   const triggers = new CognitoTriggers();

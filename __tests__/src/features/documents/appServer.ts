@@ -1,13 +1,10 @@
 // The whole server in a process of its own for the browser-side tests (jsdom cannot host it), with an IPC
 // channel for what the test must arrange or look at: onboarding tokens and the recorded documents.
-import { buildTestApp } from '../../../server/helpers';
-import { freePort } from '../../../server/login/loginServer';
+import { startLoginServer } from '../../../server/login/loginServer';
 
 async function main() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await buildTestApp({ PUBLIC_URL: base, PORT: String(port), ...JSON.parse(process.env.APP_ENV ?? '{}') });
-  await server.app.listen({ port, host: '127.0.0.1' });
+  const server = await startLoginServer(JSON.parse(process.env.APP_ENV ?? '{}') as Record<string, string>);
+  const { base } = server;
   process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'close'; applicationId?: string }) => {
     let result: unknown;
     if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(message.applicationId!);
