@@ -38,6 +38,9 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.minAge',
   'validations.fileTypePDF',
   'validations.diviloPassword',
+  'validations.country',
+  'validations.choice',
+  'validations.consent',
   'validations.invalid',
 ] as const;
 

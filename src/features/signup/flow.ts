@@ -1,0 +1,143 @@
+// The onboarding wizard, declared once as data: the order of the steps, the section each belongs to, the
+// endpoint that saves it and the rule that picks the next one. The router, the progress indicator, Back and
+// Continue in the SPA, and the server's step routes and resume logic all read this list; no screen names its
+// neighbour. No React here: the server imports it.
+
+export type SectionId = 'you' | 'business' | 'security' | 'contract';
+
+/** The answers the next-step rules look at (a subset of the saved application). */
+export interface FlowAnswers {
+  residenceCountry?: string;
+  personType?: 'freelance' | 'company' | '';
+}
+
+export type StepId =
+  | 'signUp'
+  | 'reg-code'
+  | 'personal-info'
+  | 'contact-phone'
+  | 'confirm-telephone'
+  | 'register-as'
+  | 'requirements-freelance'
+  | 'your-activity'
+  | 'fiscal-address'
+  | 'tax-registration-income'
+  | 'tell-us-more-freelance'
+  | 'divilo-password'
+  | 'check-identity'
+  | 'check-identity-waiting'
+  | 'docu-sign'
+  | 'welcome';
+
+/** Pages that end or divert the journey: reached by a rule, never counted as steps. */
+export type OutcomeId = 'already-exists' | 'forbidden-user' | 'company-error';
+
+/** The company path's first page: its steps join this list with the company path. */
+export type CompanyPathStart = 'requirements-company';
+
+export interface Step {
+  id: StepId;
+  section: SectionId;
+  /** The call that saves the step, relative to `/api/` (POST). `undefined`: nothing to save (a checklist). */
+  endpoint?: string;
+  /** The step that follows, from the answers saved so far; `undefined` for the end of a path. */
+  next(answers: FlowAnswers): StepId | OutcomeId | CompanyPathStart | undefined;
+  /** Which path the step belongs to: shared by every applicant, or one person type's. */
+  path: 'common' | 'freelance' | 'company';
+}
+
+const to = (id: StepId | OutcomeId) => () => id;
+
+export const STEPS: readonly Step[] = [
+  { id: 'signUp', section: 'you', path: 'common', endpoint: 'onboarding-management/register', next: to('reg-code') },
+  { id: 'reg-code', section: 'you', path: 'common', endpoint: 'onboarding-management-private/email/verify', next: to('personal-info') },
+  {
+    id: 'personal-info',
+    section: 'you',
+    path: 'common',
+    endpoint: 'onboarding-management-private/personal-info',
+    next: (answers) => (answers.residenceCountry && answers.residenceCountry !== 'ES' ? 'forbidden-user' : 'contact-phone'),
+  },
+  { id: 'contact-phone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone', next: to('confirm-telephone') },
+  { id: 'confirm-telephone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone/verify', next: to('register-as') },
+  {
+    id: 'register-as',
+    section: 'business',
+    path: 'common',
+    endpoint: 'onboarding-management-private/person-type',
+    next: (answers) => (answers.personType === 'company' ? 'requirements-company' : 'requirements-freelance'),
+  },
+  { id: 'requirements-freelance', section: 'business', path: 'freelance', next: to('your-activity') },
+  { id: 'your-activity', section: 'business', path: 'freelance', endpoint: 'onboarding-management-private/legalperson/freelance', next: to('fiscal-address') },
+  {
+    id: 'fiscal-address',
+    section: 'business',
+    path: 'freelance',
+    endpoint: 'onboarding-management-private/legalperson/freelance/postal-address',
+    next: to('tax-registration-income'),
+  },
+  {
+    id: 'tax-registration-income',
+    section: 'business',
+    path: 'freelance',
+    endpoint: 'onboarding-management-private/legalperson/freelance/tax',
+    next: to('tell-us-more-freelance'),
+  },
+  {
+    id: 'tell-us-more-freelance',
+    section: 'business',
+    path: 'freelance',
+    endpoint: 'onboarding-management-private/legalperson/freelance/moreinfo',
+    next: to('divilo-password'),
+  },
+  { id: 'divilo-password', section: 'security', path: 'common', endpoint: 'onboarding-management-private/password', next: to('check-identity') },
+  { id: 'check-identity', section: 'security', path: 'common', endpoint: 'onboarding-management-private/identity-check', next: to('check-identity-waiting') },
+  { id: 'check-identity-waiting', section: 'security', path: 'common', next: to('docu-sign') },
+  { id: 'docu-sign', section: 'contract', path: 'common', endpoint: 'onboarding-management-private/contract/sign', next: to('welcome') },
+  { id: 'welcome', section: 'contract', path: 'common', next: () => undefined },
+];
+
+const byId = new Map(STEPS.map((step) => [step.id, step]));
+
+export function stepById(id: string): Step | undefined {
+  return byId.get(id as StepId);
+}
+
+/** Is `id` a step (not an outcome page, not another route)? */
+export function isStep(id: string): id is StepId {
+  return byId.has(id as StepId);
+}
+
+/**
+ * The steps an applicant with these answers walks, in order, from /signUp to /welcome: the rules are followed
+ * from the first step; an outcome page ends the walk.
+ */
+export function journey(answers: FlowAnswers): Step[] {
+  const walked: Step[] = [];
+  let current: Step | undefined = STEPS[0];
+  while (current && !walked.includes(current)) {
+    walked.push(current);
+    const nextId = current.next(answers);
+    current = nextId ? byId.get(nextId as StepId) : undefined;
+  }
+  return walked;
+}
+
+/** The step before `id` on this applicant's journey (Back), or `undefined` on the first step. */
+export function previousStep(id: StepId, answers: FlowAnswers): StepId | undefined {
+  const steps = journey(answers);
+  const index = steps.findIndex((step) => step.id === id);
+  return index > 0 ? steps[index - 1].id : undefined;
+}
+
+/** "Step n of m" and the sections of this applicant's journey, for the progress indicator. */
+export function progressOf(id: StepId, answers: FlowAnswers): { number: number; total: number; section: SectionId; sections: SectionId[] } {
+  const steps = journey(answers).filter((step) => step.id !== 'welcome');
+  const index = steps.findIndex((step) => step.id === id);
+  return {
+    number: index + 1,
+    total: steps.length,
+    section: byId.get(id)!.section,
+    sections: [...new Set(steps.map((step) => step.section))],
+  };
+}
