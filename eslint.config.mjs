@@ -34,7 +34,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['babel.config.js', 'jest.config.js'],
+    files: ['babel.config.js', 'jest.config.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -22,6 +22,8 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       clean: true,
     },
     devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+    // Rebuilds after a change (npm start rebuilds when the sources are newer) reuse what did not change.
+    cache: { type: 'filesystem', buildDependencies: { config: [__filename] } },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
       // The server sends the texts already parsed (src/i18n/locale.ts): the ICU message parser stays out.

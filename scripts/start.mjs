@@ -1,16 +1,33 @@
-// `npm start`: builds the SPA when it has not been built yet, then serves the whole product on its
-// embedded defaults (http://localhost:8080 unless PORT says otherwise).
+// `npm start`: builds the SPA when it was never built or its sources changed since (webpack's filesystem cache
+// keeps a rebuild quick), then serves the whole product on its embedded defaults (http://localhost:8080
+// unless PORT says otherwise).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { buildNeeded } = require('./buildFreshness.cjs');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-if (!existsSync(new URL('../dist/index.html', import.meta.url))) {
-  console.log('Building the web app (first start only)…');
+const reason = buildNeeded(root);
+if (reason) {
+  console.log(reason === 'missing' ? 'Building the web app (first start)…' : 'Building the web app (its sources changed since the last build)…');
   const build = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+if (process.env.NODE_ENV !== 'production') {
+  console.log(
+    [
+      '',
+      'Demo customers (embedded defaults only):',
+      '  12345678Z / Divilo-Demo-2026  logs in; the SMS code is in the outbox at /dev/outbox',
+      '  X1234567L / Divilo-Demo-2026  application pending review (ends on the verification page)',
+      '',
+    ].join('\n'),
+  );
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], { cwd: root, stdio: 'inherit' });
