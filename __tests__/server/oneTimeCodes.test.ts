@@ -53,3 +53,73 @@ describeEachDialect('one-time codes', (dialect) => {
     expect(await codes.isBlocked('login', 'blocked', at(906))).toBe(false);
   });
 });
+
+describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+  });
+  afterAll(() => database.destroy());
+
+  const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
+
+  it('50 simultaneous wrong answers: at most 5 are judged, the rest are refused as blocked, and the right code after them too', async () => {
+    const codes = oneTimeCodes(database.db, settings);
+    const { token, code } = await codes.issue({ purpose: 'login', subject: 'crowd', recipient: '+34600' }, start);
+    const results = await Promise.all(Array.from({ length: 50 }, () => codes.check(hashToken(token), wrongFor(code), at(10))));
+    const judged = results.filter((result) => result.outcome === 'wrong');
+    expect(judged.map((result) => (result as { attemptsLeft: number }).attemptsLeft).sort()).toEqual([1, 2, 3, 4]);
+    expect(results.filter((result) => result.outcome === 'blocked')).toHaveLength(46);
+    expect(await codes.check(hashToken(token), code, at(11))).toEqual({ outcome: 'blocked' });
+    expect(await codes.isBlocked('login', 'crowd', at(11))).toBe(true);
+  });
+
+  it('wrong answers add up across challenges: a fresh challenge does not start the count again', async () => {
+    const codes = oneTimeCodes(database.db, settings);
+    const first = await codes.issue({ purpose: 'login', subject: 'persistent', recipient: '+34600' }, start);
+    for (const left of [4, 3, 2]) expect(await codes.check(hashToken(first.token), wrongFor(first.code), at(1))).toEqual({ outcome: 'wrong', attemptsLeft: left });
+    const second = await codes.issue({ purpose: 'login', subject: 'persistent', recipient: '+34600' }, at(2));
+    expect(await codes.check(hashToken(second.token), wrongFor(second.code), at(3))).toEqual({ outcome: 'wrong', attemptsLeft: 1 });
+    expect(await codes.check(hashToken(second.token), wrongFor(second.code), at(4))).toEqual({ outcome: 'blocked' });
+    // Another purpose of the same person has its own count.
+    const recovery = await codes.issue({ purpose: 'recovery', subject: 'persistent', recipient: '+34600' }, at(5));
+    expect(await codes.check(hashToken(recovery.token), wrongFor(recovery.code), at(6))).toEqual({ outcome: 'wrong', attemptsLeft: 4 });
+  });
+
+  it('the count restarts once its window is over, and a right answer clears it', async () => {
+    const codes = oneTimeCodes(database.db, settings);
+    const first = await codes.issue({ purpose: 'login', subject: 'window', recipient: '+34600' }, start);
+    for (const left of [4, 3]) expect(await codes.check(hashToken(first.token), wrongFor(first.code), at(1))).toEqual({ outcome: 'wrong', attemptsLeft: left });
+    const later = await codes.issue({ purpose: 'login', subject: 'window', recipient: '+34600' }, at(901));
+    expect(await codes.check(hashToken(later.token), wrongFor(later.code), at(902))).toEqual({ outcome: 'wrong', attemptsLeft: 4 });
+    expect(await codes.check(hashToken(later.token), later.code, at(903))).toMatchObject({ outcome: 'valid' });
+    const next = await codes.issue({ purpose: 'login', subject: 'window', recipient: '+34600' }, at(904));
+    expect(await codes.check(hashToken(next.token), wrongFor(next.code), at(905))).toEqual({ outcome: 'wrong', attemptsLeft: 4 });
+  });
+
+  it('checkLatest answers a person without a challenge exactly as a person with one who gives a wrong code', async () => {
+    const codes = oneTimeCodes(database.db, settings);
+    const real = await codes.issue({ purpose: 'recovery', subject: 'known', recipient: '+34600' }, start);
+    const sequence = async (subject: string, code: string) => {
+      const answers = [];
+      for (let i = 0; i < 6; i += 1) answers.push(await codes.checkLatest('recovery', subject, code, at(10 + i)));
+      return answers;
+    };
+    const known = await sequence('known', wrongFor(real.code));
+    const unknown = await sequence('nobody', '123456');
+    expect(unknown).toEqual(known);
+    expect(known.map((answer) => answer.outcome)).toEqual(['wrong', 'wrong', 'wrong', 'wrong', 'blocked', 'blocked']);
+    // An expired code answers as a wrong one too: its age tells nothing either.
+    const stale = await codes.issue({ purpose: 'recovery', subject: 'stale', recipient: '+34600' }, start);
+    expect(await codes.checkLatest('recovery', 'stale', stale.code, at(301))).toEqual({ outcome: 'wrong', attemptsLeft: 4 });
+  });
+
+  it('two simultaneous resends send one new code', async () => {
+    const codes = oneTimeCodes(database.db, settings);
+    const { token } = await codes.issue({ purpose: 'login', subject: 'resender', recipient: '+34600' }, start);
+    const results = await Promise.all(Array.from({ length: 10 }, () => codes.resend(hashToken(token), at(31))));
+    expect(results.filter((result) => result.outcome === 'sent')).toHaveLength(1);
+    const row = await database.db.selectFrom('one_time_codes').select('sends').where('id', '=', hashToken(token)).executeTakeFirstOrThrow();
+    expect(Number(row.sends)).toBe(2);
+  });
+});

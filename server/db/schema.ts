@@ -15,6 +15,7 @@ export interface Database {
   captcha_passes: { session_id: string; expires_at: string; used_at: string | null };
   one_time_codes: OneTimeCodeTable;
   code_blocks: { purpose: string; subject: string; blocked_until: string };
+  code_failures: { purpose: string; subject: string; failures: number; window_ends_at: string };
   outbox: OutboxTable;
   sealing_keys: { key_id: string; public_key: string; private_key_sealed: string; created_at: string; expires_at: string };
   onboarding_documents: OnboardingDocumentTable;

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../db';
+import type { OneTimeCodeTable } from '../db/schema';
 import { toDbTime } from '../db/values';
 
 export interface OneTimeCodeSettings {
@@ -22,7 +23,10 @@ export type CheckResult =
   | { outcome: 'blocked' }
   | { outcome: 'expired' };
 
+/** What a code is for: wrong answers count per person and purpose. */
 export type Purpose = 'login' | 'recovery';
+
+type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
 
 /** A six-digit code, uniformly drawn, leading zeros kept. */
 export const newCode = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
@@ -43,6 +47,55 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       .values({ purpose, subject, blocked_until: until })
       .onConflict((conflict) => conflict.columns(['purpose', 'subject']).doUpdateSet({ blocked_until: until }))
       .execute();
+  }
+
+  /**
+   * Counts one judged answer of a person for a purpose, in one statement, and answers its number within the
+   * window: concurrent answers each get their own, so no more than `maxAttempts` are ever judged.
+   */
+  async function countAttempt(purpose: Purpose, subject: string, now: Date): Promise<number> {
+    const nowText = toDbTime(now);
+    const windowEnd = later(now, settings.lockSeconds);
+    const row = await db
+      .insertInto('code_failures')
+      .values({ purpose, subject, failures: 1, window_ends_at: windowEnd })
+      .onConflict((conflict) =>
+        conflict.columns(['purpose', 'subject']).doUpdateSet({
+          failures: sql<number>`case when code_failures.window_ends_at <= ${nowText} then 1 else code_failures.failures + 1 end`,
+          window_ends_at: sql<string>`case when code_failures.window_ends_at <= ${nowText} then ${windowEnd} else code_failures.window_ends_at end`,
+        }),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    return Number(row.failures);
+  }
+
+  /** Judges an answer to `row` (none: a person without a live challenge, whose answers count all the same). */
+  async function judge(purpose: Purpose, subject: string, row: OneTimeCodeRow | undefined, code: string, now: Date): Promise<CheckResult> {
+    const attempt = await countAttempt(purpose, subject, now);
+    if (attempt > settings.maxAttempts) {
+      // Answers beyond the limit are not judged (the one that reached it blocked the person already).
+      await block(purpose, subject, now);
+      return { outcome: 'blocked' };
+    }
+    // The HMAC is computed even without a challenge, so both cases take the same time.
+    const given = Buffer.from(hash(code.trim()), 'hex');
+    const right = row !== undefined && /^\d{6}$/.test(code.trim()) && timingSafeEqual(given, Buffer.from(row.code_hash, 'hex'));
+    if (right) {
+      // Only the first of two simultaneous right answers consumes the challenge.
+      const used = await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
+      if (Number(used.numUpdatedRows) !== 1) return { outcome: 'expired' };
+      await db.deleteFrom('code_failures').where('purpose', '=', purpose).where('subject', '=', subject).execute();
+      return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
+    }
+    if (row) await db.updateTable('one_time_codes').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', row.id).execute();
+    if (attempt >= settings.maxAttempts) {
+      // The block before using the challenge up, so that no answer sees a used challenge and no block.
+      await block(purpose, subject, now);
+      if (row) await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).execute();
+      return { outcome: 'blocked' };
+    }
+    return { outcome: 'wrong', attemptsLeft: settings.maxAttempts - attempt };
   }
 
   return {
@@ -95,9 +148,12 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       return { token, code, resendAfterSeconds: settings.resendSeconds };
     },
 
-    /** The open challenge a token names (and, when given, the browser session it was issued to). */
+    /**
+     * The challenge a token names (and, when given, the browser session it was issued to), used up or not:
+     * `check` then tells a used one from a blocked person.
+     */
     async findByToken(token: string, sessionId?: string) {
-      let query = db.selectFrom('one_time_codes').selectAll().where('id', '=', hashToken(token)).where('consumed_at', 'is', null);
+      let query = db.selectFrom('one_time_codes').selectAll().where('id', '=', hashToken(token));
       if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
       return query.executeTakeFirst();
     },
@@ -114,32 +170,25 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
         .executeTakeFirst();
     },
 
-    /** Checks an answer; a right one uses the challenge up. */
+    /** Checks an answer to the challenge `id` (the login step's token names it); a right one uses it up. */
     async check(id: string, code: string, now: Date = new Date()): Promise<CheckResult> {
-      const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+      const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return { outcome: 'expired' };
+      // Blocked first: an answer racing the one that blocked (and used up the challenge) is told so.
       if (await this.isBlocked(row.purpose as Purpose, row.subject, now)) return { outcome: 'blocked' };
-      if (row.expires_at <= toDbTime(now)) return { outcome: 'expired' };
-      const given = Buffer.from(hash(code.trim()), 'hex');
-      if (/^\d{6}$/.test(code.trim()) && timingSafeEqual(given, Buffer.from(row.code_hash, 'hex'))) {
-        // Only the first of two simultaneous right answers consumes the challenge.
-        const used = await db
-          .updateTable('one_time_codes')
-          .set({ consumed_at: toDbTime(now) })
-          .where('id', '=', id)
-          .where('consumed_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(used.numUpdatedRows) !== 1) return { outcome: 'expired' };
-        return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
-      }
-      const attempts = row.attempts + 1;
-      await db.updateTable('one_time_codes').set({ attempts }).where('id', '=', id).execute();
-      if (attempts >= settings.maxAttempts) {
-        await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', id).execute();
-        await block(row.purpose as Purpose, row.subject, now);
-        return { outcome: 'blocked' };
-      }
-      return { outcome: 'wrong', attemptsLeft: settings.maxAttempts - attempts };
+      if (row.consumed_at !== null || row.expires_at <= toDbTime(now)) return { outcome: 'expired' };
+      return judge(row.purpose as Purpose, row.subject, row, code, now);
+    },
+
+    /**
+     * Checks an answer to a person's newest challenge, where the caller must not learn whether that person
+     * exists (recovery): no challenge, an expired one and a wrong code all answer `wrong`, and count.
+     */
+    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = new Date()): Promise<CheckResult> {
+      const row = await this.findLatest(purpose, subject);
+      if (await this.isBlocked(purpose, subject, now)) return { outcome: 'blocked' };
+      const live = row && row.expires_at > toDbTime(now) ? row : undefined;
+      return judge(purpose, subject, live, code, now);
     },
 
     /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */
@@ -155,16 +204,21 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       }
       if (row.sends >= settings.maxSends) return { outcome: 'blocked' };
       const code = newCode();
-      await db
+      // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
+      const sent = await db
         .updateTable('one_time_codes')
         .set({
           code_hash: hash(code),
-          sends: row.sends + 1,
+          sends: sql<number>`sends + 1`,
           expires_at: later(now, settings.ttlSeconds),
           resend_available_at: later(now, settings.resendSeconds),
         })
         .where('id', '=', id)
-        .execute();
+        .where('consumed_at', 'is', null)
+        .where('sends', '<', settings.maxSends)
+        .where('resend_available_at', '<=', toDbTime(now))
+        .executeTakeFirst();
+      if (Number(sent.numUpdatedRows) !== 1) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
       return { outcome: 'sent', code, recipient: row.recipient, resendAfterSeconds: settings.resendSeconds };
     },
   };

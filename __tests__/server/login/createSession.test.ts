@@ -131,6 +131,7 @@ describe('create-session', () => {
     const { response: blocked } = await startLogin();
     expect(blocked.status).toBe(423);
     await server.app.db.deleteFrom('code_blocks').execute();
+    await server.app.db.deleteFrom('code_failures').execute();
   });
 
   it('resending waits for the cooldown', async () => {

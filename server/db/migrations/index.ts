@@ -5,6 +5,7 @@ import * as storage from './0003_storage';
 import * as login from './0004_login';
 import * as storageSegments from './0005_storage_segments';
 import * as documents from './0006_documents';
+import * as codeFailures from './0007_code_failures';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_login': login,
   '0005_storage_segments': storageSegments,
   '0006_documents': documents,
+  '0007_code_failures': codeFailures,
 };

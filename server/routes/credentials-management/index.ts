@@ -86,15 +86,15 @@ export async function credentialsRoutes(app: FastifyInstance) {
       }
       if (!isRecoveryData(data)) throw new ApiError(400, 'SEALED_DATA_MALFORMED', 'The data cannot be read');
       const username = normaliseDocument(data.userId) ?? '';
-      const challenge = await app.codes.findLatest('recovery', username);
-      if (!challenge) throw codeFailure({ outcome: 'expired' });
-      // The password rule first: a weak password must not use up an attempt at the code.
+      // The password rule first, the same for everyone: a weak password does not use up an attempt, and
+      // this answer says nothing about the account.
       if (!isValidProductPassword(data.newPassword)) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'The new password does not follow the rule', {
           errors: [{ field: 'newPassword', id: 'validations.diviloPassword' }],
         });
       }
-      const result = await app.codes.check(challenge.id, data.code);
+      // An unknown user, a user without a live code and a wrong code get the same answer, counter included.
+      const result = await app.codes.checkLatest('recovery', username, data.code);
       if (result.outcome !== 'valid') {
         await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id });
         throw codeFailure(result);

@@ -29,7 +29,8 @@ const messages = describeMessages({
   submit: { id: 'recovery.confirm.submit', defaultMessage: 'Change password' },
   wrongCode: {
     id: 'recovery.confirm.wrongCode',
-    defaultMessage: 'That code is not right. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
+    defaultMessage:
+      'That code is not right or has expired: ask for a new one if it is older than a few minutes. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
   },
   blocked: { id: 'recovery.confirm.blocked', defaultMessage: 'Too many wrong codes. For your security, start again later.' },
   expired: { id: 'recovery.confirm.expired', defaultMessage: 'That code has expired. Start again to get a new one.' },

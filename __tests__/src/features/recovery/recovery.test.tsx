@@ -121,7 +121,7 @@ describe('password recovery', () => {
     await user.type(screen.getByLabelText('New password'), 'Nueva-Clave-2026');
     await user.type(screen.getByLabelText('Repeat the new password'), 'Nueva-Clave-2026');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('That code is not right. You have 2 attempts left.'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('That code is not right or has expired: ask for a new one if it is older than a few minutes. You have 2 attempts left.'));
     expect(screen.getByLabelText('SMS code')).toHaveValue('');
     expect(screen.getByLabelText('New password')).toHaveValue('Nueva-Clave-2026');
   });
