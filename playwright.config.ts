@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { E2E_SERVER_SECRET } from './e2e/secrets';
 
 const port = Number(process.env.E2E_PORT ?? 8181);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -31,6 +32,6 @@ export default defineConfig({
     url: `${baseURL}/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, LOG_LEVEL: 'warn', RATE_LIMIT_SENSITIVE_MAX: '1000', RATE_LIMIT_MAX: '5000' },
+    env: { SERVER_SECRET: E2E_SERVER_SECRET, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, LOG_LEVEL: 'warn', RATE_LIMIT_SENSITIVE_MAX: '1000', RATE_LIMIT_MAX: '5000' },
   },
 });

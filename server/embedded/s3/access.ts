@@ -1,32 +1,30 @@
-// Who may do what, by key prefix: the rules Amplify's IAM policies give the three storage areas on AWS.
-//   public/...                 any signed-in identity reads, writes and deletes
-//   protected/{identityId}/... any signed-in identity reads; only its owner writes
-//   private/{identityId}/...   only its owner
-// The server's own credentials may do everything; anything outside the three areas is the server's alone.
+// Who may do what, by key prefix. The product's applicants (identity-pool identities) need one thing: to put
+// their own documents where the server checks them. So an identity reads, writes, deletes and lists only
+// under its own `private/{identityId}/`; `public/` and `protected/` (Amplify's shared areas) serve no product
+// feature and are the server's alone, like everything else (docs/storage.md, "Who may do what").
 import type { Principal } from './auth';
 import { errors } from './errors';
 
 type AccessKind = 'read' | 'write';
 
-function ownArea(principal: Principal & { kind: 'identity' }, area: 'protected' | 'private'): string {
-  return `${area}/${principal.identityId}/`;
+function ownArea(principal: Principal & { kind: 'identity' }): string {
+  return `private/${principal.identityId}/`;
 }
 
+/** Reading and writing follow the same rule today; the kind stays in the call so that a future rule can differ. */
 export function mayAccess(principal: Principal, key: string, access: AccessKind): boolean {
   if (principal.kind === 'server') return true;
-  if (key.startsWith('public/')) return true;
-  if (key.startsWith(ownArea(principal, 'private')) || key.startsWith(ownArea(principal, 'protected'))) return true;
-  return access === 'read' && /^protected\/[^/]+\/./.test(key);
+  return (access === 'read' || access === 'write') && key.startsWith(ownArea(principal));
 }
 
 export function requireAccess(principal: Principal, key: string, access: AccessKind): void {
   if (!mayAccess(principal, key, access)) throw errors.accessDenied();
 }
 
-/** Listing needs a prefix inside an area the identity may read (s3:prefix conditions of Amplify's policy). */
+/** Listing needs a prefix inside the identity's own area (the s3:prefix condition of a per-identity policy). */
 export function requireListAccess(principal: Principal, prefix: string): void {
   if (principal.kind === 'server') return;
-  if (prefix.startsWith('public/') || prefix.startsWith('protected/') || prefix.startsWith(ownArea(principal, 'private'))) return;
+  if (prefix.startsWith(ownArea(principal))) return;
   throw errors.accessDenied();
 }
 

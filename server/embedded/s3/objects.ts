@@ -2,6 +2,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { requireAccess, ownerOf } from './access';
+import { safeDisposition } from './contentSafety';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { newObjectFile, objectPath, publishObjectFile, removeObjectFiles, removeQuietly, tmpPath } from './files';
@@ -152,6 +153,9 @@ export async function getObject(context: StorageContext, s3: S3Request, head: bo
       const value = queryValue(s3.query, parameter);
       if (value !== undefined) reply.header(name, value);
     }
+    // Decided on what is actually sent, stored or asked for with response-content-type/-disposition.
+    const disposition = safeDisposition(String(reply.getHeader('content-type') ?? ''), reply.getHeader('content-disposition') as string | undefined);
+    if (disposition !== undefined) reply.header('content-disposition', disposition);
     if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${object.size}`);
     reply.header('content-length', String(end - start + 1));
     if (!opened) return reply.send(head ? undefined : Buffer.alloc(0));

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCredentials } from './auth';
 import type { S3Request, StorageContext } from './context';
+import { STORAGE_CSP } from './contentSafety';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
 import { listObjects } from './listing';
@@ -194,6 +195,8 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
   const origins = options.corsOrigins ?? '*';
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-amz-request-id', randomBytes(8).toString('hex').toUpperCase()).header('x-amz-id-2', randomBytes(24).toString('base64'));
+    // A stored file is never a page of the app's origin: no script, no plugin, no sniffing, whatever its type.
+    reply.header('content-security-policy', STORAGE_CSP).header('x-content-type-options', 'nosniff');
     if (origins === false) return;
     const origin = request.headers.origin;
     if (origins === '*') reply.header('access-control-allow-origin', '*');

@@ -52,7 +52,8 @@ export interface StorageHarness {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests look at the endpoint's tables directly
   db: Kysely<any>;
   /** Added to the real time on the server side. */
-  clock: { offsetMs: number };
+  /** The endpoint's clock: real time moved by `offsetMs`, or stopped at `fixedMs` when set. */
+  clock: { offsetMs: number; fixedMs?: number };
   identities: IdentityPoolDouble;
   maintenance: StorageMaintenance;
   /** An SDK client for the server's credentials or an identity's; one attempt, so refusals are not retried. */
@@ -64,7 +65,7 @@ export interface StorageHarness {
 
 export async function startStorage(dialect: Dialect = 'sqlite', overrides: Partial<EmbeddedS3Options> = {}): Promise<StorageHarness> {
   const database = await openTestDatabase(dialect);
-  const clock = { offsetMs: 0 };
+  const clock: { offsetMs: number; fixedMs?: number } = { offsetMs: 0 };
   const identities = new IdentityPoolDouble();
   const maintenance = new StorageMaintenance();
   const clients: S3Client[] = [];
@@ -80,7 +81,7 @@ export async function startStorage(dialect: Dialect = 'sqlite', overrides: Parti
       serverCredentials: SERVER_CREDENTIALS,
       resolveTemporaryCredentials: identities.resolve,
       maintenance,
-      now: () => Date.now() + clock.offsetMs,
+      now: () => clock.fixedMs ?? Date.now() + clock.offsetMs,
       ...overrides,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });

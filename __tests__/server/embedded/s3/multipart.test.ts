@@ -174,7 +174,7 @@ describeEachDialect('embedded S3 multipart uploads', (dialect) => {
     const bob = storage.identities.mint();
     const aliceClient = storage.client(alice);
     const bobClient = storage.client(bob);
-    const Key = 'public/shared-area.bin';
+    const Key = `private/${alice.identityId}/shared-area.bin`;
     const UploadId = await startUpload(aliceClient, Key);
     const etag = await putPart(aliceClient, Key, UploadId, 1, testBytes(100));
 

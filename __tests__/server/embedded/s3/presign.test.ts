@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { describeEachDialect } from '../../helpers';
 import { BUCKET, REGION, SERVER_CREDENTIALS, startStorage, type StorageHarness } from './harness';
 
 const escape = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -9,7 +10,13 @@ const escape = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, 
 async function presign(
   endpoint: string,
   key: string,
-  options: { expiresIn?: number; method?: string; credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }; query?: Record<string, string> } = {},
+  options: {
+    expiresIn?: number;
+    method?: string;
+    credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    query?: Record<string, string>;
+    signingDate?: Date;
+  } = {},
 ): Promise<string> {
   const base = new URL(endpoint);
   const path = `${base.pathname}/${BUCKET}/${key.split('/').map(escape).join('/')}`;
@@ -24,7 +31,7 @@ async function presign(
       query: { 'x-id': 'GetObject', ...options.query },
       headers: { host: base.host, 'X-Amz-Content-Sha256': 'UNSIGNED-PAYLOAD' },
     },
-    { expiresIn: options.expiresIn ?? 900, unsignableHeaders: new Set(['content-type']) },
+    { expiresIn: options.expiresIn ?? 900, unsignableHeaders: new Set(['content-type']), signingDate: options.signingDate },
   );
   const query = Object.entries(signed.query ?? {})
     .map(([name, value]) => `${escape(name)}=${escape(String(value))}`)
@@ -34,10 +41,10 @@ async function presign(
 
 const errorCode = async (response: Response) => /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1];
 
-describe('embedded S3 presigned URLs', () => {
+describeEachDialect('embedded S3 presigned URLs', (dialect) => {
   let storage: StorageHarness;
   beforeAll(async () => {
-    storage = await startStorage('sqlite');
+    storage = await startStorage(dialect);
     await storage.client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public/report (1).pdf', Body: 'report body', ContentType: 'application/pdf' }));
   });
   afterAll(async () => {
@@ -45,10 +52,14 @@ describe('embedded S3 presigned URLs', () => {
   });
   afterEach(() => {
     storage.clock.offsetMs = 0;
+    storage.clock.fixedMs = undefined;
   });
 
   it('downloads with a plain fetch until the URL expires', async () => {
-    const url = await presign(storage.endpoint, 'public/report (1).pdf', { expiresIn: 60 });
+    // Signed at a whole second and checked on a stopped clock: the boundary is exact, whatever the machine's speed.
+    const signedAt = new Date('2026-11-24T10:00:00.000Z');
+    storage.clock.fixedMs = signedAt.getTime();
+    const url = await presign(storage.endpoint, 'public/report (1).pdf', { expiresIn: 60, signingDate: signedAt });
     expect(url).toContain('X-Amz-Content-Sha256=UNSIGNED-PAYLOAD');
     const response = await fetch(url);
     expect(response.status).toBe(200);
@@ -57,9 +68,9 @@ describe('embedded S3 presigned URLs', () => {
     // The method is signed: a GET URL does not serve a HEAD.
     expect((await fetch(url, { method: 'HEAD' })).status).toBe(403);
 
-    storage.clock.offsetMs = 59_000;
+    storage.clock.fixedMs = signedAt.getTime() + 60_000;
     expect((await fetch(url)).status).toBe(200);
-    storage.clock.offsetMs = 61_000;
+    storage.clock.fixedMs = signedAt.getTime() + 61_000;
     const expired = await fetch(url);
     expect(expired.status).toBe(403);
     expect(await expired.text()).toMatch(/<Code>AccessDenied<\/Code><Message>Request has expired/);
@@ -94,6 +105,38 @@ describe('embedded S3 presigned URLs', () => {
 
     const bob = storage.identities.mint();
     expect(await errorCode(await fetch(await presign(storage.endpoint, key, { credentials: bob })))).toBe('AccessDenied');
+  });
+
+  it('never lets a stored file be a page of the app: sandbox CSP, nosniff, and active types as downloads', async () => {
+    const html = '<!doctype html><script>document.title = "ran"</script>';
+    await storage.client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public/page.html', Body: html, ContentType: 'text/html' }));
+    await storage.client().send(new PutObjectCommand({ Bucket: BUCKET, Key: 'public/fake.pdf', Body: html, ContentType: 'application/pdf' }));
+    const stored = await fetch(await presign(storage.endpoint, 'public/page.html'));
+    expect(stored.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(stored.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(stored.headers.get('content-disposition')).toBe('attachment');
+    // Asked for as HTML, or as inline SVG, a PDF is a download too; a file name asked for is kept.
+    for (const [type, disposition, expected] of [
+      ['text/html', undefined, 'attachment'],
+      ['TEXT/HTML; charset=utf-8', 'inline', 'attachment'],
+      ['image/svg+xml', 'inline; filename="a.svg"', 'attachment; filename="a.svg"'],
+      ['application/xhtml+xml', undefined, 'attachment'],
+      ['text/javascript', undefined, 'attachment'],
+    ] as const) {
+      const query: Record<string, string> = { 'response-content-type': type };
+      if (disposition) query['response-content-disposition'] = disposition;
+      const answer = await fetch(await presign(storage.endpoint, 'public/fake.pdf', { query }));
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-disposition')).toBe(expected);
+      expect(answer.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    }
+    // A PDF stays a PDF shown in the page (still sandboxed); errors carry the same headers.
+    const pdf = await fetch(await presign(storage.endpoint, 'public/fake.pdf'));
+    expect(pdf.headers.get('content-disposition')).toBeNull();
+    const missing = await fetch(await presign(storage.endpoint, 'public/none.pdf'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('accepts presigned URLs for downloads only', async () => {

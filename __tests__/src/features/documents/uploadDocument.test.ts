@@ -48,12 +48,12 @@ describe('uploadDocument against the embedded storage endpoint', () => {
   it('uploads a 12 MiB document in parts, progress rising to 1, byte for byte', async () => {
     const progress: number[] = [];
     const bytes = testBytes(12 * MIB);
-    const stored = await uploadDocument(blobOf(bytes), { ...options(), key: 'model200.pdf', level: 'protected', onProgress: (f) => progress.push(f) });
+    const stored = await uploadDocument(blobOf(bytes), { ...options(), key: 'model200.pdf', level: 'private', onProgress: (f) => progress.push(f) });
     expect(stored.etag).toMatch(/-3"$/);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress[progress.length - 1]).toBe(1);
-    const got = await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: `protected/${identity.identityId}/model200.pdf` }));
+    const got = await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: `private/${identity.identityId}/model200.pdf` }));
     expect(got.ContentType).toBe('binary/octet-stream');
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(bytes)).toBe(true);
   });
@@ -114,8 +114,8 @@ describe('uploadDocument against the embedded storage endpoint', () => {
   });
 
   it('signs download URLs that a plain fetch can use, for the owner area only where allowed', async () => {
-    await uploadDocument(new Blob(['the articles']), { ...options(), key: 'articles.pdf', level: 'protected', contentType: 'application/pdf' });
-    const url = await getDownloadUrl('articles.pdf', { ...options(), level: 'protected' });
+    await uploadDocument(new Blob(['the articles']), { ...options(), key: 'articles.pdf', level: 'private', contentType: 'application/pdf' });
+    const url = await getDownloadUrl('articles.pdf', { ...options(), level: 'private' });
     expect(url).toContain('X-Amz-Expires=900');
     expect(url).toContain('X-Amz-Security-Token=');
     const response = await fetch(url);
