@@ -69,7 +69,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);
-  await app.register(openapiPlugin, { publicUrl: config.publicUrl });
+  await app.register(openapiPlugin, { publicUrl: config.publicUrl, reader: config.apiDocs });
   await app.register(cookie);
   await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });
 

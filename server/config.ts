@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   production: boolean;
+  /** Serve the OpenAPI reader at /docs (API_DOCS; off by default in production). */
+  apiDocs: boolean;
   dataDir: string;
   databaseUrl?: string;
   publicUrl: string;
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
     // A developer's machine does not expose the server to its network; a container in production must.
     host: host(env, 'HOST', production ? '0.0.0.0' : '127.0.0.1'),
     production,
+    apiDocs: oneOf(env, 'API_DOCS', ['true', 'false'] as const, production ? 'false' : 'true') === 'true',
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl,
     publicUrl,

@@ -1,3 +1,5 @@
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { createStorageClient } from '../../src/features/documents/uploadDocument';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,6 +111,21 @@ describe('the server', () => {
     }
   });
 
+  it('lets an allowed origin upload, abort an upload and finish a password reset: PUT and DELETE preflights', async () => {
+    const preflight = (url: string, method: string, origin = 'https://app.divilo.es') =>
+      server.app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'content-type' } });
+    for (const [url, method] of [
+      ['/api/credentials-management/password', 'PUT'],
+      ['/s3/divilo-documents/private/x/a.pdf', 'PUT'],
+      ['/s3/divilo-documents/private/x/a.pdf', 'DELETE'],
+    ]) {
+      const allowed = await preflight(url, method);
+      expect(allowed.headers['access-control-allow-origin']).toBe('https://app.divilo.es');
+      expect(String(allowed.headers['access-control-allow-methods'])).toContain(method);
+      expect((await preflight(url, method, 'https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
+
   it('allows the configured origin and no other', async () => {
     const preflight = (origin: string) =>
       server.app.inject({ method: 'OPTIONS', url: '/api/user-authorization-management/get-session', headers: { origin, 'access-control-request-method': 'GET' } });
@@ -207,15 +224,44 @@ describe('the server', () => {
     const reader = await server.app.inject(page('/docs'));
     expect([200, 302]).toContain(reader.statusCode);
   });
+
+  it('does not serve the API reader when API_DOCS is false (the production default), yet keeps the document', async () => {
+    const closed = await buildTestApp({ API_DOCS: 'false' }, { distDir, localesDir });
+    try {
+      expect((await closed.app.inject('/docs/json')).statusCode).toBe(404);
+      expect((await closed.app.inject(page('/docs'))).headers['content-type']).not.toContain('swagger');
+      expect(Object.keys((closed.app.swagger() as { paths: object }).paths)).toContain('/health');
+    } finally {
+      await closed.close();
+    }
+  });
 });
 
 describe('the CSP for endpoints elsewhere', () => {
   it('lets the browser reach AWS when no endpoint is configured, and Google with reCAPTCHA', () => {
     const onAws = loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs', CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SITE_KEY: 'k', RECAPTCHA_SECRET: 's' });
     expect(extraOrigins(onAws)).toEqual({
-      connect: ['https://cognito-idp.eu-west-1.amazonaws.com', 'https://cognito-identity.eu-west-1.amazonaws.com', 'https://divilo-prod-docs.s3.eu-west-1.amazonaws.com'],
+      connect: ['https://cognito-idp.eu-west-1.amazonaws.com', 'https://cognito-identity.eu-west-1.amazonaws.com', 'https://s3.eu-west-1.amazonaws.com'],
       google: ['https://www.google.com', 'https://www.gstatic.com'],
     });
+  });
+
+  it('allows exactly the origin the browser\'s storage client calls on AWS', async () => {
+    const onAws = loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs', S3_REGION: 'eu-west-1' });
+    const client = createStorageClient({ region: onAws.storage.region, bucket: onAws.storage.bucket, endpoint: onAws.storage.endpoint }, { accessKeyId: 'AKIATEST', secretAccessKey: 'secret' });
+    let called = '';
+    // The request as the SDK would send it (endpoint resolved, signed), stopped before it leaves.
+    client.middlewareStack.add(
+      (_next) => async (args) => {
+        const request = args.request as { protocol: string; hostname: string };
+        called = `${request.protocol}//${request.hostname}`;
+        throw new Error('not sent');
+      },
+      { step: 'finalizeRequest', priority: 'low' },
+    );
+    await expect(client.send(new PutObjectCommand({ Bucket: onAws.storage.bucket, Key: 'private/x/a.pdf', Body: 'x' }))).rejects.toThrow('not sent');
+    expect(called).toBe('https://s3.eu-west-1.amazonaws.com');
+    expect(extraOrigins(onAws).connect).toContain(called);
   });
 
   it('names an endpoint on another origin, and nothing for endpoints on our own', () => {

@@ -21,6 +21,13 @@ const PRODUCTION = {
 };
 
 describe('configuration', () => {
+  it('serves the API reader by default except in production, where API_DOCS=true turns it on', () => {
+    expect(loadConfig({}).apiDocs).toBe(true);
+    expect(loadConfig(PRODUCTION).apiDocs).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, API_DOCS: 'true' }).apiDocs).toBe(true);
+    expect(loadConfig({ API_DOCS: 'false' }).apiDocs).toBe(false);
+  });
+
   it('runs on the embedded defaults with nothing set', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

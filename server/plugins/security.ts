@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import { storageOrigin } from '../../src/features/documents/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
 
 /**
@@ -17,8 +18,7 @@ export function extraOrigins(config: Config): { connect: string[]; google: strin
   const identityOrigins = identity.endpoint
     ? [new URL(identity.endpoint).origin]
     : [`https://cognito-idp.${identity.region}.amazonaws.com`, `https://cognito-identity.${identity.region}.amazonaws.com`];
-  const storageOrigin = storage.endpoint ? new URL(storage.endpoint).origin : `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`;
-  const connect = [...new Set([...identityOrigins, storageOrigin])].filter((origin) => origin !== own);
+  const connect = [...new Set([...identityOrigins, storageOrigin(storage)])].filter((origin) => origin !== own);
   const google = config.captcha.provider === 'recaptcha' ? ['https://www.google.com', 'https://www.gstatic.com'] : [];
   return { connect, google };
 }
@@ -60,6 +60,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
   await app.register(cors, {
     origin: config.corsOrigins,
     credentials: true,
+    // Uploads (PUT), aborting one (DELETE) and finishing a password reset (PUT) come from the browser too.
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: [
       'content-type',
       'authorization',
