@@ -7,6 +7,7 @@ import type { DatabaseHandle } from './db';
 import { loggerOptions } from './logging';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
+import { answerClientError, answerFrameworkError, forgetRequestPath, rememberRequestPath } from './plugins/frameworkErrors';
 import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
@@ -49,6 +50,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A number trusts that many proxies in front (proxy-addr's rule); Fastify's types only take the function form.
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A request has this long to arrive whole, body included (Node checks at a quarter of it, at most every 30 s).
+    // Node reads it when the server is made: setting it afterwards, as Fastify's own option does, is not enough.
+    requestTimeout: config.requestTimeoutMs,
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.requestTimeoutMs / 4)) },
+    // S3 keys reach 1,024 bytes, percent-encoded up to three times longer.
+    maxParamLength: 4096,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     requestIdHeader: false,
     // A caller's request id is kept when it is well-formed, so one id follows a request across systems.
     genReqId: (request) => {
@@ -59,6 +68,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  app.addHook('onRequest', async (request) => rememberRequestPath(request));
+  app.addHook('onResponse', async (request) => forgetRequestPath(request));
   app.addSchema({
     $id: 'error',
     type: 'object',

@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   production: boolean;
+  /** How long a request has to arrive whole, body included (REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs: number;
   /** Serve the OpenAPI reader at /docs (API_DOCS; off by default in production). */
   apiDocs: boolean;
   dataDir: string;
@@ -168,6 +170,8 @@ export function loadConfig(env: Env = process.env): Config {
     // A developer's machine does not expose the server to its network; a container in production must.
     host: host(env, 'HOST', production ? '0.0.0.0' : '127.0.0.1'),
     production,
+    // A 5 MiB upload part takes about 84 s at 0.5 Mbit/s, a slow phone line: two minutes leave room for it.
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
     apiDocs: oneOf(env, 'API_DOCS', ['true', 'false'] as const, production ? 'false' : 'true') === 'true',
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl,
