@@ -6,6 +6,9 @@ const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageform
 module.exports = {
   // The machines are shared and slow at times: generous limits, so a test fails for what it checks, not for load.
   testTimeout: 30_000,
+  // Jest's default (cores − 1) is one worker on a 2-core machine; suites have their own data directories, ports
+  // and PostgreSQL schemas, so they run side by side.
+  maxWorkers: '100%',
   projects: [
     {
       displayName: 'web',

@@ -339,6 +339,18 @@ describe('protection', () => {
     await guessed.close();
   });
 
+  it('throttles storage as S3 does: 503 SlowDown, which the SDKs retry', async () => {
+    const server = await buildTestApp({ RATE_LIMIT_MAX: '2' }, { distDir, localesDir });
+    try {
+      for (let i = 0; i < 2; i += 1) expect((await server.app.inject('/s3/divilo-documents/private/x/a.pdf')).statusCode).toBe(403);
+      const limited = await server.app.inject('/s3/divilo-documents/private/x/a.pdf');
+      expect(limited.statusCode).toBe(503);
+      expect(limited.body).toMatch(/<Error><Code>SlowDown<\/Code><Message>Please reduce your request rate.<\/Message>/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('gives the sensitive routes a tighter limit of their own', async () => {
     const server = await buildTestApp({ RATE_LIMIT_MAX: '100', RATE_LIMIT_SENSITIVE_MAX: '2' }, { distDir, localesDir });
     const verify = () => server.app.inject('/api/captcha/verify?response=not-a-solution&sessionId=browser-session-1');

@@ -60,7 +60,7 @@ function answer(area: Area, refusal: Refusal): { contentType: string; headers: R
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const refusal = REFUSALS[error.code] ?? REFUSALS.BAD_REQUEST;
   const { contentType, headers, body } = answer(areaOf(request.raw.url), refusal);
-  request.log.info({ code: error.code }, 'request refused before routing');
+  request.log.info({ reason: error.code }, 'request refused before routing');
   return reply.status(refusal.status).headers(headers).type(contentType).send(body);
 }
 

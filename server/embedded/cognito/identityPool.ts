@@ -125,13 +125,13 @@ function mintCredentials() {
 
 export async function getCredentialsForIdentity(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const identityId = requireString(body, 'IdentityId', IDENTITY_ID);
-  const identity = await context.repository.identities.find(identityId);
-  if (!identity || identity.identityPoolId !== context.settings.identityPoolId) throw errors.resourceNotFound(`Identity '${identityId}' not found.`);
+  // The login first, then one answer for an unknown identity and someone else's: neither tells whether it exists.
   const login = await verifiedLogin(context, body);
+  const identity = await context.repository.identities.find(identityId);
   const allowed =
-    login.kind === 'identity'
-      ? login.identityId === identityId
-      : login.claims.sub === identity.sub && identity.provider === context.settings.loginProvider;
+    identity !== undefined &&
+    identity.identityPoolId === context.settings.identityPoolId &&
+    (login.kind === 'identity' ? login.identityId === identityId : login.claims.sub === identity.sub && identity.provider === context.settings.loginProvider);
   if (!allowed) throw errors.notAuthorized(`Access to Identity '${identityId}' is forbidden.`);
   const now = context.now();
   const minted = mintCredentials();

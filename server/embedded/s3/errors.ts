@@ -32,6 +32,7 @@ export const errors = {
   authorizationHeaderMalformed: (message: string) => new S3Error('AuthorizationHeaderMalformed', message, 400),
   authorizationQueryParametersError: (message: string) => new S3Error('AuthorizationQueryParametersError', message, 400),
   invalidRequest: (message: string) => new S3Error('InvalidRequest', message, 400),
+  slowDown: () => new S3Error('SlowDown', 'Please reduce your request rate.', 503),
   invalidArgument: (message: string) => new S3Error('InvalidArgument', message, 400),
   invalidUri: () => new S3Error('InvalidURI', "Couldn't parse the specified URI.", 400),
   keyTooLong: () => new S3Error('KeyTooLongError', 'Your key is too long', 400),

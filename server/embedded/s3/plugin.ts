@@ -15,7 +15,7 @@ import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, l
 import { deleteObject, getObject, putObject } from './objects';
 import { createStorageRepository } from './repository';
 import type { StorageTables } from './tables';
-import { textElement, xmlDocument } from './xml';
+import { textElement, XML_INVALID, xmlDocument } from './xml';
 
 export interface EmbeddedS3Options {
   /** The application's Kysely instance; the endpoint reaches its own tables through `withTables`. */
@@ -225,6 +225,8 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     const resource = splitUrl(request.raw.url ?? '').path;
     if (error instanceof S3Error) return sendError(request, reply, error, resource);
     const { statusCode, message } = error as { statusCode?: number; message?: string };
+    // The host app's rate limit, as S3 throttles: 503 SlowDown, which the SDKs retry with back-off.
+    if (statusCode === 429) return sendError(request, reply, errors.slowDown(), resource);
     // Fastify's own refusals (a malformed Content-Type, a bad URL) keep their 4xx meaning.
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(request, reply, errors.invalidRequest(message ?? 'Bad request'), resource);
     request.log.error({ err: error }, 'embedded s3 request failed');
@@ -238,6 +240,10 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     const { principal, payloadHash } = await authenticate({ method: request.method, rawUrl, headers: request.headers }, context.auth, now());
     if (bucket === '') throw errors.notImplemented('ListBuckets');
     if (!context.settings.buckets.has(bucket)) throw errors.noSuchBucket(bucket);
+    // A key XML cannot carry could never be listed: refused when written (docs/storage.md, "Keys").
+    if ((request.method === 'PUT' || request.method === 'POST') && XML_INVALID.test(key)) {
+      throw errors.invalidArgument('Object keys may not contain control characters or other characters XML 1.0 cannot carry.');
+    }
     const body = (request.body as Readable | undefined) ?? request.raw;
     return dispatch(context, { bucket, key, query, principal, payloadHash, request, reply, body });
   };

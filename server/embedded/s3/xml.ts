@@ -4,8 +4,15 @@
 export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
+/** Characters XML 1.0 cannot carry at all, not even as references (control characters, lone surrogates…). */
+export const XML_INVALID = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+const XML_INVALID_ALL = new RegExp(XML_INVALID.source, 'gu');
+
+/** Text as XML content: markup escaped, and what XML cannot carry replaced by U+FFFD (never sent raw). */
 export function escapeXml(value: string): string {
-  return value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return value
+    .replace(XML_INVALID_ALL, '\uFFFD')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 /** `<name>value</name>`, or nothing when the value is undefined. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword, normaliseDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
+import { IdentityError } from '../../services/identity';
 import { SealedDataError, unseal } from '../../services/sealedData';
 import { codeFailure } from '../user-authorization-management';
 import { codeText, messageLocale, type MessageLocale } from '../../services/messaging/texts';
@@ -44,7 +45,11 @@ export async function credentialsRoutes(app: FastifyInstance) {
       const username = normaliseDocument(request.body.userId) ?? '';
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
-        void sendRecoveryCode(app, username, request.id, messageLocale(request.headers['accept-language'])).catch((error: unknown) => request.log.error({ err: error }, 'recovery code not sent'));
+        void sendRecoveryCode(app, username, request.id, messageLocale(request.headers['accept-language'])).catch((error: unknown) => {
+          // A user id the identity service refuses is the client's mistake: noted, without a stack. Faults stay errors.
+          if (error instanceof IdentityError) request.log.info({ reason: error.code }, 'recovery code not sent: the identity service refused the user id');
+          else request.log.error({ err: error }, 'recovery code not sent');
+        });
       });
       return { response: 'OK', resendAfterSeconds: app.codes.settings.resendSeconds };
     },

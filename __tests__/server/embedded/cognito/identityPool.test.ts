@@ -107,7 +107,10 @@ describeEachDialect('the embedded identity pool', (dialect) => {
         IdentityId: 'local:00000000-0000-0000-0000-000000000000',
         Logins: { [provider()]: idToken },
       });
-      expect(unknown).toMatchObject({ status: 400, body: { __type: 'ResourceNotFoundException' } });
+      // An unknown id and someone else's answer alike (as Cognito does): nothing tells which ids exist.
+      const foreign = await identityCall('GetCredentialsForIdentity', { IdentityId: body.IdentityId, Logins: { [provider()]: otherIdToken } });
+      expect(unknown).toEqual({ ...foreign, body: { ...foreign.body, message: expect.any(String) } });
+      expect(unknown.body).toEqual({ __type: 'NotAuthorizedException', message: "Access to Identity 'local:00000000-0000-0000-0000-000000000000' is forbidden." });
     });
 
     it('refuses an expired id token', async () => {

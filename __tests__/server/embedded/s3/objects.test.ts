@@ -194,4 +194,16 @@ describeEachDialect('embedded S3 objects', (dialect) => {
     expect(exposed).toEqual(expect.arrayContaining(['etag', 'x-amz-version-id', 'x-amz-checksum-crc32', 'content-range', 'accept-ranges']));
     expect(put.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
   });
+
+  it('refuses keys XML cannot carry, so every listing stays valid XML, and never echoes them raw', async () => {
+    const client = storage.client();
+    for (const Key of ['public/bell\u0007.pdf', 'public/nul\u0000.pdf', 'public/esc\u001b[31m.pdf']) {
+      expect(await s3Failure(client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'x' })))).toEqual({ code: 'InvalidArgument', status: 400 });
+    }
+    const listed = await signedFetch(storage.endpoint, 'GET', `/${BUCKET}?list-type=2&prefix=${encodeURIComponent('public/\u0007')}`);
+    const xml = await listed.text();
+    expect(listed.status).toBe(200);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    expect(xml).toContain('<Prefix>public/\uFFFD</Prefix>');
+  });
 });
