@@ -36,6 +36,8 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** An open database (tests); default one from the configuration, closed with the app. */
   database?: DatabaseHandle;
+  /** Where the code rules' "now" comes from (tests move it instead of waiting); default the system clock. */
+  clock?: () => Date;
 }
 
 const root = path.resolve(__dirname, '..');
@@ -86,7 +88,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
   await app.register(identityPlugin, { config, secret });
-  await app.register(servicesPlugin, { config, secret });
+  await app.register(servicesPlugin, { config, secret, clock: options.clock });
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
   await app.register(documentsPlugin, { config, secret });

@@ -11,11 +11,22 @@ afterAll(() => server.close());
 const renew = (token: string) =>
   server.app.inject({ method: 'POST', url: '/api/onboarding-management-private/session/renew', headers: { authorization: `Bearer ${token}` } });
 
+/** The key the server signs onboarding tokens with (derived from its secret in the test's data directory). */
+const tokenKey = () => deriveKey(loadServerSecret((server.database as { dataDir: string }).dataDir), 'onboarding-tokens');
+
 describe('onboarding session tokens', () => {
   it('a live token is renewed for the same application, with a later expiry', async () => {
-    const token = await server.app.onboardingTokens.issue('application-1');
+    // A token issued ten minutes ago, still live: no waiting for the clock to move.
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject('application-1')
+      .setIssuer(server.config.publicUrl)
+      .setAudience('divilo-onboarding')
+      .setIssuedAt(tenMinutesAgo)
+      .setExpirationTime(tenMinutesAgo + 1800)
+      .sign(tokenKey());
     const before = await server.app.onboardingTokens.verify(token);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
     const response = await renew(token);
     expect(response.statusCode).toBe(200);
     const { token: renewed, expiresIn } = response.json() as { token: string; expiresIn: number };
@@ -26,14 +37,13 @@ describe('onboarding session tokens', () => {
   });
 
   it('an expired token is not renewed', async () => {
-    const key = deriveKey(loadServerSecret((server.database as { dataDir: string }).dataDir), 'onboarding-tokens');
     const expired = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('application-1')
       .setIssuer(server.config.publicUrl)
       .setAudience('divilo-onboarding')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 5)
-      .sign(key);
+      .sign(tokenKey());
     const response = await renew(expired);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'TOKEN_EXPIRED' });

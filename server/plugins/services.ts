@@ -34,7 +34,7 @@ function messageSender(app: FastifyInstance, messaging: Config['messaging']): Me
 }
 
 /** The services the routes share: captcha, one-time codes, messaging, the recovery sealing keys. */
-export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, clock }: { config: Config; secret: Buffer; clock?: () => Date }) => {
   const gate = captchaGate(app.db, { passSeconds: 120 });
   app.decorate('captchaGate', gate);
   app.decorate(
@@ -51,7 +51,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
           rememberSolved: gate.rememberSolved,
         }),
   );
-  app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes }));
+  app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes, clock }));
   app.decorate('messages', messageSender(app, config.messaging));
   app.decorate(
     'onboardingTokens',

@@ -15,6 +15,8 @@ export interface OneTimeCodeSettings {
   lockSeconds: number;
   /** Codes sent for one challenge, the first included. */
   maxSends: number;
+  /** Where "now" comes from when a call does not say (tests move it). */
+  clock?: () => Date;
 }
 
 export type CheckResult =
@@ -37,6 +39,7 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * which the person is blocked for a while, and only an HMAC of each code stored.
  */
 export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings) {
+  const clock = settings.clock ?? (() => new Date());
   const hash = (code: string) => createHmac('sha256', settings.hmacKey).update(code).digest('hex');
   const later = (now: Date, seconds: number) => toDbTime(new Date(now.getTime() + seconds * 1000));
 
@@ -101,7 +104,10 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
   return {
     settings,
 
-    async isBlocked(purpose: Purpose, subject: string, now: Date = new Date()): Promise<boolean> {
+    /** The service's "now". */
+    now: () => clock(),
+
+    async isBlocked(purpose: Purpose, subject: string, now: Date = clock()): Promise<boolean> {
       const row = await db
         .selectFrom('code_blocks')
         .select('blocked_until')
@@ -117,7 +123,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      */
     async issue(
       input: { purpose: Purpose; subject: string; recipient: string; sessionId?: string },
-      now: Date = new Date(),
+      now: Date = clock(),
     ): Promise<{ token: string; code: string; resendAfterSeconds: number }> {
       const token = randomBytes(32).toString('base64url');
       const code = newCode();
@@ -171,7 +177,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     },
 
     /** Checks an answer to the challenge `id` (the login step's token names it); a right one uses it up. */
-    async check(id: string, code: string, now: Date = new Date()): Promise<CheckResult> {
+    async check(id: string, code: string, now: Date = clock()): Promise<CheckResult> {
       const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return { outcome: 'expired' };
       // Blocked first: an answer racing the one that blocked (and used up the challenge) is told so.
@@ -184,7 +190,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      * Checks an answer to a person's newest challenge, where the caller must not learn whether that person
      * exists (recovery): no challenge, an expired one and a wrong code all answer `wrong`, and count.
      */
-    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = new Date()): Promise<CheckResult> {
+    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock()): Promise<CheckResult> {
       const row = await this.findLatest(purpose, subject);
       if (await this.isBlocked(purpose, subject, now)) return { outcome: 'blocked' };
       const live = row && row.expires_at > toDbTime(now) ? row : undefined;
@@ -194,7 +200,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */
     async resend(
       id: string,
-      now: Date = new Date(),
+      now: Date = clock(),
     ): Promise<{ outcome: 'sent'; code: string; recipient: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
       const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
       if (!row) return { outcome: 'expired' };

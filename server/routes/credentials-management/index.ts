@@ -121,7 +121,7 @@ async function sendRecoveryCode(app: FastifyInstance, username: string, requestI
   if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
   const latest = await app.codes.findLatest('recovery', username);
   // Asking again within the cooldown does not send another SMS.
-  if (latest && Date.parse(latest.resend_available_at) > Date.now()) return;
+  if (latest && Date.parse(latest.resend_available_at) > app.codes.now().getTime()) return;
   const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
   await app.messages.send({
     channel: 'sms',

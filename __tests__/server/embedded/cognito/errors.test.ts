@@ -161,7 +161,12 @@ describeEachDialect('the embedded pool endpoint', (dialect) => {
       expect(skewed).toMatchObject({ status: 400, body: { __type: 'InvalidParameterException' } });
       const malformed = await call(idp('RespondToAuthChallenge'), { ...respond, ChallengeResponses: { ...responses, TIMESTAMP: 'yesterday' } });
       expect(malformed).toMatchObject({ status: 400, body: { __type: 'InvalidParameterException' } });
-      // The session was not used up by the refused attempts.
+      // More refused attempts than the lockout allows (5): had they counted as failures, the account would be locked.
+      for (let i = 0; i < 5; i += 1) {
+        const again = await call(idp('RespondToAuthChallenge'), { ...respond, ChallengeResponses: { ...responses, TIMESTAMP: 'yesterday' } });
+        expect(again).toMatchObject({ status: 400, body: { __type: 'InvalidParameterException' } });
+      }
+      // The session was not used up by the refused attempts, and the sign-in goes through.
       expect((await call(idp('RespondToAuthChallenge'), respond)).status).toBe(200);
     });
 
