@@ -2,6 +2,7 @@
 // URLs), checked by signing the same request again with @smithy/signature-v4 as the S3 client does.
 import type { IncomingHttpHeaders } from 'node:http';
 import { headerSignature, headerValue, parseAmzDate, presignedSignature, sameSecret, splitRawUrl, type AwsCredentials } from '../sigv4';
+import { type ChunkSigning, signingKeyOf, STREAMING_PAYLOADS, STREAMING_SIGNED, STREAMING_SIGNED_TRAILER } from './chunked';
 import { errors } from './errors';
 
 export type { AwsCredentials };
@@ -21,9 +22,11 @@ export type Principal = { kind: 'server' } | { kind: 'identity'; identityId: str
 
 export interface Authenticated {
   principal: Principal;
-  /** Header form: the hex SHA-256 the body must have, or UNSIGNED-PAYLOAD; query form: always UNSIGNED-PAYLOAD. */
+  /** Header form: the hex SHA-256 the body must have, UNSIGNED-PAYLOAD or a STREAMING-* form; query form: always UNSIGNED-PAYLOAD. */
   payloadHash: string;
   presigned: boolean;
+  /** The signed aws-chunked forms: what each chunk's signature chains from. */
+  chunkSigning?: ChunkSigning;
 }
 
 export interface AuthSettings {
@@ -152,8 +155,8 @@ async function verifyHeaderSignature(
 
   const payloadHash = headerValue(request.headers, 'x-amz-content-sha256');
   if (payloadHash === undefined) throw errors.invalidRequest('Missing required header for this request: x-amz-content-sha256');
-  if (payloadHash.startsWith('STREAMING-')) throw errors.notImplemented('aws-chunked uploads (x-amz-content-sha256: STREAMING-*)');
-  if (payloadHash !== UNSIGNED_PAYLOAD && !HEX_SHA256.test(payloadHash)) throw errors.invalidArgument('x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-... or a valid sha256 value.');
+  if (payloadHash.startsWith('STREAMING-') && !STREAMING_PAYLOADS.includes(payloadHash)) throw errors.notImplemented(`aws-chunked uploads signed as ${payloadHash}`);
+  if (payloadHash !== UNSIGNED_PAYLOAD && !STREAMING_PAYLOADS.includes(payloadHash) && !HEX_SHA256.test(payloadHash)) throw errors.invalidArgument('x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-... or a valid sha256 value.');
 
   const signedHeaders = signedHeaderList.split(';');
   // The payload hash enters the signature through this header, so it must be among the signed ones.
@@ -167,7 +170,16 @@ async function verifyHeaderSignature(
     { ...signing(scope, credentials.secretAccessKey), signingDate: new Date(signingTime) },
   );
   if (!sameSecret(expected.padEnd(64, '0'), signature)) throw errors.signatureDoesNotMatch();
-  return { principal: credentials.principal, payloadHash, presigned: false };
+  const chunkSigning =
+    payloadHash === STREAMING_SIGNED || payloadHash === STREAMING_SIGNED_TRAILER
+      ? {
+          signingKey: signingKeyOf(credentials.secretAccessKey, scope.date, scope.region, scope.service),
+          amzDate: amzDate!,
+          scope: `${scope.date}/${scope.region}/${scope.service}/aws4_request`,
+          seedSignature: signature,
+        }
+      : undefined;
+  return { principal: credentials.principal, payloadHash, presigned: false, chunkSigning };
 }
 
 function single(query: Record<string, string | string[]>, name: string): string | undefined {

@@ -1,5 +1,6 @@
 // What every operation works with: the settings, the metadata, the files, the clock, and the request at hand.
 import type { Readable } from 'node:stream';
+import type { ChunkSigning } from './chunked';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthSettings, Principal } from './auth';
 import type { StorageLayout } from './files';
@@ -30,8 +31,10 @@ export interface S3Request {
   key: string;
   query: Record<string, string | string[]>;
   principal: Principal;
-  /** The hex SHA-256 the body must have, or UNSIGNED-PAYLOAD. */
+  /** The hex SHA-256 the body must have, UNSIGNED-PAYLOAD, or a STREAMING-* (aws-chunked) form. */
   payloadHash: string;
+  /** With the signed aws-chunked forms: what the chunk signatures chain from. */
+  chunkSigning?: ChunkSigning;
   request: FastifyRequest;
   reply: FastifyReply;
   body: Readable;

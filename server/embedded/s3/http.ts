@@ -2,8 +2,10 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import { EMPTY_SHA256, UNSIGNED_PAYLOAD } from './auth';
 import type { S3Request } from './context';
+import { checkChunkedHeaders, decodeAwsChunked, STREAMING_PAYLOADS } from './chunked';
 import { errors, S3Error } from './errors';
 import { receiveFile, type WrittenFile } from './files';
 
@@ -27,7 +29,11 @@ export function storedHeaders(headers: IncomingHttpHeaders): Record<string, stri
   for (const [name, raw] of Object.entries(headers)) {
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(',') : raw;
-    if (STORED_HEADERS.includes(name)) stored[name] = value;
+    if (name === 'content-encoding') {
+      // aws-chunked describes how the upload travelled, not the object: S3 keeps only the other codings.
+      const codings = value.split(',').map((coding) => coding.trim()).filter((coding) => coding && coding !== 'aws-chunked');
+      if (codings.length > 0) stored[name] = codings.join(', ');
+    } else if (STORED_HEADERS.includes(name)) stored[name] = value;
     else if (name.startsWith('x-amz-meta-')) {
       stored[name] = value;
       metadataBytes += Buffer.byteLength(name.slice('x-amz-meta-'.length)) + Buffer.byteLength(value);
@@ -60,15 +66,26 @@ export async function receiveBody(s3: S3Request, target: string, options: { maxB
   const { maxBytes } = options;
   const { headers } = s3.request;
   if (s3.payloadHash === UNSIGNED_PAYLOAD) {
-    // Decided for this endpoint: every upload is hashed by the client and checked here.
+    // Decided for this endpoint: every upload is hashed by the client and checked here (a signed hash, or an
+    // aws-chunked trailing checksum).
     throw errors.invalidRequest('Requests with a body must carry its SHA-256 in x-amz-content-sha256.');
   }
-  if (header(headers, 'content-encoding')?.split(',').some((coding) => coding.trim() === 'aws-chunked')) {
-    throw errors.notImplemented('aws-chunked content encoding');
+  const streaming = STREAMING_PAYLOADS.includes(s3.payloadHash);
+  const chunkedEncoding = header(headers, 'content-encoding')?.split(',').some((coding) => coding.trim() === 'aws-chunked') ?? false;
+  if (chunkedEncoding && !streaming) throw errors.invalidRequest('Content-Encoding aws-chunked needs a STREAMING-* x-amz-content-sha256.');
+  let body = s3.body;
+  if (streaming) {
+    const decoded = header(headers, 'x-amz-decoded-content-length');
+    const decodedLength = decoded !== undefined && /^\d+$/.test(decoded) ? Number(decoded) : -1;
+    const chunked = { mode: s3.payloadHash, signing: s3.chunkSigning, decodedLength, trailer: header(headers, 'x-amz-trailer')?.trim().toLowerCase() };
+    checkChunkedHeaders(chunked);
+    if (decodedLength > maxBytes) throw errors.entityTooLarge(maxBytes);
+    body = Readable.from(decodeAwsChunked(s3.body, chunked), { objectMode: false });
+  } else {
+    const length = header(headers, 'content-length');
+    if (length === undefined || !/^\d+$/.test(length)) throw errors.missingContentLength();
+    if (Number(length) > maxBytes) throw errors.entityTooLarge(maxBytes);
   }
-  const length = header(headers, 'content-length');
-  if (length === undefined || !/^\d+$/.test(length)) throw errors.missingContentLength();
-  if (Number(length) > maxBytes) throw errors.entityTooLarge(maxBytes);
   for (const name of Object.keys(headers)) {
     if (name.startsWith('x-amz-checksum-') && name !== 'x-amz-checksum-crc32' && name !== 'x-amz-checksum-sha256' && name !== 'x-amz-checksum-type') {
       throw errors.notImplemented(`The ${name} checksum`);
@@ -81,9 +98,9 @@ export async function receiveBody(s3: S3Request, target: string, options: { maxB
   const expectedCrc32 = crc32 === undefined ? undefined : decodeBase64(crc32, 4, 'x-amz-checksum-crc32').readUInt32BE(0);
   const expectedSha256 = checksumSha256 === undefined ? undefined : decodeBase64(checksumSha256, 32, 'x-amz-checksum-sha256');
 
-  const written = await receiveFile(s3.body, target, { maxBytes, sync: options.sync, crc32: expectedCrc32 !== undefined });
+  const written = await receiveFile(body, target, { maxBytes, sync: options.sync, crc32: expectedCrc32 !== undefined });
   const failure =
-    written.sha256Hex !== s3.payloadHash
+    !streaming && written.sha256Hex !== s3.payloadHash
       ? errors.contentSha256Mismatch(s3.payloadHash, written.sha256Hex)
       : expectedMd5 && !expectedMd5.equals(written.md5)
         ? errors.badDigest('Content-MD5')

@@ -237,7 +237,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     const rawUrl = request.raw.url ?? '/';
     const { path, query } = splitUrl(rawUrl);
     const { bucket, key } = parsePath(path, app.prefix);
-    const { principal, payloadHash } = await authenticate({ method: request.method, rawUrl, headers: request.headers }, context.auth, now());
+    const { principal, payloadHash, chunkSigning } = await authenticate({ method: request.method, rawUrl, headers: request.headers }, context.auth, now());
     if (bucket === '') throw errors.notImplemented('ListBuckets');
     if (!context.settings.buckets.has(bucket)) throw errors.noSuchBucket(bucket);
     // A key XML cannot carry could never be listed: refused when written (docs/storage.md, "Keys").
@@ -245,7 +245,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
       throw errors.invalidArgument('Object keys may not contain control characters or other characters XML 1.0 cannot carry.');
     }
     const body = (request.body as Readable | undefined) ?? request.raw;
-    return dispatch(context, { bucket, key, query, principal, payloadHash, request, reply, body });
+    return dispatch(context, { bucket, key, query, principal, payloadHash, chunkSigning, request, reply, body });
   };
   const methods = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'] as const;
   app.route({ method: [...methods], url: '/', exposeHeadRoute: false, schema: { hide: true }, handler });
