@@ -12,6 +12,7 @@ import type { MessageSender } from '../services/messaging/types';
 import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
+import { expireOldRows } from '../services/housekeeping';
 import { deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
@@ -59,7 +60,10 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   );
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
-  const sweeper = setInterval(() => void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed')), 10 * 60_000);
+  const sweeper = setInterval(() => {
+    void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
+    void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  }, 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
 });
