@@ -214,6 +214,16 @@ export async function userOfAccessToken(context: PoolContext, accessToken: strin
   return user;
 }
 
+/** GetUser: the signed-in user's name and attributes, `sub` first, for the holder of a live access token. */
+export async function getUser(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const accessToken = requireString(body, 'AccessToken', { max: 8192, pattern: /^[A-Za-z0-9\-_=.]+$/ });
+  const user = await userOfAccessToken(context, accessToken);
+  return {
+    Username: user.username,
+    UserAttributes: [{ Name: 'sub', Value: user.sub }, ...Object.entries(user.attributes).map(([Name, Value]) => ({ Name, Value }))],
+  };
+}
+
 export async function globalSignOut(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const accessToken = requireString(body, 'AccessToken', { max: 8192, pattern: /^[A-Za-z0-9\-_=.]+$/ });
   const user = await userOfAccessToken(context, accessToken);

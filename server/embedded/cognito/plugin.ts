@@ -12,7 +12,7 @@ import {
   adminUpdateUserAttributes,
   adminUserGlobalSignOut,
 } from './adminOps';
-import { globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
+import { getUser, globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
 import { AwsError, errors } from './errors';
 import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
@@ -91,6 +91,7 @@ type Operation = (context: PoolContext, body: JsonObject) => Promise<JsonObject>
 const USER_POOL_OPERATIONS: Record<string, Operation> = {
   InitiateAuth: initiateAuth,
   RespondToAuthChallenge: respondToAuthChallenge,
+  GetUser: getUser,
   GlobalSignOut: globalSignOut,
   RevokeToken: revokeToken,
 };

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { authenticate, browserUser, globalSignOut, refresh, signIn, signInError } from './browserClient';
-import { CLIENT_ID, POOL_ID, startHarness, type Harness } from './harness';
+import { CLIENT_ID, POOL_ID, poolCall, startHarness, type Harness } from './harness';
 import { describeEachDialect } from '../../helpers';
 
 const PASSWORD = 'Correct-Horse-1';
@@ -49,6 +49,26 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
           expect(session.getRefreshToken().getToken()).toMatch(/^[\w-]{40,}$/);
         }
       }
+    });
+
+    it('answers getUserAttributes and getUserData (GetUser) for the signed-in user, and refuses a revoked or forged access token', async () => {
+      const username = await newUser();
+      const user = browserUser(harness.endpoint, username);
+      await authenticate(user, username, PASSWORD);
+      const attributes = await new Promise<{ Name: string; Value: string }[]>((resolve, reject) =>
+        user.getUserAttributes((error, result) => (error ? reject(error) : resolve((result ?? []).map((attribute) => ({ Name: attribute.getName(), Value: attribute.getValue() }))))),
+      );
+      expect(attributes[0]).toEqual({ Name: 'sub', Value: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(attributes).toContainEqual({ Name: 'phone_number', Value: '+34600000000' });
+      const data = await new Promise<{ Username: string }>((resolve, reject) => user.getUserData((error, result) => (error ? reject(error) : resolve(result as { Username: string })), { bypassCache: true }));
+      expect(data.Username).toBe(username);
+
+      const forged = await poolCall(harness.endpoint, 'AWSCognitoIdentityProviderService.GetUser', { AccessToken: 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.' });
+      expect(forged.body).toEqual({ __type: 'NotAuthorizedException', message: 'Invalid Access Token' });
+      const accessToken = user.getSignInUserSession()!.getAccessToken().getJwtToken();
+      await globalSignOut(user);
+      const revoked = await poolCall(harness.endpoint, 'AWSCognitoIdentityProviderService.GetUser', { AccessToken: accessToken });
+      expect(revoked.body).toEqual({ __type: 'NotAuthorizedException', message: 'Access Token has been revoked' });
     });
 
     it('answers a wrong password and an unknown user with exactly the same error', async () => {
