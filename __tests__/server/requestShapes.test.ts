@@ -66,3 +66,19 @@ describe('refusals before routing', () => {
     expect((await server.app.inject('/health')).statusCode).toBe(200);
   }, 60_000);
 });
+
+describe('a service the server needs is down', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After, not a 500', async () => {
+    // Not listening: the embedded identity pool the server calls over HTTP cannot be reached.
+    const server = await buildTestApp({ PUBLIC_URL: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const bearer = await server.app.onboardingTokens.issue('application-1');
+      const response = await server.app.inject({ method: 'POST', url: '/api/onboarding-management-private/storage-identity', headers: { authorization: `Bearer ${bearer}` } });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.json()).toEqual({ code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+    } finally {
+      await server.close();
+    }
+  });
+});

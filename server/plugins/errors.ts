@@ -62,6 +62,19 @@ const REQUEST_ERRORS: Record<string, { status: number; code: string; message: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: 'The content length does not match the body' },
 };
 
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** A service the server calls (identity, storage, captcha, messaging) could not be reached: the error or a cause says so. */
+export function isUnreachable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if ((typeof code === 'string' && UNREACHABLE.has(code)) || current.name === 'TimeoutError' || [...UNREACHABLE].some((name) => current instanceof Error && current.message.includes(name))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 const STATUS_CODES: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 406: 'NOT_ACCEPTABLE', 413: 'BODY_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
 /**
@@ -84,6 +97,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Plugins' own 4xx (the rate limit's RATE_LIMITED, ...) keep their code; Fastify's internal names do not leave.
       const code = error.code && !error.code.startsWith('FST_') ? error.code : (STATUS_CODES[status] ?? 'BAD_REQUEST');
       return reply.status(status).send({ code, message: error.message });
+    }
+    if (isUnreachable(error)) {
+      // An outage, not a bug: the client may try again, and the screen says so.
+      request.log.error({ err: error }, 'a service the request needs is unreachable');
+      return reply.status(503).header('retry-after', '5').send({ code: 'SERVICE_UNAVAILABLE', message: 'A service is not reachable right now; try again in a moment' });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Something went wrong' });
