@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig, toRuntimeConfig } from '../../server/config';
 import { extraOrigins } from '../../server/plugins/security';
 import { hashSessionId, SESSION_COOKIE } from '../../server/routes/user-authorization-management';
-import { buildTestApp, logCollector, openTestDatabase, type TestApp } from './helpers';
+import { buildTestApp, describeEachDialect, logCollector, openTestDatabase, type TestApp } from './helpers';
 
 let fixtures: string;
 let distDir: string;
@@ -273,10 +273,10 @@ describe('the CSP for endpoints elsewhere', () => {
   });
 });
 
-describe('customer sessions: get-session', () => {
+describeEachDialect('customer sessions: get-session', (dialect) => {
   let server: TestApp;
   beforeAll(async () => {
-    server = await buildTestApp({}, { distDir, localesDir });
+    server = await buildTestApp({}, { distDir, localesDir, dialect });
   });
   afterAll(() => server.close());
 
@@ -457,10 +457,10 @@ describe('the embedded storage endpoint', () => {
   });
 });
 
-describe('the main app page', () => {
+describeEachDialect('the main app page', (dialect) => {
   let server: TestApp;
   beforeAll(async () => {
-    server = await buildTestApp({ SESSION_IDLE_SECONDS: '120', SESSION_WARNING_SECONDS: '30' }, { distDir, localesDir });
+    server = await buildTestApp({ SESSION_IDLE_SECONDS: '120', SESSION_WARNING_SECONDS: '30' }, { distDir, localesDir, dialect });
   });
   afterAll(() => server.close());
 

@@ -122,11 +122,13 @@ export interface TestApp {
 }
 
 /**
- * The whole app on a fresh SQLite database in a temp DATA_DIR, with configuration overrides given as
+ * The whole app on a fresh database (SQLite unless `dialect` says otherwise) in a temp DATA_DIR, with configuration overrides given as
  * environment variables. Logs are silent unless LOG_LEVEL is set (in `overrides` or in the environment).
  */
-export async function buildTestApp(overrides: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
-  const database = options.database ?? (await openTestDatabase('sqlite'));
+export async function buildTestApp(overrides: Record<string, string> = {}, options: AppOptions & { dialect?: Dialect } = {}): Promise<TestApp> {
+  const { dialect = 'sqlite', ...appOptions } = options;
+  options = appOptions;
+  const database = options.database ?? (await openTestDatabase(dialect));
   // A database handed in without a directory still needs a DATA_DIR of the test's own (the server secret lives there).
   const ownDataDir = 'dataDir' in database ? undefined : mkdtempSync(path.join(tmpdir(), 'divilo-test-'));
   const dataDir = ownDataDir ?? (database as TestDatabase).dataDir;
