@@ -70,6 +70,21 @@ test('a signed-in customer who opens /login is sent to the main app; logout ends
   await expect(page).toHaveURL(/\/login$/);
 });
 
+test('a language chosen with ?lang= follows the customer to /app and back to /login after logout, whatever the browser says', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'en-GB' });
+  const page = await context.newPage();
+  try {
+    await logIn(page, 'es');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible();
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { level: 1, name: TEXTS.es.title })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
 test('the whole login by keyboard only', async ({ page }) => {
   const before = await lastOutboxId(page);
   await page.goto('/login?lang=EN');

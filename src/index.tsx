@@ -4,12 +4,15 @@ import { resumePath } from './app/guards';
 import { createAppRouter } from './app/router';
 import { initialStateFromBrowser, makeStore } from './app/store';
 import { loadRuntimeConfig } from './config';
-import { detectLocale } from './i18n/locale';
+import { detectLocale, localeFromQuery, shareLocale, storeLocale } from './i18n/locale';
 import './styles/global.css';
 
 async function start() {
   await loadRuntimeConfig();
   const locale = detectLocale(window.location.search, navigator.language);
+  // `?lang=` is a choice like the selector's: kept, so it survives login, /app and logout.
+  if (localeFromQuery(window.location.search)) storeLocale(locale);
+  else shareLocale(locale);
   const preloaded = initialStateFromBrowser(locale);
   const resumeTo = resumePath(preloaded.session?.currentPage ?? null, window.location);
   if (resumeTo) window.history.replaceState(null, '', resumeTo);

@@ -484,6 +484,13 @@ describeEachDialect('the main app page', (dialect) => {
     expect(english.body).not.toMatch(/<script>(?!<\/script>)/);
     expect((await open('es-ES')).body).toContain('la sesión se cierra tras 2 min sin actividad');
 
+    // The language chosen in the app wins over the browser's: by the app's cookie, or by ?lang=.
+    const chosen = await server.app.inject({ url: '/app', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie; divilo_lang=es`, 'accept-language': 'en-GB' } });
+    expect(chosen.body).toContain('la sesión se cierra tras 2 min sin actividad');
+    expect(chosen.body).toContain('<html lang="es"');
+    const asked = await server.app.inject({ url: '/app?lang=en', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie; divilo_lang=es`, 'accept-language': 'es' } });
+    expect(asked.body).toContain('the session ends after 2 min without activity');
+
     const script = await server.app.inject('/app/session.js');
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toContain('text/javascript');

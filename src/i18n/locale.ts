@@ -14,8 +14,8 @@ export function isLocale(value: unknown): value is Locale {
  * letters of the browser's language, else English.
  */
 export function detectLocale(search: string, navigatorLanguage: string | undefined): Locale {
-  const fromQuery = new URLSearchParams(search).get('lang')?.toLowerCase();
-  if (isLocale(fromQuery)) return fromQuery;
+  const fromQuery = localeFromQuery(search);
+  if (fromQuery) return fromQuery;
   const stored = loadItem<string>(StorageKey.LOCALE);
   if (isLocale(stored)) return stored;
   const fromBrowser = navigatorLanguage?.slice(0, 2).toLowerCase();
@@ -23,8 +23,26 @@ export function detectLocale(search: string, navigatorLanguage: string | undefin
   return FALLBACK_LOCALE;
 }
 
+/** The cookie that tells the server's own pages (the main app, its session screens) the language the customer uses. */
+export const LANGUAGE_COOKIE = 'divilo_lang';
+
+/** Shares the language in use with the server's pages, which cannot read the app's storage. */
+export function shareLocale(locale: Locale): void {
+  if (typeof document === 'undefined') return;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${locale}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+}
+
+/** Keeps a language the customer chose (the selector, or `?lang=`): it follows them to the next visit and to /app. */
 export function storeLocale(locale: Locale): void {
   saveItem(StorageKey.LOCALE, locale);
+  shareLocale(locale);
+}
+
+/** The language `?lang=` asks for, if any. */
+export function localeFromQuery(search: string): Locale | undefined {
+  const fromQuery = new URLSearchParams(search).get('lang')?.toLowerCase();
+  return isLocale(fromQuery) ? fromQuery : undefined;
 }
 
 /** Texts by id: plain ICU strings (the files in locales/), or parsed into ASTs (what the app loads). */

@@ -1,5 +1,5 @@
-import { detectLocale } from '../../../src/i18n/locale';
-import { saveItem, StorageKey } from '../../../src/storage/browserStorage';
+import { detectLocale, localeFromQuery, storeLocale } from '../../../src/i18n/locale';
+import { loadItem, saveItem, StorageKey } from '../../../src/storage/browserStorage';
 
 beforeEach(() => localStorage.clear());
 
@@ -23,5 +23,22 @@ describe('detectLocale', () => {
   it('falls back to English for any other language', () => {
     expect(detectLocale('', 'ca-ES')).toBe('en');
     expect(detectLocale('', undefined)).toBe('en');
+  });
+});
+
+describe('a chosen language follows the customer to the server\'s pages', () => {
+  it('storeLocale keeps the choice and shares it in the divilo_lang cookie', () => {
+    storeLocale('es');
+    expect(loadItem(StorageKey.LOCALE)).toBe('es');
+    expect(document.cookie).toContain('divilo_lang=es');
+    storeLocale('en');
+    expect(document.cookie).toContain('divilo_lang=en');
+    expect(document.cookie).not.toContain('divilo_lang=es');
+  });
+
+  it('localeFromQuery reads ?lang= in any case, and nothing else', () => {
+    expect(localeFromQuery('?lang=ES')).toBe('es');
+    expect(localeFromQuery('?lang=fr')).toBeUndefined();
+    expect(localeFromQuery('')).toBeUndefined();
   });
 });

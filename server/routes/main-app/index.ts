@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LANGUAGE_COOKIE } from '../../../src/i18n/locale';
 import { escapeHtml, page } from '../html';
 import { SESSION_SCRIPT } from './sessionScript';
 import { hashSessionId, SESSION_COOKIE } from '../user-authorization-management';
@@ -30,7 +31,10 @@ const TEXTS = {
   },
 };
 
+/** The page's language: `?lang=`, then the app's language cookie (the customer's choice there), then the browser's. */
 function language(request: FastifyRequest): 'es' | 'en' {
+  const asked = String((request.query as { lang?: unknown } | undefined)?.lang ?? request.cookies[LANGUAGE_COOKIE] ?? '').toLowerCase();
+  if (asked === 'es' || asked === 'en') return asked;
   return (request.headers['accept-language'] ?? '').toLowerCase().startsWith('es') ? 'es' : 'en';
 }
 
