@@ -110,6 +110,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
   await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds, warningSeconds: config.sessionWarningSeconds });
+  // Browsers ask for /favicon.ico on pages that name no icon: the one icon there is.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301));
   app.get('/server.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(SERVER_CSS));
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
   await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });

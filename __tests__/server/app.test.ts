@@ -218,6 +218,13 @@ describe('the server', () => {
     expect(response.body).not.toContain('Secreto');
   });
 
+  it('answers /favicon.ico with the icon there is, and the server\'s pages name it', async () => {
+    const icon = await server.app.inject('/favicon.ico');
+    expect(icon.statusCode).toBe(301);
+    expect(icon.headers.location).toBe('/favicon.svg');
+    expect((await server.app.inject('/app/session.js')).statusCode).toBe(200);
+  });
+
   it('publishes the OpenAPI document built from the route schemas, and its reader', async () => {
     const document = (await server.app.inject('/docs/json')).json() as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/health', '/config.json', '/api/user-authorization-management/get-session']));
@@ -488,6 +495,7 @@ describeEachDialect('the main app page', (dialect) => {
     const chosen = await server.app.inject({ url: '/app', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie; divilo_lang=es`, 'accept-language': 'en-GB' } });
     expect(chosen.body).toContain('la sesión se cierra tras 2 min sin actividad');
     expect(chosen.body).toContain('<html lang="es"');
+    expect(chosen.body).toContain('<link rel="icon" href="/favicon.svg">');
     const asked = await server.app.inject({ url: '/app?lang=en', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie; divilo_lang=es`, 'accept-language': 'es' } });
     expect(asked.body).toContain('the session ends after 2 min without activity');
 

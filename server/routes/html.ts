@@ -1,6 +1,6 @@
 /** Server-rendered pages (main app, developer pages): plain HTML styled by /server.css; scripts only from files. */
 export function page(title: string, body: string, lang = 'en'): string {
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Divilo</title><link rel="stylesheet" href="/server.css"></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)} · Divilo</title><link rel="icon" href="/favicon.svg"><link rel="stylesheet" href="/server.css"></head><body><main>${body}</main></body></html>`;
 }
 
 export function escapeHtml(text: string): string {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { defineMessages, useIntl } from 'react-intl';
+import { useIntl } from 'react-intl';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { GlobalModal, HelpPanel, LanguageSelector, Layout, Toast } from '../components';
 import { getRuntimeConfig } from '../config';
@@ -11,10 +11,6 @@ import { localeChosen, selectLocale, selectToast, toastClosed } from '../feature
 import type { Locale } from '../i18n/locale';
 import { downloadDiagnostics } from './diagnostics';
 import { useAppDispatch, useAppSelector, useAppStore } from './hooks';
-
-const messages = defineMessages({
-  documentTitle: { id: 'app.documentTitle', defaultMessage: 'Divilo · Business account' },
-});
 
 /** The frame of every screen: header with the language selector, the screen, help, modal and toast. */
 export function AppShell() {
@@ -35,10 +31,10 @@ export function AppShell() {
     if (session?.authenticated && !onLogout) store.navigation.leaveApp(config.mainAppUrl);
   }, [session, onLogout, store, config.mainAppUrl]);
 
+  // The page's title is each screen's own (RouteTitle); the language is the shell's.
   useEffect(() => {
-    document.title = intl.formatMessage(messages.documentTitle);
     document.documentElement.lang = locale;
-  }, [intl, locale]);
+  }, [locale]);
 
   const chooseLocale = (next: Locale) => {
     dispatch(localeChosen(next));

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { RouteName } from './routes';
 import { routeTitles } from './titles';
 
@@ -9,9 +9,14 @@ import { routeTitles } from './titles';
  */
 export function RouteTitle({ name, id }: { name: RouteName; id?: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  const intl = useIntl();
   useEffect(() => {
     ref.current?.focus();
   }, [name]);
+  // Each screen names the page too (WCAG 2.4.2): the browser tab, history and a screen reader's page title.
+  useEffect(() => {
+    document.title = `${intl.formatMessage(routeTitles[name])} · Divilo`;
+  }, [intl, name]);
   return (
     <h1 ref={ref} id={id} tabIndex={-1} className="dv-screen-title">
       <FormattedMessage {...routeTitles[name]} />
