@@ -2,8 +2,8 @@
 // missing and extra fields, over-long strings, control characters, a 1 MB string. Nothing may answer 5xx or
 // leak an internal name, /api errors keep their { code, message } shape, and the server stays healthy. New
 // routes join by themselves: the cases come from the document, not from a list.
-import { describeEachDialect, openTestDatabase, type TestDatabase } from '../helpers';
-import { startLoginServer } from '../login/loginServer';
+import { describeEachDialect } from '../helpers';
+import { startLoginServerOn } from '../login/loginServer';
 
 interface Schema {
   type?: string | string[];
@@ -82,17 +82,12 @@ function casesFor(path: string, method: string, operation: Operation, bearer: st
 }
 
 describeEachDialect('every route of the OpenAPI document, fed malformed input', (dialect) => {
-  let database: TestDatabase;
-  let server: Awaited<ReturnType<typeof startLoginServer>>;
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   beforeAll(async () => {
-    database = await openTestDatabase(dialect);
     // Listening on its own address: the server reaches its embedded identity and storage endpoints over HTTP.
-    server = await startLoginServer({ RATE_LIMIT_MAX: '1000000', RATE_LIMIT_SENSITIVE_MAX: '1000000' }, { database });
+    server = await startLoginServerOn(dialect, { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_SENSITIVE_MAX: '1000000' });
   });
-  afterAll(async () => {
-    await server.close();
-    await database.destroy();
-  });
+  afterAll(() => server.close());
 
   it('answers no 5xx, keeps the error shapes, leaks nothing, and stays healthy', async () => {
     await server.app.ready();

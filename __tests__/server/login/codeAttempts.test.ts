@@ -3,22 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { sealForServer } from '../../../src/features/recovery/sealForServer';
-import { describeEachDialect, openTestDatabase, type TestDatabase } from '../helpers';
-import { lastCode, passCaptcha, signIn, startLoginServer, verificationSignature } from './loginServer';
+import { describeEachDialect } from '../helpers';
+import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
 const [ana] = DEMO_CUSTOMERS;
 
 describeEachDialect('wrong codes over HTTP', (dialect) => {
-  let database: TestDatabase;
-  let server: Awaited<ReturnType<typeof startLoginServer>>;
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    server = await startLoginServer({}, { database });
+    server = await startLoginServerOn(dialect);
   });
-  afterAll(async () => {
-    await server.close();
-    await database.destroy();
-  });
+  afterAll(() => server.close());
   afterEach(async () => {
     await server.app.db.deleteFrom('code_blocks').execute();
     await server.app.db.deleteFrom('code_failures').execute();

@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
-import { describeEachDialect, openTestDatabase, type TestDatabase } from '../helpers';
-import { lastCode, passCaptcha, signIn, startLoginServer, verificationSignature } from './loginServer';
+import { describeEachDialect } from '../helpers';
+import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
 const [ana, pending] = DEMO_CUSTOMERS;
 
 describeEachDialect('create-session', (dialect) => {
-  let database: TestDatabase;
-  let server: Awaited<ReturnType<typeof startLoginServer>>;
-  // The code rules' clock: moved forward instead of waiting for a cooldown.
-  const clock = { offsetMs: 0 };
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    server = await startLoginServer({}, { database, clock: () => new Date(Date.now() + clock.offsetMs) });
+    server = await startLoginServerOn(dialect, {});
   });
-  afterAll(async () => {
-    await server.close();
-    await database.destroy();
-  });
+  afterAll(() => server.close());
 
   async function startLogin(sessionId = randomUUID(), cookie?: string, language?: string) {
     const idToken = await signIn(server.base, ana.username, ana.password);
@@ -155,7 +148,7 @@ describeEachDialect('create-session', (dialect) => {
       const early = await resend();
       expect(early.status).toBe(429);
       expect(await early.json()).toMatchObject({ code: 'RESEND_TOO_SOON', retryAfterSeconds: expect.any(Number) });
-      clock.offsetMs += 6_000;
+      server.clock.offsetMs += 6_000;
       const first = await lastCode(server.app, ana.phone);
       const later = await resend();
       expect(later.status).toBe(200);

@@ -3,7 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import type { FastifyInstance } from 'fastify';
 import type { AppOptions } from '../../../server/app';
-import { buildTestApp, freePort } from '../helpers';
+import { buildTestApp, freePort, openTestDatabase, type Dialect } from '../helpers';
 
 /** The whole server on a real port (the identity service reaches its own endpoint over HTTP). */
 export async function startLoginServer(env: Record<string, string> = {}, options: AppOptions = {}) {
@@ -13,6 +13,24 @@ export async function startLoginServer(env: Record<string, string> = {}, options
   await server.app.listen({ port, host: '127.0.0.1' });
   await server.app.demoCustomersReady;
   return { ...server, base, api: `${base}/api` };
+}
+
+/**
+ * The whole server on a fresh database of `dialect`, with the code rules on a clock the test moves
+ * (`clock.offsetMs`) instead of waiting; `close()` removes the database too.
+ */
+export async function startLoginServerOn(dialect: Dialect, env: Record<string, string> = {}, options: AppOptions = {}) {
+  const database = await openTestDatabase(dialect);
+  const clock = { offsetMs: 0 };
+  const server = await startLoginServer(env, { ...options, database, clock: () => new Date(Date.now() + clock.offsetMs) });
+  return {
+    ...server,
+    clock,
+    close: async () => {
+      await server.close();
+      await database.destroy();
+    },
+  };
 }
 
 /** Signs in with SRP through the unmodified browser client and answers the id token (or the error). */

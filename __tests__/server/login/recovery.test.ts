@@ -1,24 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { sealForServer } from '../../../src/features/recovery/sealForServer';
-import { describeEachDialect, openTestDatabase, type TestDatabase } from '../helpers';
-import { lastCode, passCaptcha, signIn, startLoginServer } from './loginServer';
+import { describeEachDialect } from '../helpers';
+import { lastCode, passCaptcha, signIn, startLoginServerOn } from './loginServer';
 
 const [ana] = DEMO_CUSTOMERS;
 
 describeEachDialect('password recovery', (dialect) => {
-  let database: TestDatabase;
-  let server: Awaited<ReturnType<typeof startLoginServer>>;
-  // The code rules' clock: moved forward instead of waiting for a cooldown.
-  const clock = { offsetMs: 0 };
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    server = await startLoginServer({ CODE_RESEND_SECONDS: '5' }, { database, clock: () => new Date(Date.now() + clock.offsetMs) });
+    server = await startLoginServerOn(dialect, { CODE_RESEND_SECONDS: '5' });
   });
-  afterAll(async () => {
-    await server.close();
-    await database.destroy();
-  });
+  afterAll(() => server.close());
 
   const json = { 'content-type': 'application/json' };
 
@@ -86,7 +79,7 @@ describeEachDialect('password recovery', (dialect) => {
 
     it('checks the password rule before the code, then the code, then changes the password and ends sessions', async () => {
       const before = await outboxCount();
-      clock.offsetMs += 6_000;
+      server.clock.offsetMs += 6_000;
       await askForCode(ana.username);
       await settled(before + 1);
       const code = await lastCode(server.app, ana.phone);
