@@ -18,6 +18,7 @@ import { credentialsRoutes } from './routes/credentials-management';
 import { devRoutes } from './routes/dev';
 import { SERVER_CSS } from './routes/html';
 import { mainAppRoutes } from './routes/main-app';
+import { onboardingRoutes } from './routes/onboarding-management';
 import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
 import { demoCustomersPlugin } from './plugins/demoCustomers';
@@ -57,7 +58,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     requestTimeout: config.requestTimeoutMs,
     http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.requestTimeoutMs / 4)) },
     // S3 keys reach 1,024 bytes, percent-encoded up to three times longer.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     requestIdHeader: false,
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       });
       await api.register(credentialsRoutes, { prefix: '/credentials-management' });
       await api.register(captchaRoutes, { prefix: '/captcha' });
+      await api.register(onboardingRoutes, { prefix: '/onboarding-management' });
       await api.register(onboardingPrivateRoutes, { prefix: '/onboarding-management-private' });
     },
     { prefix: '/api' },

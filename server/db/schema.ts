@@ -19,6 +19,39 @@ export interface Database {
   outbox: OutboxTable;
   sealing_keys: { key_id: string; public_key: string; private_key_sealed: string; created_at: string; expires_at: string };
   onboarding_documents: OnboardingDocumentTable;
+  onboarding_registrations: OnboardingRegistrationTable;
+  onboarding_applications: OnboardingApplicationTable;
+}
+
+/** A sign-up waiting for its e-mail code. */
+export interface OnboardingRegistrationTable {
+  id: string;
+  email: string;
+  id_type: string;
+  id_document: string;
+  /** JSON: the /signUp answers (consent dates, promotional code, passport country). */
+  answers: string;
+  language: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An applicant's application: answers as JSON (never a secret), the steps done, its status. */
+export interface OnboardingApplicationTable {
+  id: string;
+  status: string;
+  email: string;
+  id_document: string;
+  person_type: string | null;
+  answers: string;
+  /** JSON list of step ids. */
+  completed_steps: string;
+  riskfactor: string | null;
+  language: string;
+  /** Raised by every save: a save of an older version is refused, so two tabs never lose each other's work. */
+  version: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface OneTimeCodeTable {

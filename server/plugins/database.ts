@@ -1,3 +1,4 @@
+import { applicationRepository, type ApplicationRepository } from '../repositories/applicationRepository';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -10,6 +11,7 @@ declare module 'fastify' {
     db: Kysely<Database>;
     auditLog: AuditLogRepository;
     loginSessions: LoginSessionRepository;
+    applications: ApplicationRepository;
   }
 }
 
@@ -30,6 +32,7 @@ export const databasePlugin = fp(async (app: FastifyInstance, options: DatabaseP
   app.decorate('db', handle.db);
   app.decorate('auditLog', auditLogRepository(handle.db));
   app.decorate('loginSessions', loginSessionRepository(handle.db));
+  app.decorate('applications', applicationRepository(handle.db));
   // A database handed in by the caller (tests) is the caller's to close.
   if (!options.database) app.addHook('onClose', () => handle.destroy());
 });

@@ -6,6 +6,7 @@ import * as login from './0004_login';
 import * as storageSegments from './0005_storage_segments';
 import * as documents from './0006_documents';
 import * as codeFailures from './0007_code_failures';
+import * as onboardingApplications from './0008_onboarding_applications';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_storage_segments': storageSegments,
   '0006_documents': documents,
   '0007_code_failures': codeFailures,
+  '0008_onboarding_applications': onboardingApplications,
 };

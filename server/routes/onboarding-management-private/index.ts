@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
-import { OnboardingTokenError } from '../../services/onboardingTokens';
+import { registrationRoutes } from './registration';
+import { applicationOf as applicationOfToken, subjectOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
@@ -26,16 +27,8 @@ const DOCUMENT = {
 
 /** Routes of an applicant holding an onboarding session token (the wizard's steps join them here). */
 export async function onboardingPrivateRoutes(app: FastifyInstance) {
-  /** The application the request's bearer token names; 401 TOKEN_EXPIRED or INVALID_TOKEN otherwise. */
-  async function applicationOf(request: FastifyRequest): Promise<string> {
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    try {
-      return (await app.onboardingTokens.verify(bearer)).applicationId;
-    } catch (error) {
-      if (error instanceof OnboardingTokenError) throw new ApiError(401, error.code, 'The onboarding session is not valid');
-      throw error;
-    }
-  }
+  const applicationOf = (request: FastifyRequest) => applicationOfToken(app, request);
+  await app.register(registrationRoutes);
 
   app.post(
     '/session/renew',
@@ -52,9 +45,11 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const applicationId = await applicationOf(request);
-      await app.auditLog.append({ actor: `application:${applicationId}`, action: 'onboarding.session_renewed', subject: `application:${applicationId}`, requestId: request.id });
-      return { token: await app.onboardingTokens.issue(applicationId), expiresIn: app.onboardingTokens.lifetimeSeconds };
+      // A sign-up waiting for its code renews too: the new token names the same thing.
+      const subject = await subjectOf(app, request);
+      const actor = subject.startsWith('registration:') ? subject : `application:${subject}`;
+      await app.auditLog.append({ actor, action: 'onboarding.session_renewed', subject: actor, requestId: request.id });
+      return { token: await app.onboardingTokens.issue(subject), expiresIn: app.onboardingTokens.lifetimeSeconds };
     },
   );
 

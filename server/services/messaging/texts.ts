@@ -30,7 +30,14 @@ const TEXTS = {
     es: (code: string, ttl: number) => `Divilo: tu código para cambiar la contraseña es ${code}. Caduca en ${minutes(ttl)} min.`,
     en: (code: string, ttl: number) => `Divilo: your code to change your password is ${code}. It expires in ${minutes(ttl)} min.`,
   },
+  email: {
+    es: (code: string, ttl: number) => `Tu código para confirmar tu correo en Divilo es ${code}. Caduca en ${minutes(ttl)} min. Si no has pedido abrir una cuenta, ignora este mensaje.`,
+    en: (code: string, ttl: number) => `Your code to confirm your e-mail with Divilo is ${code}. It expires in ${minutes(ttl)} min. If you did not ask to open an account, ignore this message.`,
+  },
 } as const;
+
+/** The subject of the e-mail carrying the sign-up code. */
+export const EMAIL_CODE_SUBJECT: Record<MessageLocale, string> = { es: 'Tu código de Divilo', en: 'Your Divilo code' };
 
 /** The SMS carrying a one-time code, for `purpose`, in `locale`. */
 export function codeText(purpose: keyof typeof TEXTS, locale: MessageLocale, code: string, ttlSeconds: number): string {

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db';
+import { toDbTime } from '../db/values';
+
+export type ApplicationStatus = 'in-progress' | 'not-allowed' | 'pending-review' | 'approved' | 'rejected';
+
+export interface Registration {
+  id: string;
+  email: string;
+  idType: string;
+  idDocument: string;
+  answers: Record<string, unknown>;
+  language: 'es' | 'en';
+  expiresAt: string;
+}
+
+export interface Application {
+  id: string;
+  status: ApplicationStatus;
+  email: string;
+  idDocument: string;
+  personType: 'freelance' | 'company' | null;
+  answers: Record<string, unknown>;
+  completedSteps: string[];
+  riskfactor: string | null;
+  language: 'es' | 'en';
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type ApplicationRow = Database['onboarding_applications'];
+
+function toApplication(row: ApplicationRow): Application {
+  return {
+    id: row.id,
+    status: row.status as ApplicationStatus,
+    email: row.email,
+    idDocument: row.id_document,
+    personType: row.person_type as Application['personType'],
+    answers: JSON.parse(row.answers) as Record<string, unknown>,
+    completedSteps: JSON.parse(row.completed_steps) as string[],
+    riskfactor: row.riskfactor,
+    language: row.language as Application['language'],
+    version: Number(row.version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Registrations waiting for their e-mail code, and the applications they become. */
+export function applicationRepository(db: Kysely<Database>) {
+  return {
+    async createRegistration(input: Omit<Registration, 'id' | 'expiresAt'>, ttlSeconds: number, now: Date): Promise<Registration> {
+      const registration = { ...input, id: randomUUID(), expiresAt: toDbTime(new Date(now.getTime() + ttlSeconds * 1000)) };
+      await db
+        .insertInto('onboarding_registrations')
+        .values({
+          id: registration.id,
+          email: input.email,
+          id_type: input.idType,
+          id_document: input.idDocument,
+          answers: JSON.stringify(input.answers),
+          language: input.language,
+          created_at: toDbTime(now),
+          expires_at: registration.expiresAt,
+        })
+        .execute();
+      return registration;
+    },
+
+    async findRegistration(id: string, now: Date): Promise<Registration | undefined> {
+      const row = await db.selectFrom('onboarding_registrations').selectAll().where('id', '=', id).where('expires_at', '>', toDbTime(now)).executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          email: row.email,
+          idType: row.id_type,
+          idDocument: row.id_document,
+          answers: JSON.parse(row.answers) as Record<string, unknown>,
+          language: row.language as Registration['language'],
+          expiresAt: row.expires_at,
+        }
+      );
+    },
+
+    async removeRegistration(id: string): Promise<void> {
+      await db.deleteFrom('onboarding_registrations').where('id', '=', id).execute();
+    },
+
+    async find(id: string): Promise<Application | undefined> {
+      const row = await db.selectFrom('onboarding_applications').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toApplication(row);
+    },
+
+    /** The newest application of this ID document or this e-mail (either one identifies an applicant). */
+    async findByApplicant(idDocument: string, email: string): Promise<Application[]> {
+      const rows = await db
+        .selectFrom('onboarding_applications')
+        .selectAll()
+        .where((where) => where.or([where('id_document', '=', idDocument), where('email', '=', email)]))
+        .orderBy('created_at', 'desc')
+        .execute();
+      return rows.map(toApplication);
+    },
+
+    async create(input: Pick<Application, 'email' | 'idDocument' | 'answers' | 'completedSteps' | 'language'>, now: Date): Promise<Application> {
+      const row: ApplicationRow = {
+        id: randomUUID(),
+        status: 'in-progress',
+        email: input.email,
+        id_document: input.idDocument,
+        person_type: null,
+        answers: JSON.stringify(input.answers),
+        completed_steps: JSON.stringify(input.completedSteps),
+        riskfactor: null,
+        language: input.language,
+        version: 1,
+        created_at: toDbTime(now),
+        updated_at: toDbTime(now),
+      };
+      await db.insertInto('onboarding_applications').values(row).execute();
+      return toApplication(row);
+    },
+
+    /**
+     * Saves new answers and steps if the application is still at `version`: one conditional update, so of two
+     * saves made from the same version (two tabs, a retried request) only one applies; the other learns it.
+     */
+    async save(
+      application: Application,
+      changes: Partial<Pick<Application, 'answers' | 'completedSteps' | 'status' | 'personType' | 'riskfactor'>>,
+      now: Date,
+    ): Promise<Application | undefined> {
+      const next = { ...application, ...changes, version: application.version + 1, updatedAt: toDbTime(now) };
+      const result = await db
+        .updateTable('onboarding_applications')
+        .set({
+          answers: JSON.stringify(next.answers),
+          completed_steps: JSON.stringify(next.completedSteps),
+          status: next.status,
+          person_type: next.personType,
+          riskfactor: next.riskfactor,
+          version: next.version,
+          updated_at: next.updatedAt,
+        })
+        .where('id', '=', application.id)
+        .where('version', '=', application.version)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? next : undefined;
+    },
+  };
+}
+
+export type ApplicationRepository = ReturnType<typeof applicationRepository>;

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import { ID_TYPES, signUpSchema } from '../../../src/validation/onboarding';
+import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
+import { normaliseDocument } from '../../../src/validation';
+import { ApiError } from '../../plugins/errors';
+import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
+import { maskEmail } from '../../services/onboardingApplications';
+
+/** How long a sign-up waits for its e-mail code (the code itself expires sooner; a resend stays within this). */
+const REGISTRATION_SECONDS = 3600;
+
+const REGISTERED = {
+  type: 'object',
+  properties: { token: { type: 'string' }, expiresIn: { type: 'integer' }, maskedEmail: { type: 'string' }, resendAfterSeconds: { type: 'integer' } },
+  required: ['token', 'expiresIn', 'maskedEmail', 'resendAfterSeconds'],
+} as const;
+
+interface RegisterBody {
+  email: string;
+  idType: (typeof ID_TYPES)[number];
+  id: string;
+  passportExpeditionCountry?: string;
+  privacyPolicy: boolean;
+  precontractualInformation: boolean;
+  promotionalCode?: string;
+  promotionalCodeFromParam?: boolean;
+  sessionId: string;
+}
+
+/** The public start of onboarding: /signUp's answers, confirmed by a code sent to the e-mail given. */
+export async function onboardingRoutes(app: FastifyInstance) {
+  app.post<{ Body: RegisterBody }>(
+    '/register',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Starts a sign-up: sends a 6-digit code to the e-mail given; the same answer whether or not the e-mail or the ID is known',
+        description:
+          'Needs a captcha pass for sessionId. The token names the sign-up until its code is confirmed at ' +
+          '`onboarding-management-private/email/verify`, which decides between a new application, one to resume and an existing customer.',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', maxLength: 254 },
+            idType: { type: 'string', enum: [...ID_TYPES] },
+            id: { type: 'string', maxLength: 32 },
+            passportExpeditionCountry: { type: 'string', maxLength: 2 },
+            privacyPolicy: { type: 'boolean' },
+            precontractualInformation: { type: 'boolean' },
+            promotionalCode: { type: 'string', maxLength: 20 },
+            promotionalCodeFromParam: { type: 'boolean' },
+            sessionId: { type: 'string', pattern: '^[A-Za-z0-9-]{8,64}$' },
+          },
+          required: ['email', 'idType', 'id', 'privacyPolicy', 'precontractualInformation', 'sessionId'],
+        },
+        response: { 200: REGISTERED, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const { sessionId, ...answers } = request.body;
+      // The browser's rules, run again: a request the screen would refuse gets the same field errors.
+      const invalid = toFieldErrors(await validateSchema(signUpSchema, answers));
+      if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
+      if (!(await app.captchaGate.consumePass(sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+
+      const now = app.codes.now();
+      const email = answers.email.trim().toLowerCase();
+      const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : (normaliseDocument(answers.id) ?? '');
+      const language = messageLocale(request.headers['accept-language']);
+      // Nothing is looked up here: what happens to an e-mail or ID already known is decided once the code is confirmed.
+      const registration = await app.applications.createRegistration(
+        {
+          email,
+          idType: answers.idType,
+          idDocument,
+          language,
+          answers: {
+            privacyPolicyDate: now.toISOString(),
+            precontractualinformationDate: now.toISOString(),
+            promotionalCode: answers.promotionalCode?.trim() ?? '',
+            promotionalCodeFromParam: answers.promotionalCodeFromParam ?? false,
+            passportExpeditionCountry: answers.idType === 'passport' ? (answers.passportExpeditionCountry ?? '') : '',
+          },
+        },
+        REGISTRATION_SECONDS,
+        now,
+      );
+      const issued = await app.codes.issue({ purpose: 'email', subject: registration.id, recipient: email }, now);
+      await app.messages.send({
+        channel: 'email',
+        to: email,
+        purpose: 'email-code',
+        subject: EMAIL_CODE_SUBJECT[language],
+        text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds),
+      });
+      await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id });
+      return {
+        token: await app.onboardingTokens.issue(`registration:${registration.id}`),
+        expiresIn: app.onboardingTokens.lifetimeSeconds,
+        maskedEmail: maskEmail(email),
+        resendAfterSeconds: issued.resendAfterSeconds,
+      };
+    },
+  );
+}

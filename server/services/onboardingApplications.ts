@@ -1,0 +1,64 @@
+// The onboarding application as the wizard sees it, and the decision an e-mail code confirms: a new
+// application, one to resume (another device, a cleared browser), or an applicant who is a customer already.
+import { journey, type StepId } from '../../src/features/signup/flow';
+import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
+import type { IdentityService } from './identity';
+
+/** The steps a registration confirmed by its e-mail code has done. */
+export const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
+
+/** `ana.garcia@example.com` → `a***@example.com`: enough for the applicant to recognise, little for anyone else. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at <= 0 ? '***' : `${email[0]}***${email.slice(at)}`;
+}
+
+/** The first step of the applicant's journey not done yet: where a reload or another device resumes. */
+export function currentStepOf(application: Pick<Application, 'answers' | 'personType' | 'completedSteps'>): string {
+  const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
+  return steps.find((step) => !application.completedSteps.includes(step.id))?.id ?? 'welcome';
+}
+
+/** What the SPA gets of an application: the answers (never a secret), the steps done and where to go on. */
+export function applicationView(application: Application) {
+  return {
+    id: application.id,
+    status: application.status,
+    personType: application.personType,
+    currentStep: currentStepOf(application),
+    completedSteps: application.completedSteps,
+    answers: application.answers,
+    maskedEmail: maskEmail(application.email),
+  };
+}
+
+export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: 'resumed' | 'created'; application: Application };
+
+/**
+ * What a registration confirmed by its e-mail code leads to. A customer already (a user in the identity service
+ * with this ID document, or an application of this ID or e-mail sent for review or approved) → already-exists.
+ * An application in progress with this ID document → resumed when the e-mail is the same, already-exists when
+ * not (the ID is taken; support can help). Otherwise a new application with the sign-up answers.
+ */
+export async function confirmRegistration(
+  registration: Registration,
+  deps: { applications: ApplicationRepository; identity: Pick<IdentityService, 'getUser'> },
+  now: Date,
+): Promise<ConfirmedRegistration> {
+  if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };
+  const existing = await deps.applications.findByApplicant(registration.idDocument, registration.email);
+  if (existing.some((application) => application.status === 'pending-review' || application.status === 'approved')) return { outcome: 'already-exists' };
+  const open = existing.find((application) => application.status === 'in-progress' && application.idDocument === registration.idDocument);
+  if (open) return open.email === registration.email ? { outcome: 'resumed', application: open } : { outcome: 'already-exists' };
+  const application = await deps.applications.create(
+    {
+      email: registration.email,
+      idDocument: registration.idDocument,
+      answers: { ...registration.answers, email: registration.email, id: registration.idDocument, idType: registration.idType },
+      completedSteps: REGISTERED_STEPS,
+      language: registration.language,
+    },
+    now,
+  );
+  return { outcome: 'created', application };
+}
