@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
@@ -9,6 +10,8 @@ export interface Config {
   production: boolean;
   /** How long a request has to arrive whole, body included (REQUEST_TIMEOUT_SECONDS). */
   requestTimeoutMs: number;
+  /** The FATF lists the risk factor reads (HIGH_RISK_COUNTRIES_FILE; default the copy in server/data). */
+  highRiskCountriesFile?: string;
   /** Serve the OpenAPI reader at /docs (API_DOCS; off by default in production). */
   apiDocs: boolean;
   dataDir: string;
@@ -119,6 +122,12 @@ function matching(env: Env, name: string, pattern: RegExp, fallback: string, wha
   return raw;
 }
 
+function existingFile(env: Env, name: string): string | undefined {
+  const value = read(env, name);
+  if (value !== undefined && !existsSync(value)) throw new ConfigError(`${name} must name a file that exists (got ${shown(value)})`);
+  return value;
+}
+
 function required(env: Env, name: string, because: string): string {
   const value = read(env, name);
   if (value === undefined) throw new ConfigError(`${name} must be set when ${because} is`);
@@ -172,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     // A 5 MiB upload part takes about 84 s at 0.5 Mbit/s, a slow phone line: two minutes leave room for it.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    highRiskCountriesFile: existingFile(env, 'HIGH_RISK_COUNTRIES_FILE'),
     apiDocs: oneOf(env, 'API_DOCS', ['true', 'false'] as const, production ? 'false' : 'true') === 'true',
     dataDir: read(env, 'DATA_DIR') ?? './data',
     databaseUrl,

@@ -13,6 +13,7 @@ import { onboardingTokens, type OnboardingTokens } from '../services/onboardingT
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireOldRows } from '../services/housekeeping';
+import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ declare module 'fastify' {
     messages: MessageSender;
     sealingKeys: SealingKeys;
     onboardingTokens: OnboardingTokens;
+    /** The FATF lists the risk factor reads, loaded at start (replace the file and restart to update them). */
+    highRiskCountries: HighRiskCountries;
   }
 }
 
@@ -54,6 +57,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   );
   app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes, clock }));
   app.decorate('messages', messageSender(app, config.messaging));
+  app.decorate('highRiskCountries', loadHighRiskCountries(config.highRiskCountriesFile));
   app.decorate(
     'onboardingTokens',
     onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: config.onboardingTokenSeconds, issuer: config.publicUrl }),

@@ -13,10 +13,16 @@ export function maskEmail(email: string): string {
   return at <= 0 ? '***' : `${email[0]}***${email.slice(at)}`;
 }
 
-/** The first step of the applicant's journey not done yet: where a reload or another device resumes. */
+/**
+ * Where a reload or another device resumes: the first step of the applicant's journey that saves something and
+ * is not done, or the page without a call just before it (a checklist, the identity check's wait).
+ */
 export function currentStepOf(application: Pick<Application, 'answers' | 'personType' | 'completedSteps'>): string {
   const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
-  return steps.find((step) => !application.completedSteps.includes(step.id))?.id ?? 'welcome';
+  const index = steps.findIndex((step) => step.endpoint !== undefined && !application.completedSteps.includes(step.id));
+  if (index < 0) return steps[steps.length - 1].id;
+  const before = steps[index - 1];
+  return before && before.endpoint === undefined && !application.completedSteps.includes(before.id) ? before.id : steps[index].id;
 }
 
 /** What the SPA gets of an application: the answers (never a secret), the steps done and where to go on. */
@@ -25,7 +31,8 @@ export function applicationView(application: Application) {
     id: application.id,
     status: application.status,
     personType: application.personType,
-    currentStep: currentStepOf(application),
+    // An applicant the bank cannot serve stays on the page that says so.
+    currentStep: application.status === 'not-allowed' ? 'forbidden-user' : currentStepOf(application),
     completedSteps: application.completedSteps,
     answers: application.answers,
     maskedEmail: maskEmail(application.email),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
 import { registrationRoutes } from './registration';
+import { stepRoutes } from './steps';
 import { applicationOf as applicationOfToken, subjectOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
@@ -29,6 +30,7 @@ const DOCUMENT = {
 export async function onboardingPrivateRoutes(app: FastifyInstance) {
   const applicationOf = (request: FastifyRequest) => applicationOfToken(app, request);
   await app.register(registrationRoutes);
+  await app.register(stepRoutes);
 
   app.post(
     '/session/renew',

@@ -1,0 +1,148 @@
+// The wizard's steps that save answers, one declaration each: the shared schema the screen runs, the fields
+// the step owns, and the path of its call (from flow.ts). Saving is one conditional update of the application
+// (its version), retried on a concurrent save; the next step is the flow's rule on the saved answers.
+import type { FastifyInstance } from 'fastify';
+import { isIaeCode } from '../../../src/data/iae';
+import { journey, stepById, type StepId } from '../../../src/features/signup/flow';
+import {
+  fiscalAddressSchema,
+  personalInfoSchema,
+  registerAsSchema,
+  tellUsMoreFreelanceSchema,
+  yourActivitySchema,
+} from '../../../src/validation/onboarding';
+import { normaliseDocument } from '../../../src/validation';
+import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
+import { ApiError } from '../../plugins/errors';
+import type { Application } from '../../repositories/applicationRepository';
+import { applicationView } from '../../services/onboardingApplications';
+import { riskOf } from '../../services/risk';
+import { applicationOf } from './tokens';
+
+type FieldType = 'string' | 'boolean' | 'countries';
+
+interface StepDeclaration {
+  step: StepId;
+  schema: () => ValidatableSchema;
+  fields: Record<string, FieldType>;
+  /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
+  normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
+
+export const STEP_DECLARATIONS: StepDeclaration[] = [
+  {
+    step: 'personal-info',
+    schema: () => personalInfoSchema(),
+    fields: { firstName: 'string', firstSurname: 'string', secondSurname: 'string', nationality: 'string', residenceCountry: 'string', birthCountry: 'string', birthDate: 'string' },
+  },
+  { step: 'register-as', schema: () => registerAsSchema, fields: { personType: 'string' } },
+  {
+    step: 'your-activity',
+    schema: () => yourActivitySchema(isIaeCode),
+    fields: { selfEmployedId: 'string', selfEmployedActivity: 'string', selfEmployedDate: 'string', selfEmployedAtaCode: 'string', promotionalCode: 'string' },
+    normalise: (body) => ({ ...trimmed(body), selfEmployedId: normaliseDocument(body.selfEmployedId) ?? '' }),
+  },
+  {
+    step: 'fiscal-address',
+    schema: () => fiscalAddressSchema,
+    fields: {
+      selfEmployedFiscalAddress: 'string',
+      selfEmployedFiscalAdditionalAddress: 'string',
+      selfEmployedFiscalPostalCode: 'string',
+      selfEmployedFiscalCity: 'string',
+      selfEmployedFiscalCountry: 'string',
+    },
+  },
+  {
+    step: 'tell-us-more-freelance',
+    schema: () => tellUsMoreFreelanceSchema,
+    fields: { website: 'string', countriesWhereOperate: 'countries', diviloProduct: 'string', foundsOrigin: 'string', assetsOrigin: 'string', politicalPosition: 'boolean' },
+  },
+];
+
+const JSON_TYPES: Record<FieldType, object> = {
+  string: { type: 'string', maxLength: 200 },
+  boolean: { type: 'boolean' },
+  countries: { type: 'array', maxItems: 250, items: { type: 'string', maxLength: 2 } },
+};
+
+const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+
+/** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
+function checkTurn(application: Application, step: StepId): void {
+  const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
+  const index = steps.findIndex((candidate) => candidate.id === step);
+  if (index < 0) throw new ApiError(409, 'STEP_NOT_ON_PATH', 'This step is not part of this application');
+  // Steps without a call (checklists) need no saving; every other earlier step must be done.
+  const missing = steps.slice(0, index).find((earlier) => earlier.endpoint !== undefined && !application.completedSteps.includes(earlier.id));
+  if (missing) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'An earlier step is not done yet', { currentStep: missing.id });
+  if (application.status !== 'in-progress') throw new ApiError(409, 'APPLICATION_CLOSED', 'This application can no longer change');
+}
+
+/** Registers one POST route per declared step, at the path flow.ts gives it. */
+export async function stepRoutes(app: FastifyInstance) {
+  for (const declaration of STEP_DECLARATIONS) {
+    const flowStep = stepById(declaration.step)!;
+    const path = `/${flowStep.endpoint!.replace(/^onboarding-management-private\//, '')}`;
+    app.post<{ Body: Record<string, unknown> }>(
+      path,
+      {
+        schema: {
+          tags: ['onboarding'],
+          summary: `Saves the ${declaration.step} step and answers the next one`,
+          description: 'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH.',
+          headers: BEARER,
+          body: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, type]) => [name, JSON_TYPES[type]])),
+          },
+          response: { 200: { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] }, '4xx': { $ref: 'error#' } },
+        },
+      },
+      async (request) => {
+        const applicationId = await applicationOf(app, request);
+        // The same rules as the screen's, on what was sent (fields not sent are empty, as on a blank form).
+        const body = Object.fromEntries(Object.keys(declaration.fields).map((name) => [name, request.body[name] ?? (declaration.fields[name] === 'countries' ? [] : declaration.fields[name] === 'boolean' ? undefined : '')]));
+        const invalid = toFieldErrors(await validateSchema(declaration.schema(), body));
+        if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
+        const answers = (declaration.normalise ?? trimmed)(body);
+
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const application = await app.applications.find(applicationId);
+          if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+          checkTurn(application, declaration.step);
+          const merged = { ...application.answers, ...answers };
+          const personType = declaration.step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
+          const next = flowStep.next({ residenceCountry: merged.residenceCountry as string | undefined, personType: personType ?? '' }) ?? 'welcome';
+          const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(declaration.step);
+          const riskfactor = riskOf(merged, app.highRiskCountries);
+          const saved = await app.applications.save(
+            application,
+            {
+              answers: merged,
+              personType,
+              completedSteps: application.completedSteps.includes(declaration.step) ? application.completedSteps : [...application.completedSteps, declaration.step],
+              status: next === 'forbidden-user' ? 'not-allowed' : application.status,
+              riskfactor,
+            },
+            app.codes.now(),
+          );
+          if (!saved) continue;
+          // One entry per change: a retried save of the same answers writes nothing new.
+          if (changed) {
+            const actor = `application:${applicationId}`;
+            await app.auditLog.append({ actor, action: 'onboarding.step_saved', subject: actor, requestId: request.id, details: { step: declaration.step } });
+            if (riskfactor !== application.riskfactor) {
+              await app.auditLog.append({ actor, action: 'onboarding.risk_changed', subject: actor, requestId: request.id, details: { riskfactor } });
+            }
+          }
+          return { next, application: applicationView(saved) };
+        }
+        throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+      },
+    );
+  }
+}
