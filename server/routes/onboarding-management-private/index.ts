@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
 import { stepRoutes } from './steps';
 import { applicationOf as applicationOfToken, subjectOf } from './tokens';
@@ -31,6 +32,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   const applicationOf = (request: FastifyRequest) => applicationOfToken(app, request);
   await app.register(registrationRoutes);
   await app.register(stepRoutes);
+  await app.register(phoneRoutes);
 
   app.post(
     '/session/renew',

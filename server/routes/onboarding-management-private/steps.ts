@@ -71,7 +71,7 @@ const JSON_TYPES: Record<FieldType, object> = {
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
-function checkTurn(application: Application, step: StepId): void {
+export function checkTurn(application: Application, step: StepId): void {
   const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
   const index = steps.findIndex((candidate) => candidate.id === step);
   if (index < 0) throw new ApiError(409, 'STEP_NOT_ON_PATH', 'This step is not part of this application');

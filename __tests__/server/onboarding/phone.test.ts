@@ -1,0 +1,70 @@
+// /contact-phone and /confirm-telephone against the whole server, on both databases.
+import { randomUUID } from 'node:crypto';
+import { describeEachDialect } from '../helpers';
+import { passCaptcha, startLoginServerOn } from '../login/loginServer';
+
+const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: '', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };
+
+describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
+  beforeAll(async () => {
+    server = await startLoginServerOn(dialect);
+  });
+  afterAll(() => server.close());
+
+  const post = async (path: string, token: string, body?: unknown) => {
+    const response = await fetch(`${server.api}/${path}`, {
+      method: 'POST',
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const lastText = async (recipient: string) =>
+    (await server.app.db.selectFrom('outbox').select('text').where('recipient', '=', recipient).orderBy('id', 'desc').executeTakeFirstOrThrow()).text;
+  const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1];
+
+  async function application(email: string, id: string): Promise<string> {
+    const sessionId = randomUUID();
+    await passCaptcha(server.api, sessionId);
+    const registered = await post('onboarding-management/register', '', { email, idType: 'nif', id, privacyPolicy: true, precontractualInformation: true, sessionId });
+    const confirmed = await post('onboarding-management-private/email/verify', registered.body.token as string, { code: codeIn(await lastText(email)) });
+    return confirmed.body.token as string;
+  }
+
+  it('checks the number for its country, stores it in E.164, and confirms it with the SMS code', async () => {
+    const token = await application(`phone-${dialect}@example.com`, '00000010X');
+    expect((await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '612345678' })).body).toMatchObject({ code: 'STEP_OUT_OF_ORDER', currentStep: 'personal-info' });
+    await post('onboarding-management-private/personal-info', token, PERSON);
+    const wrongNumber = await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '12345' });
+    expect(wrongNumber.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'telephoneNumber', id: 'validations.phoneNumber' }] });
+    // A valid French number is not a valid Spanish one.
+    expect((await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '0612345678' })).status).toBe(400);
+
+    const sent = await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '612 34 56 78' });
+    expect(sent.body).toMatchObject({ next: 'confirm-telephone', maskedPhone: '********678', application: { answers: { telephoneNumber: '+34612345678' }, currentStep: 'confirm-telephone' } });
+    const text = await lastText('+34612345678');
+    const code = codeIn(text);
+    const wrong = await post('onboarding-management-private/phone/verify', token, { code: code === '000000' ? '111111' : '000000' });
+    expect(wrong).toEqual({ status: 401, body: expect.objectContaining({ code: 'CODE_INVALID', attemptsLeft: 4 }) });
+    const confirmed = await post('onboarding-management-private/phone/verify', token, { code });
+    expect(confirmed.body).toMatchObject({ next: 'register-as', application: { currentStep: 'register-as' } });
+
+    // Another number must be confirmed again.
+    const changed = await post('onboarding-management-private/phone', token, { telephoneCountry: 'FR', telephoneNumber: '0612345678' });
+    expect(changed.body).toMatchObject({ application: { answers: { telephoneNumber: '+33612345678' }, currentStep: 'confirm-telephone' } });
+  });
+
+  it('resends the SMS code only after the cooldown', async () => {
+    const token = await application(`phone-resend-${dialect}@example.com`, '00000011B');
+    await post('onboarding-management-private/personal-info', token, PERSON);
+    await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000111' });
+    expect((await post('onboarding-management-private/phone/resend', token)).body).toMatchObject({ code: 'RESEND_TOO_SOON' });
+    const before = await lastText('+34699000111');
+    server.clock.offsetMs += 31_000;
+    expect((await post('onboarding-management-private/phone/resend', token)).status).toBe(200);
+    const after = await lastText('+34699000111');
+    expect(after).not.toBe(before);
+    expect((await post('onboarding-management-private/phone/verify', token, { code: codeIn(after) })).body).toMatchObject({ next: 'register-as' });
+  });
+});
