@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
 import { stepRoutes } from './steps';
@@ -33,6 +34,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   await app.register(registrationRoutes);
   await app.register(stepRoutes);
   await app.register(phoneRoutes);
+  await app.register(passwordRoutes);
 
   app.post(
     '/session/renew',

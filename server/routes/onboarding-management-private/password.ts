@@ -1,0 +1,67 @@
+// /divilo-password: the sign-in credentials. The applicant becomes a user of the identity service (their ID
+// document as username, the confirmed phone for the login SMS), unable to sign in (ERR-2809) until approval.
+import type { FastifyInstance } from 'fastify';
+import { diviloPasswordSchema } from '../../../src/validation/onboarding';
+import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
+import { ApiError } from '../../plugins/errors';
+import { IdentityError } from '../../services/identity';
+import { applicationView } from '../../services/onboardingApplications';
+import { ONBOARDING_STATUS_ATTRIBUTE } from '../../services/onboardingGate';
+import { checkTurn } from './steps';
+import { applicationOf } from './tokens';
+
+const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+const PASSWORD_RULE = [{ field: 'diviloPassword', id: 'validations.diviloPassword', values: { min: 8, max: 99 } }];
+
+export async function passwordRoutes(app: FastifyInstance) {
+  app.post<{ Body: { diviloPassword?: string; diviloPasswordConfirmation?: string } }>(
+    '/password',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Sets the password the customer will log in with (the product password rule); the answer never repeats it',
+        headers: BEARER,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { diviloPassword: { type: 'string', maxLength: 256 }, diviloPasswordConfirmation: { type: 'string', maxLength: 256 } },
+        },
+        response: { 200: { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] }, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const body = { diviloPassword: request.body.diviloPassword ?? '', diviloPasswordConfirmation: request.body.diviloPasswordConfirmation ?? '' };
+      const invalid = toFieldErrors(await validateSchema(diviloPasswordSchema, body));
+      if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
+      const application = await app.applications.find(await applicationOf(app, request));
+      if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      checkTurn(application, 'divilo-password');
+
+      const username = application.idDocument;
+      const existing = await app.identity.getUser(username);
+      // A retry finds the user this application made; any other user of this ID is a customer already.
+      if (existing && existing.sub !== application.answers.identityUserSub) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
+      let sub = existing?.sub;
+      try {
+        sub ??= (await app.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' })).sub;
+        await app.identity.setPassword(username, body.diviloPassword, true);
+      } catch (error) {
+        if (error instanceof IdentityError && error.code === 'INVALID_PASSWORD') throw new ApiError(400, 'VALIDATION_FAILED', 'The password does not follow the rule', { errors: PASSWORD_RULE });
+        throw error;
+      }
+      const saved = await app.applications.save(
+        application,
+        {
+          answers: { ...application.answers, identityUserSub: sub },
+          completedSteps: application.completedSteps.includes('divilo-password') ? application.completedSteps : [...application.completedSteps, 'divilo-password'],
+        },
+        app.codes.now(),
+      );
+      if (!saved) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+      const actor = `application:${application.id}`;
+      await app.auditLog.append({ actor, action: 'onboarding.password_set', subject: actor, requestId: request.id });
+      return { next: 'check-identity', application: applicationView(saved) };
+    },
+  );
+}
