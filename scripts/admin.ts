@@ -1,0 +1,118 @@
+// `npm run admin`: the bank's review of applications, on the same database and services as the server (the
+// same environment variables). With the embedded identity service, the server must be running: the pool is
+// one of its endpoints.
+import { Command } from 'commander';
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from '../server/config';
+import { createDatabase, migrateToLatest } from '../server/db';
+import { embeddedIdentityCredentials } from '../server/plugins/identity';
+import { applicationRepository } from '../server/repositories/applicationRepository';
+import { auditLogRepository } from '../server/repositories/auditLogRepository';
+import { createIdentityService } from '../server/services/identity';
+import { outboxSender } from '../server/services/messaging/outboxSender';
+import { smtpSender } from '../server/services/messaging/smtpSender';
+import { approveApplication, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
+import { loadServerSecret } from '../server/services/serverSecret';
+
+/** What the commands need, made from the configuration as the server makes it. */
+export async function reviewDependencies(config: Config): Promise<ReviewDependencies & { close(): Promise<void> }> {
+  const handle = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrateToLatest(handle.db);
+  const secret = loadServerSecret(config.dataDir, config.serverSecret);
+  const identity = createIdentityService({
+    region: config.identity.region,
+    userPoolId: config.identity.userPoolId,
+    clientId: config.identity.clientId,
+    endpoint: config.identity.endpoint,
+    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
+    credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
+  });
+  const log = pino({ level: 'warn' });
+  return {
+    db: handle.db,
+    applications: applicationRepository(handle.db),
+    auditLog: auditLogRepository(handle.db),
+    identity,
+    messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
+    close: () => handle.destroy(),
+  };
+}
+
+export function adminProgram(deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>, out: (line: string) => void): Command {
+  const program = new Command('admin').description('Review Divilo onboarding applications').exitOverride();
+  const reviewer = () => process.env.USER ?? 'admin';
+  const withDeps = (action: (d: ReviewDependencies, ...args: string[]) => Promise<void>) => async (...args: string[]) => {
+    const d = await deps();
+    try {
+      await action(d, ...args);
+    } finally {
+      await d.close();
+    }
+  };
+  program
+    .command('list')
+    .description('every application: status, path, risk, step and age')
+    .action(
+      withDeps(async (d) => {
+        const rows = await listApplications(d, new Date());
+        out(['id', 'status', 'path', 'risk', 'step', 'days'].join('\t'));
+        for (const row of rows) out([row.id, row.status, row.path, row.risk, row.step, String(row.ageDays)].join('\t'));
+        if (rows.length === 0) out('(no applications)');
+      }),
+    );
+  program
+    .command('show <id>')
+    .description('one application: its answers and its audit trail')
+    .action(
+      withDeps(async (d, id) => {
+        const application = await d.applications.find(id);
+        if (!application) throw new ReviewError(`No application ${id}`);
+        out(JSON.stringify({ ...application, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+      }),
+    );
+  program
+    .command('approve <id>')
+    .description('approve: the customer can log in, and gets an e-mail saying so')
+    .action(
+      withDeps(async (d, id) => {
+        await approveApplication(d, id, reviewer());
+        out(`Application ${id} approved.`);
+      }),
+    );
+  program
+    .command('reject <id>')
+    .description('reject, with the reason the bank records')
+    .requiredOption('--reason <reason>', 'why (kept in the audit trail, not sent to the applicant)')
+    .action(
+      withDeps(async (d, id, options) => {
+        await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer());
+        out(`Application ${id} rejected.`);
+      }),
+    );
+  return program;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  try {
+    await adminProgram(() => reviewDependencies(config), (line) => console.log(line)).parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof ReviewError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    if ((error as { code?: string }).code?.startsWith('commander.')) process.exit((error as { exitCode?: number }).exitCode ?? 1);
+    throw error;
+  }
+}
+
+if (require.main === module) void main();
