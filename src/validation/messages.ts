@@ -41,6 +41,7 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.country',
   'validations.choice',
   'validations.consent',
+  'validations.documentMissing',
   'validations.invalid',
 ] as const;
 

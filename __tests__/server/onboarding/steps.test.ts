@@ -86,9 +86,13 @@ describeEachDialect('onboarding: the freelancer steps', (dialect) => {
     expect((await save('legalperson/freelance', token, ACTIVITY)).body).toMatchObject({ next: 'fiscal-address', application: { answers: { selfEmployedId: '00000000T' } } });
     expect(fieldsOf((await save('legalperson/freelance/postal-address', token, { ...ADDRESS, selfEmployedFiscalPostalCode: '60000' })).body)).toEqual({ selfEmployedFiscalPostalCode: 'validations.postalCode' });
     expect((await save('legalperson/freelance/postal-address', token, ADDRESS)).body).toMatchObject({ next: 'tax-registration-income' });
-    // The tax step (modelo 036) is saved by its own call; marked done here.
-    const application = (await server.app.applications.find(id))!;
-    await server.app.applications.save(application, { completedSteps: [...application.completedSteps, 'tax-registration-income'] }, new Date());
+    // The modelo 036 must be a document the server checked for this application (its upload is tested in documents.test).
+    const key = `private/eu-west-1:00000000-0000-4000-8000-000000000036/modelo-036.pdf`;
+    const notChecked = await save('legalperson/freelance/tax', token, { selfEmployedTax: 'direct-simplified', model036: key });
+    expect(fieldsOf(notChecked.body)).toEqual({ model036: 'validations.documentMissing' });
+    expect(fieldsOf((await save('legalperson/freelance/tax', token, { selfEmployedTax: 'flat-rate', model036: '' })).body)).toEqual({ selfEmployedTax: 'validations.choice', model036: 'validations.required' });
+    await server.app.onboardingDocuments.save(id, { kind: 'model036', key, size: 1234, etag: '"e"' });
+    expect((await save('legalperson/freelance/tax', token, { selfEmployedTax: 'direct-simplified', model036: key })).body).toMatchObject({ next: 'tell-us-more-freelance', application: { answers: { model036: key } } });
     expect(fieldsOf((await save('legalperson/freelance/moreinfo', token, { ...MORE, website: 'ftp://x', countriesWhereOperate: ['ZZ'] })).body)).toEqual({
       website: 'validations.url',
       'countriesWhereOperate[0]': 'validations.country',

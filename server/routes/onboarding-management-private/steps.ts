@@ -8,11 +8,12 @@ import {
   fiscalAddressSchema,
   personalInfoSchema,
   registerAsSchema,
+  taxRegistrationSchema,
   tellUsMoreFreelanceSchema,
   yourActivitySchema,
 } from '../../../src/validation/onboarding';
 import { normaliseDocument } from '../../../src/validation';
-import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
+import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
 import { applicationView } from '../../services/onboardingApplications';
@@ -27,6 +28,8 @@ interface StepDeclaration {
   fields: Record<string, FieldType>;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** Checks only the server can make (a document it checked), as field errors. */
+  verify?: (app: FastifyInstance, applicationId: string, answers: Record<string, unknown>) => Promise<FieldError[]>;
 }
 
 const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
@@ -53,6 +56,16 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
       selfEmployedFiscalPostalCode: 'string',
       selfEmployedFiscalCity: 'string',
       selfEmployedFiscalCountry: 'string',
+    },
+  },
+  {
+    step: 'tax-registration-income',
+    schema: () => taxRegistrationSchema,
+    fields: { selfEmployedTax: 'string', model036: 'string' },
+    // The modelo 036/037 must be the document the server checked for this application.
+    verify: async (app, applicationId, answers) => {
+      const documents = await app.onboardingDocuments.list(applicationId);
+      return documents.some((document) => document.kind === 'model036' && document.key === answers.model036) ? [] : [{ field: 'model036', id: 'validations.documentMissing' }];
     },
   },
   {
@@ -109,6 +122,8 @@ export async function stepRoutes(app: FastifyInstance) {
         const invalid = toFieldErrors(await validateSchema(declaration.schema(), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
+        const unchecked = (await declaration.verify?.(app, applicationId, answers)) ?? [];
+        if (unchecked.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: unchecked });
 
         for (let attempt = 0; attempt < 3; attempt += 1) {
           const application = await app.applications.find(applicationId);
