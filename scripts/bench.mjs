@@ -7,6 +7,7 @@ const benches = [
   ['bench:bundle', 'scripts/bench-bundle.ts'],
   ['bench:srp', 'scripts/bench-srp.ts'],
   ['bench:storage', 'scripts/bench-storage.ts'],
+  ['bench:wizard', 'scripts/bench-wizard.ts'],
 ];
 
 let failed = false;
