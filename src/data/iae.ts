@@ -1,0 +1,32 @@
+// The IAE activities a freelancer can declare (Tarifas del IAE, RD Legislativo 1175/1990; iae.json keeps the
+// source): the epígrafes of section 1, the grupos of section 1 that have none, and the grupos of sections 2
+// and 3, which have no epígrafes. Keyed by `full_code` (`1.659.4`), since a code repeats across sections.
+// Titles are Spanish only, as published: shown as they are, with the code, in both languages.
+import catalogue from './iae.json';
+
+export interface IaeActivity {
+  /** `<section>.<code>`, e.g. `1.673.2`, `2.731`, `3.013`. */
+  code: string;
+  section: 1 | 2 | 3;
+  title: string;
+}
+
+interface Entry {
+  section: number;
+  level: string;
+  code: string;
+  full_code: string;
+  title_es: string;
+}
+
+const entries = catalogue.items as Entry[];
+const groupsWithEpigraphs = new Set(entries.filter((entry) => entry.level === 'epigrafe').map((entry) => `${entry.section}.${entry.code.split('.')[0]}`));
+
+export const IAE_ACTIVITIES: readonly IaeActivity[] = entries
+  .filter((entry) => entry.level === 'epigrafe' || (entry.level === 'grupo' && !groupsWithEpigraphs.has(entry.full_code)))
+  .map((entry) => ({ code: entry.full_code, section: entry.section as IaeActivity['section'], title: entry.title_es }));
+
+const codes = new Set(IAE_ACTIVITIES.map((activity) => activity.code));
+
+/** Whether `code` is a declarable IAE activity (a `full_code` of the list above). */
+export const isIaeCode = (code: string): boolean => codes.has(code);
