@@ -9,17 +9,19 @@ export interface FieldErrorProps {
 }
 
 /**
- * The error props of each field, translated: shown once the field was left or the form submitted. After a
+ * The error props of each field, translated: shown once the field was changed and left, or the form submitted. After a
  * submit that fails validation, focus moves to the first invalid field (WCAG 3.3.1).
  */
 export function useFieldErrors<Values extends object>(
-  formik: FormikProps<Values> | (Pick<FormikProps<Values>, 'errors' | 'touched' | 'submitCount' | 'isSubmitting' | 'isValidating'>),
+  formik: FormikProps<Values> | Pick<FormikProps<Values>, 'errors' | 'touched' | 'submitCount' | 'isSubmitting' | 'isValidating' | 'values' | 'initialValues'>,
   fields: (keyof Values & string)[],
   refs: Partial<Record<keyof Values & string, RefObject<HTMLElement | null>>>,
 ): Record<keyof Values & string, FieldErrorProps> {
   const intl = useIntl();
   const errors = formik.errors as FormikErrors<Values> & Record<string, unknown>;
   const touched = formik.touched as Record<string, unknown>;
+  const values = formik.values as Record<string, unknown>;
+  const initialValues = formik.initialValues as Record<string, unknown>;
 
   const handledSubmit = useRef(0);
   useEffect(() => {
@@ -32,7 +34,9 @@ export function useFieldErrors<Values extends object>(
   const result = {} as Record<keyof Values & string, FieldErrorProps>;
   for (const field of fields) {
     const error = errors[field];
-    const visible = Boolean(error) && (Boolean(touched[field]) || formik.submitCount > 0);
+    // Not while someone merely tabs through: a field shows its error once it was changed and left, or after a submit.
+    const changed = !Object.is(values[field], initialValues[field]);
+    const visible = Boolean(error) && ((Boolean(touched[field]) && changed) || formik.submitCount > 0);
     result[field] = error && visible
       ? { error: true, errorText: isValidationMessage(error) ? intl.formatMessage({ id: error.id }, error.values) : String(error) }
       : { error: false };

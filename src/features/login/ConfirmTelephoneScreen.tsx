@@ -98,13 +98,23 @@ export function ConfirmTelephoneScreen() {
     }
   };
 
+  const codeField = field('code');
+  const codeProblem = feedback !== null && feedback.id !== 'resent';
+
   return (
     <section className="dv-login" aria-labelledby="confirm-title">
       <RouteTitle name="login-confirm-telephone" id="confirm-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{signIn.phone}</strong> })}</p>
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
-        <CodeInput label={intl.formatMessage(messages.code)} disabled={blocked} {...field('code')} />
-        <p className="dv-login__feedback" role={feedback && feedback.id !== 'resent' ? 'alert' : 'status'}>
+        <CodeInput
+          label={intl.formatMessage(messages.code)}
+          disabled={blocked}
+          {...codeField}
+          // The server's answer about the code belongs to the field: announced with it and marking it invalid.
+          error={codeField.error || codeProblem}
+          aria-describedby={codeProblem ? 'code-feedback' : undefined}
+        />
+        <p id="code-feedback" className="dv-login__feedback" role={codeProblem ? 'alert' : 'status'}>
           {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
         </p>
         <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>

@@ -76,13 +76,21 @@ export function RecoverConfirmScreen() {
 
   if (!recovery) return <Navigate to={carryQuery('/recover-password/init', location.search)} replace />;
   const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired';
+  const codeField = field('code');
+  const problemWithCode = problem !== null && problem.kind !== 'failed';
 
   return (
     <section className="dv-recovery" aria-labelledby="recovery-title">
       <RouteTitle name="recover-password-confirm" id="recovery-title" />
       <p className="dv-recovery__intro">{intl.formatMessage(messages.intro)}</p>
       <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
-        <CodeInput label={intl.formatMessage(messages.code)} {...field('code')} />
+        <CodeInput
+          label={intl.formatMessage(messages.code)}
+          {...codeField}
+          // The server's answer about the code belongs to the field: announced with it and marking it invalid.
+          error={codeField.error || problemWithCode}
+          aria-describedby={problemWithCode ? 'recovery-code-problem' : undefined}
+        />
         <PasswordInput
           label={intl.formatMessage(messages.newPassword)}
           description={intl.formatMessage(messages.passwordRule)}
@@ -91,7 +99,7 @@ export function RecoverConfirmScreen() {
           {...field('newPassword')}
         />
         <PasswordInput label={intl.formatMessage(messages.confirmation)} autoComplete="new-password" {...field('confirmation')} />
-        <p className="dv-recovery__error" role="alert">
+        <p id="recovery-code-problem" className="dv-recovery__error" role="alert">
           {problem && intl.formatMessage(messages[problem.kind], { attempts: problem.kind === 'wrongCode' ? problem.attemptsLeft : 0 })}
         </p>
         <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>

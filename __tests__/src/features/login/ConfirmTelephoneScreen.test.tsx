@@ -59,8 +59,13 @@ describe('the SMS code step', () => {
     const { user, navigation } = renderConfirm('es');
     await user.type(await screen.findByLabelText('Código SMS'), '000000');
     await user.click(screen.getByRole('button', { name: 'Confirmar' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('El código no es correcto. Te quedan 3 intentos.');
-    expect(screen.getByLabelText('Código SMS')).toHaveValue('');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('El código no es correcto. Te quedan 3 intentos.');
+    const field = screen.getByLabelText('Código SMS');
+    expect(field).toHaveValue('');
+    // The answer is tied to the field: marked invalid and described by the message.
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });
 

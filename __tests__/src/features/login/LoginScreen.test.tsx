@@ -42,6 +42,19 @@ describe('the login form', () => {
     expect(await screen.findByText('The maximum length allowed is 25')).toBeInTheDocument();
   });
 
+  it('says nothing while someone merely tabs through the empty fields; a changed and left field shows its error', async () => {
+    const { user } = renderApp('/login');
+    const userId = await screen.findByLabelText('ID card (DNI or NIE)');
+    userId.focus();
+    await user.tab();
+    await user.tab();
+    expect(screen.queryByText('Value is required')).not.toBeInTheDocument();
+    expect(userId).not.toHaveAttribute('aria-invalid');
+    await user.type(userId, '12');
+    await user.tab();
+    expect(await screen.findByText('This field should be at least 4 characters long')).toBeInTheDocument();
+  });
+
   it('keeps what was typed after a validation error', async () => {
     const { user } = renderApp('/login');
     await user.type(await screen.findByLabelText('ID card (DNI or NIE)'), '12345678Z');

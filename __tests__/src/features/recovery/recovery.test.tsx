@@ -124,5 +124,8 @@ describe('password recovery', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('That code is not right or has expired: ask for a new one if it is older than a few minutes. You have 2 attempts left.'));
     expect(screen.getByLabelText('SMS code')).toHaveValue('');
     expect(screen.getByLabelText('New password')).toHaveValue('Nueva-Clave-2026');
+    // The answer is tied to the code field: marked invalid and described by the message.
+    expect(screen.getByLabelText('SMS code')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('SMS code').getAttribute('aria-describedby')?.split(' ')).toContain(screen.getByRole('alert').id);
   });
 });
