@@ -8,3 +8,6 @@ export { CodeInput, DocumentNumberInput } from './FieldPresets';
 export { PasswordInput, type PasswordInputProps } from './PasswordInput';
 export { TextInput, type TextInputProps } from './TextInput';
 export { Toast, type ToastKind, type ToastProps } from './Toast';
+export { Checkbox, RadioGroup, type CheckboxProps, type ChoiceOption, type RadioGroupProps } from './Choice';
+export { Combobox, searchable, type ComboboxOption, type ComboboxProps } from './Combobox';
+export { SelectInput, type SelectInputProps } from './SelectInput';

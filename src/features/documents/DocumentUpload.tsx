@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type Ref } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
 import { CheckIcon } from '../../components/icons';
 import { getRuntimeConfig } from '../../config';
@@ -21,7 +21,23 @@ const messages = describeMessages({
   notPdf: { id: 'validations.fileTypePDF', defaultMessage: 'The file must be a PDF' },
   tooLarge: { id: 'documents.tooLarge', defaultMessage: 'The file is larger than {max}. Please upload a smaller PDF.' },
   failed: { id: 'documents.failed', defaultMessage: "We couldn't upload your document. Check your connection and try again." },
+  imageHint: { id: 'documents.image.hint', defaultMessage: 'A JPEG or PNG photo, up to {max}.' },
+  imageChoose: { id: 'documents.image.choose', defaultMessage: 'Take or choose a photo' },
+  imageReplace: { id: 'documents.image.replace', defaultMessage: 'Take another photo' },
+  imageStored: { id: 'documents.image.stored', defaultMessage: 'Photo received ({size}).' },
+  notImage: { id: 'documents.image.notImage', defaultMessage: 'The file must be a JPEG or PNG photo.' },
+  imageTooSmall: { id: 'documents.image.tooSmall', defaultMessage: 'The photo is too small to read. Take it again closer, in good light.' },
 });
+
+/** What a document is: a PDF (forms, deeds), or a photo (the identity check's, from the camera or a file). */
+export type DocumentFormat = 'pdf' | 'image';
+
+const IMAGE_TYPES = ['image/jpeg', 'image/png'];
+
+const FORMATS = {
+  pdf: { accept: 'application/pdf,.pdf', hint: 'hint', choose: 'choose', replace: 'replace', stored: 'stored', wrongType: 'notPdf' },
+  image: { accept: 'image/jpeg,image/png', hint: 'imageHint', choose: 'imageChoose', replace: 'imageReplace', stored: 'imageStored', wrongType: 'notImage' },
+} as const;
 
 type Phase =
   | { name: 'idle' }
@@ -29,7 +45,9 @@ type Phase =
   | { name: 'checking' }
   | { name: 'stored'; size: number }
   | { name: 'cancelled' }
-  | { name: 'failed'; message: 'notPdf' | 'tooLarge' | 'failed' };
+  | { name: 'failed'; message: Refusal };
+
+type Refusal = 'notPdf' | 'notImage' | 'imageTooSmall' | 'tooLarge' | 'failed';
 
 export interface DocumentUploadProps {
   kind: DocumentKind;
@@ -39,6 +57,12 @@ export interface DocumentUploadProps {
   /** The document of this kind the server already has, if any. */
   document?: CheckedDocument | null;
   onUploaded?: (document: CheckedDocument) => void;
+  /** `pdf` by default. */
+  format?: DocumentFormat;
+  /** For photos: which camera a phone opens (`environment` for a document, `user` for a selfie). */
+  capture?: 'user' | 'environment';
+  /** The file input, so a form can move focus to a missing document. */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 const MIB = 1024 * 1024;
@@ -51,9 +75,10 @@ function formatSize(intl: IntlShape, bytes: number): string {
 }
 
 /** The server's refusal of a document, as the applicant should read it. */
-function refusalMessage(error: unknown): 'notPdf' | 'tooLarge' | 'failed' {
+function refusalMessage(error: unknown, format: DocumentFormat): Refusal {
   const code = (error as ApiError | undefined)?.errorCode;
-  if (code === 'DOCUMENT_NOT_PDF' || code === 'DOCUMENT_EMPTY') return 'notPdf';
+  if (code === 'DOCUMENT_NOT_PDF' || code === 'DOCUMENT_EMPTY' || code === 'DOCUMENT_NOT_IMAGE' || code === 'DOCUMENT_NOT_DECODABLE') return FORMATS[format].wrongType;
+  if (code === 'IMAGE_TOO_SMALL') return 'imageTooSmall';
   if (code === 'DOCUMENT_TOO_LARGE') return 'tooLarge';
   return 'failed';
 }
@@ -63,7 +88,8 @@ function refusalMessage(error: unknown): 'notPdf' | 'tooLarge' | 'failed' {
  * (with a progress bar and a cancel button), then the server checks it and records it. The S3 code loads only
  * when a file is chosen.
  */
-export function DocumentUpload({ kind, label, description, document, onUploaded }: DocumentUploadProps) {
+export function DocumentUpload({ kind, label, description, document, onUploaded, format = 'pdf', capture, inputRef }: DocumentUploadProps) {
+  const shape = FORMATS[format];
   const intl = useIntl();
   const id = useId();
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
@@ -77,7 +103,8 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
   useEffect(() => () => controller.current?.abort(), []);
 
   async function upload(file: File) {
-    if (!isPdfFile(file)) return setPhase({ name: 'failed', message: 'notPdf' });
+    const fits = format === 'pdf' ? isPdfFile(file) : IMAGE_TYPES.includes(file.type) && file.size > 0;
+    if (!fits) return setPhase({ name: 'failed', message: shape.wrongType });
     if (file.size > maxBytes) return setPhase({ name: 'failed', message: 'tooLarge' });
     const abort = new AbortController();
     controller.current = abort;
@@ -88,9 +115,9 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
       const config = getRuntimeConfig();
       const stored = await uploadDocument(file, {
         // A new name for every attempt: a failed replacement never overwrites the accepted document.
-        key: `${kind}/${crypto.randomUUID()}.pdf`,
+        key: `${kind}/${crypto.randomUUID()}.${format === 'pdf' ? 'pdf' : file.type === 'image/png' ? 'png' : 'jpg'}`,
         level: 'private',
-        contentType: 'application/pdf',
+        contentType: format === 'pdf' ? 'application/pdf' : file.type,
         identityId: identity.identityId,
         credentials: applicantCredentials(identity, config.identity),
         config: config.storage,
@@ -103,7 +130,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
       onUploaded?.(checked);
     } catch (error) {
       if (abort.signal.aborted) return setPhase({ name: 'cancelled' });
-      setPhase({ name: 'failed', message: refusalMessage(error) });
+      setPhase({ name: 'failed', message: refusalMessage(error, format) });
     } finally {
       if (controller.current === abort) controller.current = null;
     }
@@ -128,7 +155,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
       </p>
       <p id={hintId} className="dv-upload__hint">
         {description && `${description} `}
-        {intl.formatMessage(messages.hint, { max: formatSize(intl, maxBytes) })}
+        {intl.formatMessage(messages[shape.hint], { max: formatSize(intl, maxBytes) })}
       </p>
       {phase.name === 'uploading' && (
         <div className="dv-upload__progress">
@@ -140,9 +167,11 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
         </div>
       )}
       <input
+        ref={inputRef}
         id={`${id}-file`}
         type="file"
-        accept="application/pdf,.pdf"
+        accept={shape.accept}
+        capture={capture}
         className="dv-upload__input dv-visually-hidden"
         disabled={busy}
         aria-describedby={phase.name === 'failed' ? `${hintId} ${errorId}` : hintId}
@@ -150,7 +179,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
         onChange={onChange}
       />
       <label htmlFor={`${id}-file`} className={['dv-upload__button', busy && 'dv-upload__button--disabled'].filter(Boolean).join(' ')}>
-        {intl.formatMessage(hasDocument ? messages.replace : messages.choose)}
+        {intl.formatMessage(hasDocument ? messages[shape.replace] : messages[shape.choose])}
         <span className="dv-visually-hidden">: {label}</span>
       </label>
       <p className="dv-upload__status" role="status">
@@ -158,7 +187,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded 
         {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (
           <>
             <CheckIcon className="dv-upload__check" aria-hidden="true" />
-            {intl.formatMessage(messages.stored, { size: formatSize(intl, phase.name === 'stored' ? phase.size : document!.size) })}
+            {intl.formatMessage(messages[shape.stored], { size: formatSize(intl, phase.name === 'stored' ? phase.size : document!.size) })}
           </>
         )}
         {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}

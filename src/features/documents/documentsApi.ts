@@ -1,7 +1,7 @@
 import { api } from '../../services/api';
 
 /** The documents the wizard asks for (seed §3), as the server names them. */
-export type DocumentKind = 'model036' | 'companyDeeds' | 'articlesOfIncorporation' | 'model200';
+export type DocumentKind = 'model036' | 'companyDeeds' | 'articlesOfIncorporation' | 'model200' | 'documentFront' | 'documentBack' | 'selfie';
 
 export interface StorageIdentity {
   identityId: string;

@@ -1,12 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** A document the applicant uploaded: where it is in storage, never the bytes. */
-export interface UploadedDocument {
-  key: string;
-  name: string;
-  size: number;
-}
-
 /** A real owner (titular real) or, when nobody holds more than 25%, the administrator. */
 export interface Owner {
   firstName: string;
@@ -23,8 +16,11 @@ export type PersonType = 'freelance' | 'company';
 /** The onboarding record (USER_FORM). Field names are the ones the onboarding API uses. */
 export interface OnboardingForm {
   // Identity and contact
+  idType: 'nif' | 'passport';
   id: string;
   email: string;
+  /** The country of the phone's prefix (ES: +34); the number itself is kept in E.164. */
+  telephoneCountry: string;
   telephoneNumber: string;
   verificationEmailToken: string;
   verificationPhoneToken: string;
@@ -46,7 +42,8 @@ export interface OnboardingForm {
   selfEmployedDate: string;
   selfEmployedAtaCode: string;
   selfEmployedTax: string;
-  model036: UploadedDocument | null;
+  /** The storage key of the modelo 036/037 the server checked. */
+  model036: string;
   // Self-employed fiscal address
   selfEmployedFiscalAddress: string;
   selfEmployedFiscalAdditionalAddress: string;
@@ -82,10 +79,14 @@ export interface OnboardingForm {
   // Ownership
   owners: Owner[];
   indirectOwners: boolean;
-  // Documents
-  companyDeeds: UploadedDocument | null;
-  articlesOfIncorporation: UploadedDocument | null;
-  model200: UploadedDocument | null;
+  // Documents: the storage key of each, once the server checked it
+  companyDeeds: string;
+  articlesOfIncorporation: string;
+  model200: string;
+  // The identity check's photos (storage keys)
+  documentFront: string;
+  documentBack: string;
+  selfie: string;
   // Auth
   diviloPassword: string;
   // Consent dates (ISO 8601)
@@ -101,8 +102,10 @@ export interface OnboardingForm {
 export const SECRET_FORM_FIELDS = ['diviloPassword', 'verificationEmailToken', 'verificationPhoneToken'] as const;
 
 export const initialFormState: OnboardingForm = {
+  idType: 'nif',
   id: '',
   email: '',
+  telephoneCountry: 'ES',
   telephoneNumber: '',
   verificationEmailToken: '',
   verificationPhoneToken: '',
@@ -122,7 +125,7 @@ export const initialFormState: OnboardingForm = {
   selfEmployedDate: '',
   selfEmployedAtaCode: '',
   selfEmployedTax: '',
-  model036: null,
+  model036: '',
   selfEmployedFiscalAddress: '',
   selfEmployedFiscalAdditionalAddress: '',
   selfEmployedFiscalPostalCode: '',
@@ -153,9 +156,12 @@ export const initialFormState: OnboardingForm = {
   politicalPosition: true,
   owners: [],
   indirectOwners: false,
-  companyDeeds: null,
-  articlesOfIncorporation: null,
-  model200: null,
+  companyDeeds: '',
+  articlesOfIncorporation: '',
+  model200: '',
+  documentFront: '',
+  documentBack: '',
+  selfie: '',
   diviloPassword: '',
   privacyPolicyDate: '',
   precontractualinformationDate: '',
@@ -168,7 +174,7 @@ type Pick_<K extends keyof OnboardingForm> = Pick<OnboardingForm, K>;
 
 /** Every step's update is a plain merge of the fields that step owns. */
 function merge<K extends keyof OnboardingForm>() {
-  return (state: OnboardingForm, action: PayloadAction<Pick_<K>>) => {
+  return (state: OnboardingForm, action: PayloadAction<Partial<Pick_<K>>>) => {
     Object.assign(state, action.payload);
   };
 }
@@ -183,11 +189,22 @@ const formSlice = createSlice({
       ...initialFormState,
       ...action.payload,
     }),
-    registrationSubmitted: merge<'email' | 'id' | 'verificationEmailToken' | 'passportExpeditionCountry'>(),
+    /**
+     * The application as the server keeps it: its answers overlay the form (the same names), so a step shows
+     * what was saved, here or on another device. Keys the form does not know and secrets are ignored.
+     */
+    applicationSynced(state, action: PayloadAction<Record<string, unknown>>) {
+      for (const [key, value] of Object.entries(action.payload)) {
+        if (key in initialFormState && !(SECRET_FORM_FIELDS as readonly string[]).includes(key) && value !== null && value !== undefined) {
+          (state as Record<string, unknown>)[key] = value;
+        }
+      }
+    },
+    registrationSubmitted: merge<'email' | 'idType' | 'id' | 'verificationEmailToken' | 'passportExpeditionCountry' | 'promotionalCode' | 'promotionalCodeFromParam'>(),
     signInCompleted: merge<'telephoneNumber' | 'verificationPhoneToken' | 'id'>(),
     personalInfoSubmitted:
       merge<'firstName' | 'firstSurname' | 'secondSurname' | 'nationality' | 'residenceCountry' | 'birthCountry' | 'birthDate'>(),
-    phoneSubmitted: merge<'telephoneNumber'>(),
+    phoneSubmitted: merge<'telephoneCountry' | 'telephoneNumber'>(),
     activitySubmitted: merge<'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>(),
     companyIdsSubmitted: merge<'cif' | 'isCif' | 'companyId'>(),
     companyExtraSubmitted:

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { useIntl } from 'react-intl';
+import { CodeInput, LoadingButton } from '../../components';
+import { codeProblem } from '../../forms/codeProblem';
+import { useCountdown } from '../../forms/useCountdown';
+import { describeMessages } from '../../i18n/messages';
+import type { ApiError } from '../../services/baseQuery';
+import type { StepField } from './useStepForm';
+
+const messages = describeMessages({
+  resend: { id: 'onboarding.code.resend', defaultMessage: 'Send me a new code' },
+  resendIn: { id: 'onboarding.code.resendIn', defaultMessage: 'You can ask for a new code in {seconds, plural, one {# second} other {# seconds}}.' },
+  resent: { id: 'onboarding.code.resent', defaultMessage: 'We have sent you a new code.' },
+  wrongCode: {
+    id: 'onboarding.code.wrongCode',
+    defaultMessage: 'That code is not right. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
+  },
+  blocked: { id: 'onboarding.code.blocked', defaultMessage: 'Too many wrong codes. For your security, wait {minutes} minutes and ask for a new code.' },
+  expired: { id: 'onboarding.code.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
+  failed: { id: 'onboarding.code.failed', defaultMessage: 'We could not check the code. Please try again.' },
+  tooSoon: { id: 'onboarding.code.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
+});
+
+/** How long a block lasts, as the server's settings give it (docs/login.md): said in minutes. */
+const BLOCK_MINUTES = 15;
+
+type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
+
+/**
+ * The state of a code field fed by the server: a wrong code (attempts left), blocked, expired, resent, and the
+ * resend countdown. `failure` turns a failed check into feedback and answers whether it was about the code.
+ */
+export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [resendAt, setResendAt] = useState<number | null>(() => (initialResendAfterSeconds ? Date.now() + initialResendAfterSeconds * 1000 : null));
+  const secondsToResend = useCountdown(resendAt);
+  const failure = (error: unknown): boolean => {
+    const { errorCode, data } = (error ?? {}) as ApiError;
+    if (!errorCode || !errorCode.startsWith('CODE_')) return false;
+    const problem = codeProblem(errorCode, data);
+    setFeedback(problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : problem.kind === 'blocked' ? { id: 'blocked', values: { minutes: BLOCK_MINUTES } } : { id: problem.kind });
+    return true;
+  };
+  const resent = (afterSeconds: number) => {
+    setResendAt(Date.now() + afterSeconds * 1000);
+    setFeedback({ id: 'resent' });
+  };
+  const resendRefused = (error: unknown) => {
+    const { errorCode, data } = (error ?? {}) as ApiError;
+    if (errorCode === 'RESEND_TOO_SOON') {
+      const retry = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (typeof retry === 'number') setResendAt(Date.now() + retry * 1000);
+      setFeedback({ id: 'tooSoon' });
+    } else if (!failure(error)) {
+      setFeedback({ id: 'failed' });
+    }
+  };
+  return { feedback, setFeedback, secondsToResend, failure, resent, resendRefused, blocked: feedback?.id === 'blocked' };
+}
+
+export interface CodeEntryProps {
+  label: string;
+  field: StepField<string>;
+  state: ReturnType<typeof useCodeFeedback>;
+}
+
+/** A 6-digit code field with the server's answer (wrong, blocked, expired, resent) tied to it. */
+export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, error, errorText }, state }: CodeEntryProps) {
+  const intl = useIntl();
+  const { feedback, blocked } = state;
+  const problem = feedback !== null && feedback.id !== 'resent';
+  return (
+    <>
+      <CodeInput
+        label={label}
+        disabled={blocked}
+        ref={ref}
+        name={name}
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        error={error || problem}
+        errorText={errorText}
+        aria-describedby={problem ? `${name}-feedback` : undefined}
+      />
+      <p id={`${name}-feedback`} className="dv-step__feedback" role={problem ? 'alert' : 'status'}>
+        {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
+      </p>
+    </>
+  );
+}
+
+/** "Send me a new code", disabled with a visible countdown until the server allows another. */
+export function ResendCode({ state, resending, onResend }: { state: ReturnType<typeof useCodeFeedback>; resending: boolean; onResend(): void }) {
+  const intl = useIntl();
+  const { secondsToResend } = state;
+  return (
+    <>
+      <div className="dv-step__secondary">
+        <LoadingButton color="gray" loading={resending} disabled={secondsToResend > 0} onClick={onResend}>
+          {intl.formatMessage(messages.resend)}
+        </LoadingButton>
+        {secondsToResend > 0 && <p className="dv-step__note">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import type { ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { useAppSelector } from '../../app/hooks';
+import { describeMessages } from '../../i18n/messages';
+import { carryQuery } from '../../routing/query';
+import { LoadingButton } from '../../components';
+import { RouteTitle } from '../../routing/RouteTitle';
+import type { RouteName } from '../../routing/routes';
+import { selectForm } from '../form/formSlice';
+import { isStep, previousStep, progressOf, type SectionId } from './flow';
+import './signup.css';
+
+const messages = describeMessages({
+  back: { id: 'onboarding.back', defaultMessage: 'Back' },
+  progress: { id: 'onboarding.progress', defaultMessage: 'Step {number} of {total}' },
+  progressLabel: { id: 'onboarding.progress.label', defaultMessage: 'Your progress' },
+  sectionDone: { id: 'onboarding.progress.done', defaultMessage: '{section} (done)' },
+  sectionCurrent: { id: 'onboarding.progress.current', defaultMessage: '{section} (current)' },
+  you: { id: 'onboarding.section.you', defaultMessage: 'You' },
+  business: { id: 'onboarding.section.business', defaultMessage: 'Your business' },
+  security: { id: 'onboarding.section.security', defaultMessage: 'Security' },
+  contract: { id: 'onboarding.section.contract', defaultMessage: 'Contract' },
+});
+
+/** The sections of this applicant's journey, the current one marked, and "Step n of m". */
+function Progress({ step }: { step: RouteName }) {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  if (!isStep(step) || step === 'welcome') return null;
+  const { number, total, section, sections } = progressOf(step, { residenceCountry: form.residenceCountry, personType: form.personType });
+  const current = sections.indexOf(section);
+  const name = (id: SectionId) => intl.formatMessage(messages[id]);
+  return (
+    <nav className="dv-progress" aria-label={intl.formatMessage(messages.progressLabel)}>
+      <p className="dv-progress__count">{intl.formatMessage(messages.progress, { number, total })}</p>
+      <div className="dv-progress__bar" aria-hidden="true">
+        <span style={{ width: `${Math.round((number / total) * 100)}%` }} />
+      </div>
+      <ol className="dv-progress__sections">
+        {sections.map((id, index) => (
+          <li key={id} className={index < current ? 'dv-progress__done' : index === current ? 'dv-progress__current' : undefined} aria-current={index === current ? 'step' : undefined}>
+            {index < current ? intl.formatMessage(messages.sectionDone, { section: name(id) }) : index === current ? <span>{name(id)}</span> : name(id)}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+export interface StepLayoutProps {
+  step: RouteName;
+  /** A line under the title: what the step is for. */
+  lead?: ReactNode;
+  children: ReactNode;
+  /** Outcome pages and the first step have no Back. */
+  back?: boolean;
+}
+
+/** The frame of every wizard page: Back, the progress, the title (focused on arrival), a lead and the form. */
+export function StepLayout({ step, lead, children, back = true }: StepLayoutProps) {
+  const intl = useIntl();
+  const location = useLocation();
+  const form = useAppSelector(selectForm);
+  const previous = back && isStep(step) ? previousStep(step, { residenceCountry: form.residenceCountry, personType: form.personType }) : undefined;
+  return (
+    <section className="dv-step" aria-labelledby={`${step}-title`}>
+      <div className="dv-step__top">
+        {previous && (
+          <Link className="dv-step__back" to={carryQuery(previous === 'signUp' ? '/signUp' : `/${previous}`, location.search)}>
+            <span aria-hidden="true">←</span> {intl.formatMessage(messages.back)}
+          </Link>
+        )}
+        <Progress step={step} />
+      </div>
+      <RouteTitle name={step} id={`${step}-title`} />
+      {lead && <p className="dv-step__lead">{lead}</p>}
+      {children}
+    </section>
+  );
+}
+
+const actionMessages = describeMessages({
+  continue: { id: 'onboarding.continue', defaultMessage: 'Continue' },
+});
+
+/** The step's main action, at the end of its form. */
+export function ContinueButton({ loading, label }: { loading: boolean; label?: string }) {
+  const intl = useIntl();
+  return (
+    <div className="dv-step__actions">
+      <LoadingButton type="submit" loading={loading}>
+        {label ?? intl.formatMessage(actionMessages.continue)}
+      </LoadingButton>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { api } from '../../services/api';
+import type { ApiError } from '../../services/baseQuery';
+import type { FieldError } from '../../validation/validate';
+import type { StepId } from './flow';
+
+/** The application as the server shows it to the applicant (never a secret). */
+export interface ApplicationView {
+  id: string;
+  status: 'in-progress' | 'not-allowed' | 'pending-review' | 'approved' | 'rejected';
+  personType: 'freelance' | 'company' | null;
+  currentStep: string;
+  completedSteps: string[];
+  answers: Record<string, unknown>;
+  maskedEmail: string;
+}
+
+/** What every step's save answers: the route the flow's rules pick next, and the application saved. */
+export interface StepSaved {
+  next: string;
+  application: ApplicationView;
+}
+
+export interface Registered {
+  token: string;
+  expiresIn: number;
+  maskedEmail: string;
+  resendAfterSeconds: number;
+}
+
+export interface RegisterBody {
+  email: string;
+  idType: 'nif' | 'passport';
+  id: string;
+  passportExpeditionCountry?: string;
+  privacyPolicy: boolean;
+  precontractualInformation: boolean;
+  promotionalCode?: string;
+  promotionalCodeFromParam: boolean;
+  sessionId: string;
+}
+
+export interface EmailVerified {
+  next: string;
+  token?: string;
+  expiresIn?: number;
+  application: ApplicationView | null;
+}
+
+export interface PhoneSaved extends StepSaved {
+  maskedPhone: string;
+  resendAfterSeconds: number;
+}
+
+export interface IdentityCheckStatus {
+  status: 'pending' | 'approved' | 'rejected';
+  reason?: string;
+}
+
+/** Every onboarding call that fails shows error.errorSendingData in the global modal (seed), unless the screen handles it. */
+const SENDING = { failureMessageId: 'error.errorSendingData' } as const;
+
+const PRIVATE = 'onboarding-management-private';
+
+export const onboardingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** /signUp: sends the e-mail code; the token names the sign-up until the code is confirmed. */
+    register: build.mutation<Registered, RegisterBody>({
+      query: (body) => ({ url: 'onboarding-management/register', method: 'POST', noAuth: true, body: { ...body } }),
+    }),
+    verifyEmail: build.mutation<EmailVerified, { code: string }>({
+      query: (body) => ({ url: `${PRIVATE}/email/verify`, method: 'POST', body }),
+    }),
+    resendEmail: build.mutation<{ resendAfterSeconds: number }, void>({
+      query: () => ({ url: `${PRIVATE}/email/resend`, method: 'POST' }),
+    }),
+    getApplication: build.query<ApplicationView, void>({
+      query: () => ({ url: `${PRIVATE}/application` }),
+      keepUnusedDataFor: 0,
+    }),
+    /** Saves one step of the flow at its endpoint (flow.ts), with the step's values. */
+    saveStep: build.mutation<StepSaved, { endpoint: string; body: Record<string, unknown> }>({
+      query: ({ endpoint, body }) => ({ url: endpoint, method: 'POST', body }),
+    }),
+    resendPhoneCode: build.mutation<{ resendAfterSeconds: number }, void>({
+      query: () => ({ url: `${PRIVATE}/phone/resend`, method: 'POST' }),
+    }),
+    identityCheckStatus: build.query<IdentityCheckStatus, void>({
+      query: () => ({ url: `${PRIVATE}/identity-check` }),
+      keepUnusedDataFor: 0,
+    }),
+    contractConsent: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { electronicIdentification: boolean }>({
+      query: (body) => ({ url: `${PRIVATE}/contract/consent`, method: 'POST', body }),
+      extraOptions: SENDING,
+    }),
+    resendContractCode: build.mutation<{ resendAfterSeconds: number }, void>({
+      query: () => ({ url: `${PRIVATE}/contract/resend`, method: 'POST' }),
+    }),
+  }),
+});
+
+export const {
+  useRegisterMutation,
+  useVerifyEmailMutation,
+  useResendEmailMutation,
+  useGetApplicationQuery,
+  useSaveStepMutation,
+  useResendPhoneCodeMutation,
+  useIdentityCheckStatusQuery,
+  useContractConsentMutation,
+  useResendContractCodeMutation,
+} = onboardingApi;
+
+/** The field-level errors of a 400 VALIDATION_FAILED answer (the same validators as the browser's). */
+export function fieldErrorsOf(error: unknown): FieldError[] {
+  const { errorCode, data } = (error ?? {}) as ApiError;
+  if (errorCode !== 'VALIDATION_FAILED' || typeof data !== 'object' || data === null) return [];
+  const errors = (data as { errors?: unknown }).errors;
+  return Array.isArray(errors) ? (errors as FieldError[]).filter((entry) => typeof entry?.field === 'string' && typeof entry?.id === 'string') : [];
+}
+
+/** Where the server says the applicant should be instead (409 STEP_OUT_OF_ORDER carries currentStep). */
+export function currentStepOf(error: unknown): StepId | undefined {
+  const { errorCode, data } = (error ?? {}) as ApiError;
+  if (errorCode !== 'STEP_OUT_OF_ORDER' || typeof data !== 'object' || data === null) return undefined;
+  const step = (data as { currentStep?: unknown }).currentStep;
+  return typeof step === 'string' ? (step as StepId) : undefined;
+}

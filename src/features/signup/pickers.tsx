@@ -1,0 +1,147 @@
+// The wizard's searchable pickers: countries (names in the page's language, from i18n-iso-countries), the
+// phone's country prefix (libphonenumber-js, the same metadata the validator uses) and the IAE activities.
+import countries from 'i18n-iso-countries';
+import enCountries from 'i18n-iso-countries/langs/en.json';
+import esCountries from 'i18n-iso-countries/langs/es.json';
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Combobox, type ComboboxOption } from '../../components';
+import { IAE_ACTIVITIES } from '../../data/iae';
+import { describeMessages } from '../../i18n/messages';
+import type { StepField } from './useStepForm';
+
+countries.registerLocale(enCountries);
+countries.registerLocale(esCountries);
+
+const messages = describeMessages({
+  noMatches: { id: 'onboarding.picker.noMatches', defaultMessage: 'Nothing matches what you typed' },
+  search: { id: 'onboarding.picker.search', defaultMessage: 'Type to search' },
+  remove: { id: 'onboarding.picker.remove', defaultMessage: 'Remove {name}' },
+});
+
+/** Every country by its ISO code, named in `locale` and sorted as that language sorts. */
+export function countryOptions(locale: string): ComboboxOption[] {
+  const names = countries.getNames(locale, { select: 'official' });
+  const collator = new Intl.Collator(locale);
+  return Object.entries(names)
+    .map(([value, label]) => ({ value, label }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+}
+
+/** The country of a phone prefix, shown as "+34 España". */
+export function dialingOptions(locale: string): ComboboxOption[] {
+  const names = countries.getNames(locale, { select: 'official' });
+  const collator = new Intl.Collator(locale);
+  return getCountries()
+    .filter((code) => names[code])
+    .map((code) => ({ value: code, label: names[code], prefix: `+${getCountryCallingCode(code)}` }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+}
+
+interface PickerProps {
+  label: ReactNode;
+  description?: ReactNode;
+  field: StepField<string>;
+}
+
+/** A bound field as the Combobox takes it: the value is set directly, not through a change event. */
+function comboboxProps({ ref, name, value, set, onBlur, error, errorText }: StepField<string>) {
+  return { ref, name, value, onChange: set, onBlur, error, errorText };
+}
+
+function usePickerTexts() {
+  const intl = useIntl();
+  return { noMatches: intl.formatMessage(messages.noMatches), placeholder: intl.formatMessage(messages.search), locale: intl.locale };
+}
+
+export function CountrySelect({ label, description, field, autoComplete }: PickerProps & { autoComplete?: string }) {
+  const { noMatches, placeholder, locale } = usePickerTexts();
+  const options = useMemo(() => countryOptions(locale), [locale]);
+  return (
+    <Combobox
+      label={label}
+      description={description}
+      options={options}
+      noMatches={noMatches}
+      placeholder={placeholder}
+      maxResults={250}
+      autoComplete={autoComplete}
+      {...comboboxProps(field)}
+    />
+  );
+}
+
+export function DialingCountrySelect({ label, field }: PickerProps) {
+  const { noMatches, locale } = usePickerTexts();
+  const options = useMemo(() => dialingOptions(locale), [locale]);
+  return (
+    <Combobox
+      label={label}
+      options={options}
+      noMatches={noMatches}
+      maxResults={250}
+      {...comboboxProps(field)}
+    />
+  );
+}
+
+/** Several countries: a picker that adds each chosen one to a list of removable chips. */
+export function CountriesSelect({ label, description, field: { ref, name, value, set, onBlur, error, errorText } }: { label: string; description?: ReactNode; field: StepField<string[]> }) {
+  const intl = useIntl();
+  const { noMatches, placeholder, locale } = usePickerTexts();
+  const [picking, setPicking] = useState('');
+  const options = useMemo(() => countryOptions(locale).filter((option) => !value.includes(option.value)), [locale, value]);
+  const nameOf = (code: string) => countries.getName(code, locale) ?? code;
+  return (
+    <>
+      <Combobox
+        label={label}
+        description={description}
+        options={options}
+        noMatches={noMatches}
+        placeholder={placeholder}
+        maxResults={250}
+        ref={ref}
+        name={name}
+        value={picking}
+        onChange={(code) => {
+          if (code) set([...value, code]);
+          setPicking('');
+        }}
+        onBlur={onBlur}
+        error={error}
+        errorText={errorText}
+      />
+      {value.length > 0 && (
+        <ul className="dv-chips" aria-label={label}>
+          {value.map((code) => (
+            <li key={code}>
+              {nameOf(code)}
+              <button type="button" aria-label={intl.formatMessage(messages.remove, { name: nameOf(code) })} onClick={() => set(value.filter((other) => other !== code))}>
+                <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The IAE epigraphs, searchable by code or words of their (Spanish, official) titles. */
+export function ActivitySelect({ label, description, field }: PickerProps) {
+  const { noMatches, placeholder } = usePickerTexts();
+  const options = useMemo(() => IAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: activity.title, prefix: activity.code })), []);
+  return (
+    <Combobox
+      label={label}
+      description={description}
+      options={options}
+      noMatches={noMatches}
+      placeholder={placeholder}
+      maxResults={60}
+      {...comboboxProps(field)}
+    />
+  );
+}

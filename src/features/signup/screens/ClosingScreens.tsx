@@ -1,0 +1,138 @@
+import { useIntl } from 'react-intl';
+import { useAppSelector } from '../../../app/hooks';
+import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
+import { describeMessages } from '../../../i18n/messages';
+import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
+import { DIVILO_PRODUCTS, FUNDS_ORIGINS, diviloPasswordSchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
+import { selectForm } from '../../form/formSlice';
+import { CountriesSelect } from '../pickers';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useStepForm } from '../useStepForm';
+
+const messages = describeMessages({
+  moreLead: { id: 'onboarding.tell-us-more.lead', defaultMessage: 'The law asks banks to know how their customers will use their account.' },
+  website: { id: 'onboarding.tell-us-more.website', defaultMessage: 'Website (optional)' },
+  websiteHint: { id: 'onboarding.tell-us-more.websiteHint', defaultMessage: 'Starting with https://' },
+  countries: { id: 'onboarding.tell-us-more.countries', defaultMessage: 'Countries where you work' },
+  countriesHint: { id: 'onboarding.tell-us-more.countriesHint', defaultMessage: 'Add each country where you have customers or suppliers.' },
+  product: { id: 'onboarding.tell-us-more.product', defaultMessage: 'What do you need?' },
+  account: { id: 'onboarding.tell-us-more.product.account', defaultMessage: 'A business account' },
+  'account-and-cards': { id: 'onboarding.tell-us-more.product.account-and-cards', defaultMessage: 'An account and cards' },
+  'account-cards-and-payments': { id: 'onboarding.tell-us-more.product.account-cards-and-payments', defaultMessage: 'An account, cards and payment collection' },
+  fundsOrigin: { id: 'onboarding.tell-us-more.fundsOrigin', defaultMessage: 'Where will the money in the account come from?' },
+  assetsOrigin: { id: 'onboarding.tell-us-more.assetsOrigin', defaultMessage: 'Where do your assets come from?' },
+  choose: { id: 'onboarding.select.choose', defaultMessage: 'Choose…' },
+  'business-activity': { id: 'onboarding.origin.business-activity', defaultMessage: 'My business activity' },
+  savings: { id: 'onboarding.origin.savings', defaultMessage: 'Savings' },
+  salary: { id: 'onboarding.origin.salary', defaultMessage: 'A salary or pension' },
+  'inheritance-or-gift': { id: 'onboarding.origin.inheritance-or-gift', defaultMessage: 'An inheritance or a gift' },
+  investments: { id: 'onboarding.origin.investments', defaultMessage: 'Investments' },
+  loan: { id: 'onboarding.origin.loan', defaultMessage: 'A loan' },
+  other: { id: 'onboarding.origin.other', defaultMessage: 'Other' },
+  pep: { id: 'onboarding.tell-us-more.pep', defaultMessage: 'Do you hold, or have you held in the last two years, a public office of importance?' },
+  pepHint: {
+    id: 'onboarding.tell-us-more.pepHint',
+    defaultMessage: 'For example a minister, member of parliament, judge of a high court, ambassador or director of a public company, or a close relative of one.',
+  },
+  yes: { id: 'onboarding.yes', defaultMessage: 'Yes, I do' },
+  no: { id: 'onboarding.no', defaultMessage: "No, I don't" },
+  passwordLead: { id: 'onboarding.divilo-password.lead', defaultMessage: 'You will log in with your ID document number, this password and a code by SMS.' },
+  password: { id: 'onboarding.divilo-password.password', defaultMessage: 'Password' },
+  // One wording of the rule: the hint is the error's own text.
+  passwordRule: { id: 'validations.diviloPassword', defaultMessage: 'The password must be {min} to {max} characters long and include a lowercase letter, an uppercase letter, a number and a special character, with no spaces' },
+  confirmation: { id: 'onboarding.divilo-password.confirmation', defaultMessage: 'Repeat the password' },
+});
+
+interface MoreValues {
+  website: string;
+  countriesWhereOperate: string[];
+  diviloProduct: string;
+  foundsOrigin: string;
+  assetsOrigin: string;
+  politicalPosition: boolean | undefined;
+}
+
+/** /tell-us-more-freelance: how the account will be used (know your customer); feeds the server's risk. */
+export function TellUsMoreFreelanceScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  // Answered before when the step was saved: the origin of funds is one of its required answers.
+  const answered = form.foundsOrigin !== '';
+  const { formik, field, text } = useStepForm<MoreValues>({
+    step: 'tell-us-more-freelance',
+    schema: tellUsMoreFreelanceSchema,
+    fields: ['website', 'countriesWhereOperate', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'],
+    initialValues: () => ({
+      website: form.website,
+      countriesWhereOperate: form.countriesWhereOperate.length > 0 ? form.countriesWhereOperate : ['ES'],
+      diviloProduct: form.diviloProduct,
+      foundsOrigin: form.foundsOrigin,
+      assetsOrigin: form.assetsOrigin,
+      politicalPosition: answered ? form.politicalPosition : undefined,
+    }),
+  });
+  const origins = FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
+  const product = field('diviloProduct');
+  const { ref: pepRef, value: pepValue, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = field('politicalPosition');
+  const select = (name: 'foundsOrigin' | 'assetsOrigin') => {
+    const { ref, value, error, errorText } = field(name);
+    return { name, value, onChange: formik.handleChange, onBlur: formik.handleBlur, error, errorText, ref: ref as never };
+  };
+  return (
+    <StepLayout step="tell-us-more-freelance" lead={intl.formatMessage(messages.moreLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput type="url" inputMode="url" autoComplete="url" spellCheck={false} label={intl.formatMessage(messages.website)} description={intl.formatMessage(messages.websiteHint)} {...text('website')} />
+        <CountriesSelect label={intl.formatMessage(messages.countries)} description={intl.formatMessage(messages.countriesHint)} field={field('countriesWhereOperate')} />
+        <RadioGroup
+          legend={intl.formatMessage(messages.product)}
+          options={DIVILO_PRODUCTS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }))}
+          {...product}
+          onChange={product.set}
+        />
+        <SelectInput label={intl.formatMessage(messages.fundsOrigin)} placeholder={intl.formatMessage(messages.choose)} options={origins} {...select('foundsOrigin')} />
+        <SelectInput label={intl.formatMessage(messages.assetsOrigin)} placeholder={intl.formatMessage(messages.choose)} options={origins} {...select('assetsOrigin')} />
+        <RadioGroup
+          legend={intl.formatMessage(messages.pep)}
+          description={intl.formatMessage(messages.pepHint)}
+          options={[
+            { value: 'yes', label: intl.formatMessage(messages.yes) },
+            { value: 'no', label: intl.formatMessage(messages.no) },
+          ]}
+          name="politicalPosition"
+          ref={pepRef}
+          value={pepValue === undefined ? '' : pepValue ? 'yes' : 'no'}
+          onChange={(value) => setPep(value === 'yes')}
+          onBlur={pepBlur}
+          error={pepError}
+          errorText={pepErrorText}
+        />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** /divilo-password: the password of the account being opened (the product rule); it never leaves memory. */
+export function DiviloPasswordScreen() {
+  const intl = useIntl();
+  const { formik, text } = useStepForm<{ diviloPassword: string; diviloPasswordConfirmation: string }>({
+    step: 'divilo-password',
+    schema: diviloPasswordSchema,
+    fields: ['diviloPassword', 'diviloPasswordConfirmation'],
+    initialValues: () => ({ diviloPassword: '', diviloPasswordConfirmation: '' }),
+  });
+  return (
+    <StepLayout step="divilo-password" lead={intl.formatMessage(messages.passwordLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <PasswordInput
+          label={intl.formatMessage(messages.password)}
+          description={intl.formatMessage(messages.passwordRule, { min: PRODUCT_PASSWORD_MIN_LENGTH, max: PRODUCT_PASSWORD_MAX_LENGTH })}
+          autoComplete="new-password"
+          {...text('diviloPassword')}
+        />
+        <PasswordInput label={intl.formatMessage(messages.confirmation)} autoComplete="new-password" {...text('diviloPasswordConfirmation')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}

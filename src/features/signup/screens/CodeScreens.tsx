@@ -1,0 +1,114 @@
+import { useIntl } from 'react-intl';
+import { useLocation } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { describeMessages } from '../../../i18n/messages';
+import { codeStepSchema } from '../../../validation/onboarding';
+import { selectForm } from '../../form/formSlice';
+import { sessionStarted } from '../../session/sessionSlice';
+import { CodeEntry, ResendCode, useCodeFeedback } from '../CodeEntry';
+import { useResendEmailMutation, useResendPhoneCodeMutation, useSaveStepMutation, useVerifyEmailMutation } from '../onboardingApi';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useStepForm, type StepArrival } from '../useStepForm';
+
+const messages = describeMessages({
+  emailSentTo: { id: 'onboarding.reg-code.sentTo', defaultMessage: 'We have sent a 6-digit code to {email}. It is valid for a few minutes.' },
+  emailCode: { id: 'onboarding.reg-code.code', defaultMessage: 'Code from the e-mail' },
+  emailMissing: { id: 'onboarding.reg-code.missing', defaultMessage: 'Not there? Look in your spam folder, or go back to correct the address.' },
+  phoneSentTo: { id: 'onboarding.confirm-telephone.sentTo', defaultMessage: 'We have sent a 6-digit code by SMS to {phone}.' },
+  phoneCode: { id: 'onboarding.confirm-telephone.code', defaultMessage: 'SMS code' },
+  confirm: { id: 'onboarding.code.submit', defaultMessage: 'Confirm' },
+});
+
+/** /reg-code: the code e-mailed at /signUp; confirming it opens (or resumes) the application. */
+export function RegCodeScreen() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  const arrival = (useLocation().state ?? {}) as StepArrival;
+  const form = useAppSelector(selectForm);
+  const [verify] = useVerifyEmailMutation();
+  const [resend, { isLoading: resending }] = useResendEmailMutation();
+  const code = useCodeFeedback(arrival.resendAfterSeconds);
+
+  const { formik, field } = useStepForm<{ code: string }>({
+    step: 'reg-code',
+    schema: codeStepSchema,
+    fields: ['code'],
+    initialValues: () => ({ code: '' }),
+    send: async ({ code: typed }) => {
+      code.setFeedback(null);
+      const verified = await verify({ code: typed.trim() }).unwrap();
+      if (verified.token) dispatch(sessionStarted({ token: verified.token }));
+      return { next: verified.next, application: verified.application };
+    },
+    onFailure: (error) => {
+      if (!code.failure(error)) return false;
+      void formik.setFieldValue('code', '', false);
+      field('code').ref.current?.focus();
+      return true;
+    },
+  });
+
+  const askAgain = async () => {
+    try {
+      code.resent((await resend().unwrap()).resendAfterSeconds);
+    } catch (error) {
+      code.resendRefused(error);
+    }
+  };
+
+  return (
+    <StepLayout step="reg-code" lead={intl.formatMessage(messages.emailSentTo, { email: <strong key="email">{arrival.sentTo ?? form.email}</strong> })}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <CodeEntry label={intl.formatMessage(messages.emailCode)} field={field('code')} state={code} />
+        <p className="dv-step__note">{intl.formatMessage(messages.emailMissing)}</p>
+        <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.confirm)} />
+      </form>
+      <ResendCode state={code} resending={resending} onResend={askAgain} />
+    </StepLayout>
+  );
+}
+
+/** /confirm-telephone: the SMS code sent to the number given at /contact-phone. */
+export function ConfirmTelephoneStepScreen() {
+  const intl = useIntl();
+  const arrival = (useLocation().state ?? {}) as StepArrival;
+  const form = useAppSelector(selectForm);
+  const [save] = useSaveStepMutation();
+  const [resend, { isLoading: resending }] = useResendPhoneCodeMutation();
+  const code = useCodeFeedback(arrival.resendAfterSeconds);
+
+  const { formik, field } = useStepForm<{ code: string }>({
+    step: 'confirm-telephone',
+    schema: codeStepSchema,
+    fields: ['code'],
+    initialValues: () => ({ code: '' }),
+    send: async ({ code: typed }) => {
+      code.setFeedback(null);
+      return save({ endpoint: 'onboarding-management-private/phone/verify', body: { code: typed.trim() } }).unwrap();
+    },
+    onFailure: (error) => {
+      if (!code.failure(error)) return false;
+      void formik.setFieldValue('code', '', false);
+      field('code').ref.current?.focus();
+      return true;
+    },
+  });
+
+  const askAgain = async () => {
+    try {
+      code.resent((await resend().unwrap()).resendAfterSeconds);
+    } catch (error) {
+      code.resendRefused(error);
+    }
+  };
+
+  return (
+    <StepLayout step="confirm-telephone" lead={intl.formatMessage(messages.phoneSentTo, { phone: <strong key="phone">{arrival.sentTo ?? form.telephoneNumber}</strong> })}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <CodeEntry label={intl.formatMessage(messages.phoneCode)} field={field('code')} state={code} />
+        <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.confirm)} />
+      </form>
+      <ResendCode state={code} resending={resending} onResend={askAgain} />
+    </StepLayout>
+  );
+}

@@ -1,0 +1,175 @@
+import { useIntl } from 'react-intl';
+import { useAppSelector } from '../../../app/hooks';
+import { LoadingButton, RadioGroup, TextInput } from '../../../components';
+import { isIaeCode } from '../../../data/iae';
+import { describeMessages } from '../../../i18n/messages';
+import { SELF_EMPLOYED_TAX_REGIMES, fiscalAddressSchema, taxRegistrationSchema, yourActivitySchema } from '../../../validation/onboarding';
+import { DocumentUpload } from '../../documents/DocumentUpload';
+import { useListDocumentsQuery } from '../../documents/documentsApi';
+import { selectForm, type OnboardingForm } from '../../form/formSlice';
+import { ActivitySelect, CountrySelect } from '../pickers';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useGoToStep, useStepForm } from '../useStepForm';
+
+const messages = describeMessages({
+  needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
+  needId: { id: 'onboarding.requirements.id', defaultMessage: 'Your DNI or NIE, to take photos of both sides, and your phone for a selfie.' },
+  needNif: { id: 'onboarding.requirements-freelance.nif', defaultMessage: 'Your NIF and the IAE epigraph of your activity.' },
+  need036: { id: 'onboarding.requirements-freelance.model036', defaultMessage: 'Your registration as self-employed (modelo 036 or 037) as a PDF.' },
+  needAddress: { id: 'onboarding.requirements-freelance.address', defaultMessage: 'Your fiscal address.' },
+  start: { id: 'onboarding.requirements.start', defaultMessage: 'I have everything, start' },
+  activityLead: { id: 'onboarding.your-activity.lead', defaultMessage: 'As in your registration with the tax agency.' },
+  nif: { id: 'onboarding.your-activity.nif', defaultMessage: 'NIF (tax ID)' },
+  nifHint: { id: 'onboarding.your-activity.nifHint', defaultMessage: 'As self-employed, usually your DNI or NIE.' },
+  activity: { id: 'onboarding.your-activity.activity', defaultMessage: 'Activity (IAE epigraph)' },
+  activityHint: { id: 'onboarding.your-activity.activityHint', defaultMessage: 'Search by code or by words of its official title, in Spanish.' },
+  startDate: { id: 'onboarding.your-activity.startDate', defaultMessage: 'Date you started the activity' },
+  dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
+  ata: { id: 'onboarding.your-activity.ata', defaultMessage: 'ATA membership code (optional)' },
+  promo: { id: 'onboarding.signUp.promotionalCode', defaultMessage: 'Promotional code (optional)' },
+  address: { id: 'onboarding.address.line', defaultMessage: 'Street and number' },
+  additional: { id: 'onboarding.address.additional', defaultMessage: 'Floor, door, building (optional)' },
+  postalCode: { id: 'onboarding.address.postalCode', defaultMessage: 'Postal code' },
+  city: { id: 'onboarding.address.city', defaultMessage: 'Town or city' },
+  country: { id: 'onboarding.address.country', defaultMessage: 'Country' },
+  addressLead: { id: 'onboarding.fiscal-address.lead', defaultMessage: 'The address you gave the tax agency for your activity.' },
+  regime: { id: 'onboarding.tax.regime', defaultMessage: 'Income tax regime (IRPF)' },
+  'direct-normal': { id: 'onboarding.tax.regime.direct-normal', defaultMessage: 'Direct assessment, normal (estimación directa normal)' },
+  'direct-simplified': { id: 'onboarding.tax.regime.direct-simplified', defaultMessage: 'Direct assessment, simplified (estimación directa simplificada)' },
+  objective: { id: 'onboarding.tax.regime.objective', defaultMessage: 'Objective assessment (módulos)' },
+  model036: { id: 'onboarding.tax.model036', defaultMessage: 'Modelo 036 or 037' },
+  model036Hint: { id: 'onboarding.tax.model036Hint', defaultMessage: 'Your registration as self-employed with the tax agency.' },
+});
+
+/** /requirements-freelance: what the applicant needs at hand; nothing to save. */
+export function RequirementsFreelanceScreen() {
+  const intl = useIntl();
+  const goTo = useGoToStep();
+  return (
+    <StepLayout step="requirements-freelance" lead={intl.formatMessage(messages.needLead)}>
+      <ul className="dv-checklist">
+        <li>{intl.formatMessage(messages.needNif)}</li>
+        <li>{intl.formatMessage(messages.need036)}</li>
+        <li>{intl.formatMessage(messages.needAddress)}</li>
+        <li>{intl.formatMessage(messages.needId)}</li>
+      </ul>
+      <div className="dv-step__actions">
+        <LoadingButton onClick={() => goTo('your-activity')}>{intl.formatMessage(messages.start)}</LoadingButton>
+      </div>
+    </StepLayout>
+  );
+}
+
+type ActivityValues = Pick<OnboardingForm, 'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>;
+
+/** /your-activity: the freelancer's NIF (their DNI/NIE, filled in), IAE epigraph, start date and codes. */
+export function YourActivityScreen() {
+  const intl = useIntl();
+  const { formik, field, text } = useStepForm<ActivityValues>({
+    step: 'your-activity',
+    schema: yourActivitySchema(isIaeCode),
+    fields: ['selfEmployedId', 'selfEmployedActivity', 'selfEmployedDate', 'selfEmployedAtaCode', 'promotionalCode'],
+    initialValues: (form) => ({
+      // Nothing asked twice: a self-employed person's NIF is the DNI or NIE they signed up with.
+      selfEmployedId: form.selfEmployedId || (form.idType === 'nif' ? form.id : ''),
+      selfEmployedActivity: form.selfEmployedActivity,
+      selfEmployedDate: form.selfEmployedDate,
+      selfEmployedAtaCode: form.selfEmployedAtaCode,
+      promotionalCode: form.promotionalCode,
+    }),
+  });
+  return (
+    <StepLayout step="your-activity" lead={intl.formatMessage(messages.activityLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.nif)} description={intl.formatMessage(messages.nifHint)} {...text('selfEmployedId')} />
+        <ActivitySelect label={intl.formatMessage(messages.activity)} description={intl.formatMessage(messages.activityHint)} field={field('selfEmployedActivity')} />
+        <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.startDate)} description={intl.formatMessage(messages.dateHint)} {...text('selfEmployedDate')} />
+        <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.ata)} {...text('selfEmployedAtaCode')} />
+        <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.promo)} {...text('promotionalCode')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+type FiscalValues = Pick<
+  OnboardingForm,
+  'selfEmployedFiscalAddress' | 'selfEmployedFiscalAdditionalAddress' | 'selfEmployedFiscalPostalCode' | 'selfEmployedFiscalCity' | 'selfEmployedFiscalCountry'
+>;
+
+/** /fiscal-address: where the activity is registered; a Spanish postal code when in Spain. */
+export function FiscalAddressScreen() {
+  const intl = useIntl();
+  const { formik, field, text } = useStepForm<FiscalValues>({
+    step: 'fiscal-address',
+    schema: fiscalAddressSchema,
+    fields: ['selfEmployedFiscalAddress', 'selfEmployedFiscalAdditionalAddress', 'selfEmployedFiscalPostalCode', 'selfEmployedFiscalCity', 'selfEmployedFiscalCountry'],
+    initialValues: (form) => ({
+      selfEmployedFiscalAddress: form.selfEmployedFiscalAddress,
+      selfEmployedFiscalAdditionalAddress: form.selfEmployedFiscalAdditionalAddress,
+      selfEmployedFiscalPostalCode: form.selfEmployedFiscalPostalCode,
+      selfEmployedFiscalCity: form.selfEmployedFiscalCity,
+      selfEmployedFiscalCountry: form.selfEmployedFiscalCountry || 'ES',
+    }),
+  });
+  return (
+    <StepLayout step="fiscal-address" lead={intl.formatMessage(messages.addressLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput autoComplete="address-line1" label={intl.formatMessage(messages.address)} {...text('selfEmployedFiscalAddress')} />
+        <TextInput autoComplete="address-line2" label={intl.formatMessage(messages.additional)} {...text('selfEmployedFiscalAdditionalAddress')} />
+        <div className="dv-step__row">
+          <TextInput inputMode={formik.values.selfEmployedFiscalCountry === 'ES' ? 'numeric' : 'text'} autoComplete="postal-code" label={intl.formatMessage(messages.postalCode)} {...text('selfEmployedFiscalPostalCode')} />
+          <TextInput autoComplete="address-level2" label={intl.formatMessage(messages.city)} {...text('selfEmployedFiscalCity')} />
+        </div>
+        <CountrySelect label={intl.formatMessage(messages.country)} autoComplete="off" field={field('selfEmployedFiscalCountry')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** /tax-registration-income: the IRPF regime and the modelo 036/037, checked by the server when uploaded. */
+export function TaxRegistrationScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  const { data } = useListDocumentsQuery();
+  const { formik, field } = useStepForm<{ selfEmployedTax: string; model036: string }>({
+    step: 'tax-registration-income',
+    schema: taxRegistrationSchema,
+    fields: ['selfEmployedTax', 'model036'],
+    initialValues: () => ({ selfEmployedTax: form.selfEmployedTax, model036: form.model036 }),
+  });
+  const regime = field('selfEmployedTax');
+  const model036 = field('model036');
+  const uploaded = data?.documents.find((document) => document.kind === 'model036' && document.key === model036.value) ?? null;
+  return (
+    <StepLayout step="tax-registration-income">
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <RadioGroup
+          legend={intl.formatMessage(messages.regime)}
+          options={SELF_EMPLOYED_TAX_REGIMES.map((value) => ({ value, label: intl.formatMessage(messages[value]) }))}
+          {...regime}
+          onChange={regime.set}
+        />
+        <DocumentUpload
+          kind="model036"
+          label={intl.formatMessage(messages.model036)}
+          description={intl.formatMessage(messages.model036Hint)}
+          document={uploaded}
+          inputRef={model036.ref}
+          onUploaded={(document) => {
+            model036.set(document.key);
+            void formik.setFieldTouched('model036', true, false);
+            formik.setFieldError('model036', undefined);
+          }}
+        />
+        {model036.error && (
+          <p className="dv-step__feedback" role="alert" id="model036-error">
+            {model036.errorText}
+          </p>
+        )}
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}

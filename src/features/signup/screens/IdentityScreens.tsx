@@ -1,0 +1,106 @@
+import { useEffect } from 'react';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { useAppSelector } from '../../../app/hooks';
+import { describeMessages } from '../../../i18n/messages';
+import { carryQuery } from '../../../routing/query';
+import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../validation/onboarding';
+import { DocumentUpload } from '../../documents/DocumentUpload';
+import { useListDocumentsQuery } from '../../documents/documentsApi';
+import { selectForm } from '../../form/formSlice';
+import { useIdentityCheckStatusQuery } from '../onboardingApi';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useGoToStep, useStepForm } from '../useStepForm';
+
+const messages = describeMessages({
+  lead: { id: 'onboarding.check-identity.lead', defaultMessage: 'Three photos: both sides of your ID document and a selfie. On a phone, the camera opens.' },
+  tips: { id: 'onboarding.check-identity.tips', defaultMessage: 'Good light, no glare, the whole document in the frame and every letter readable.' },
+  documentFront: { id: 'onboarding.check-identity.documentFront', defaultMessage: 'Front of your ID document' },
+  documentBack: { id: 'onboarding.check-identity.documentBack', defaultMessage: 'Back of your ID document' },
+  selfie: { id: 'onboarding.check-identity.selfie', defaultMessage: 'A selfie' },
+  selfieHint: { id: 'onboarding.check-identity.selfieHint', defaultMessage: 'Your face, looking at the camera, without glasses or a hat.' },
+  submit: { id: 'onboarding.check-identity.submit', defaultMessage: 'Send the photos' },
+  waiting: { id: 'onboarding.check-identity-waiting.pending', defaultMessage: 'We are checking your photos. This usually takes less than a minute; you can leave this page open.' },
+  approved: { id: 'onboarding.check-identity-waiting.approved', defaultMessage: 'Your identity is verified.' },
+  rejected: { id: 'onboarding.check-identity-waiting.rejected', defaultMessage: 'We could not verify your identity with these photos.' },
+  retry: { id: 'onboarding.check-identity-waiting.retry', defaultMessage: 'Take the photos again' },
+});
+
+type ImageValues = Record<(typeof IDENTITY_IMAGE_KINDS)[number], string>;
+
+/** /check-identity: photos of both sides of the ID document and a selfie, uploaded to the applicant's private area. */
+export function CheckIdentityScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  const { data } = useListDocumentsQuery();
+  const { formik, field } = useStepForm<ImageValues>({
+    step: 'check-identity',
+    schema: checkIdentitySchema,
+    fields: [...IDENTITY_IMAGE_KINDS],
+    initialValues: () => ({ documentFront: form.documentFront, documentBack: form.documentBack, selfie: form.selfie }),
+  });
+  return (
+    <StepLayout step="check-identity" lead={intl.formatMessage(messages.lead)}>
+      <p className="dv-step__note">{intl.formatMessage(messages.tips)}</p>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <div className="dv-identity-images">
+          {IDENTITY_IMAGE_KINDS.map((kind) => {
+            const bound = field(kind);
+            const uploaded = data?.documents.find((document) => document.kind === kind && document.key === bound.value) ?? null;
+            return (
+              <div key={kind}>
+                <DocumentUpload
+                  kind={kind}
+                  format="image"
+                  capture={kind === 'selfie' ? 'user' : 'environment'}
+                  label={intl.formatMessage(messages[kind])}
+                  description={kind === 'selfie' ? intl.formatMessage(messages.selfieHint) : undefined}
+                  document={uploaded}
+                  inputRef={bound.ref}
+                  onUploaded={(document) => {
+                    bound.set(document.key);
+                    formik.setFieldError(kind, undefined);
+                  }}
+                />
+                {bound.error && (
+                  <p className="dv-step__feedback" role="alert">
+                    {bound.errorText}
+                  </p>
+                )}
+              </div>
+            );
+          })}
+        </div>
+        <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.submit)} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** How often the waiting page asks for the check's result. */
+export const IDENTITY_POLL_MS = 3000;
+
+/** /check-identity-waiting: asks for the check's result until there is one; approved → /docu-sign. */
+export function CheckIdentityWaitingScreen() {
+  const intl = useIntl();
+  const location = useLocation();
+  const goTo = useGoToStep();
+  const { data } = useIdentityCheckStatusQuery(undefined, { pollingInterval: IDENTITY_POLL_MS, skipPollingIfUnfocused: false });
+  const status = data?.status ?? 'pending';
+  useEffect(() => {
+    if (status === 'approved') goTo('docu-sign');
+  }, [status, goTo]);
+  return (
+    <StepLayout step="check-identity-waiting" back={false}>
+      <div className="dv-waiting" role="status">
+        {status === 'pending' && <span className="dv-waiting__spinner" aria-hidden="true" />}
+        <p>{intl.formatMessage(messages[status === 'pending' ? 'waiting' : status])}</p>
+      </div>
+      {status === 'rejected' && (
+        <p>
+          <Link to={carryQuery('/check-identity', location.search)}>{intl.formatMessage(messages.retry)}</Link>
+        </p>
+      )}
+    </StepLayout>
+  );
+}

@@ -1,0 +1,99 @@
+import { useEffect, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { useAppDispatch } from '../../../app/hooks';
+import { getRuntimeConfig } from '../../../config';
+import { describeMessages } from '../../../i18n/messages';
+import { carryQuery } from '../../../routing/query';
+import { formActions } from '../../form/formSlice';
+import { sessionCleared } from '../../session/sessionSlice';
+import { StepLayout } from '../StepLayout';
+
+const messages = describeMessages({
+  existsText: {
+    id: 'onboarding.already-exists.text',
+    defaultMessage: 'The ID document or the e-mail you gave already belongs to a Divilo account, or to an application we are reviewing.',
+  },
+  existsLogin: { id: 'onboarding.already-exists.login', defaultMessage: 'Log in to your account' },
+  existsRecover: { id: 'onboarding.already-exists.recover', defaultMessage: 'I forgot my password' },
+  support: { id: 'onboarding.outcome.support', defaultMessage: 'If you think this is a mistake, call us on <phone></phone>.' },
+  forbiddenText: {
+    id: 'onboarding.forbidden-user.text',
+    defaultMessage: 'For now Divilo can only open accounts for adults who live in Spain. Thank you for your interest.',
+  },
+  welcomeText: { id: 'onboarding.welcome.text', defaultMessage: 'Your contract is signed and your application is with our team.' },
+  welcomeNext: {
+    id: 'onboarding.welcome.next',
+    defaultMessage: 'We review every application, usually within one working day. We will e-mail you as soon as your account is open; then log in with your ID document number, your password and a code by SMS.',
+  },
+  welcomeLogin: { id: 'onboarding.welcome.login', defaultMessage: 'Go to the login page' },
+});
+
+function SupportLine() {
+  const intl = useIntl();
+  const phone = getRuntimeConfig().supportPhone;
+  return (
+    <p>
+      {intl.formatMessage(messages.support, {
+        phone: () => <a href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a>,
+      }) as ReactNode}
+    </p>
+  );
+}
+
+/** /already-exists: the ID or the e-mail is a customer's (or in review); log in or recover the password. */
+export function AlreadyExistsScreen() {
+  const intl = useIntl();
+  const location = useLocation();
+  return (
+    <StepLayout step="already-exists" back={false}>
+      <div className="dv-outcome">
+        <p>{intl.formatMessage(messages.existsText)}</p>
+        <p>
+          <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.existsLogin)}</Link>
+        </p>
+        <p>
+          <Link to={carryQuery('/recover-password/init', location.search)}>{intl.formatMessage(messages.existsRecover)}</Link>
+        </p>
+        <SupportLine />
+      </div>
+    </StepLayout>
+  );
+}
+
+/** /forbidden-user: the bank cannot serve this applicant (residence outside Spain, under age). */
+export function ForbiddenUserScreen() {
+  const intl = useIntl();
+  return (
+    <StepLayout step="forbidden-user" back={false}>
+      <div className="dv-outcome">
+        <p>{intl.formatMessage(messages.forbiddenText)}</p>
+        <SupportLine />
+      </div>
+    </StepLayout>
+  );
+}
+
+/**
+ * /welcome: the end of the journey. The onboarding session and the form are forgotten here, so the browser keeps
+ * nothing of the application and a new /signUp starts afresh.
+ */
+export function WelcomeScreen() {
+  const intl = useIntl();
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    dispatch(sessionCleared());
+    dispatch(formActions.formReset());
+  }, [dispatch]);
+  return (
+    <StepLayout step="welcome" back={false}>
+      <div className="dv-outcome">
+        <p>{intl.formatMessage(messages.welcomeText)}</p>
+        <p>{intl.formatMessage(messages.welcomeNext)}</p>
+        <p>
+          <Link to="/login">{intl.formatMessage(messages.welcomeLogin)}</Link>
+        </p>
+      </div>
+    </StepLayout>
+  );
+}

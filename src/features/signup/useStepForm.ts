@@ -1,0 +1,123 @@
+import { useFormik, type FormikProps } from 'formik';
+import { createRef, useState, type RefObject } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useFieldErrors, type FieldErrorProps } from '../../forms/useFieldErrors';
+import { carryQuery } from '../../routing/query';
+import { errorRaised } from '../../services/requestEvents';
+import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
+import type { ValidationMessage } from '../../validation/messages';
+import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
+import { stepById, type StepId } from './flow';
+import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
+
+/** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
+export function useGoToStep() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (next: string, state?: StepArrival) =>
+    navigate(next === 'welcome' ? '/welcome' : carryQuery(next === 'signUp' ? '/signUp' : `/${next}`, location.search), { state });
+}
+
+/** What a step hands to the next page it opens (never a secret: navigation state is kept in history). */
+export interface StepArrival {
+  /** A code was just sent: the next page starts its resend countdown. */
+  resendAfterSeconds?: number;
+  /** Where the code went, masked. */
+  sentTo?: string;
+}
+
+/** Everything a field component needs, bound to one Formik field. */
+export interface StepField<V> extends FieldErrorProps {
+  ref: RefObject<HTMLInputElement | null>;
+  name: string;
+  value: V;
+  /** For plain inputs: Formik's change handler. */
+  onChange: FormikProps<object>['handleChange'];
+  onBlur: () => void;
+  /** For pickers, boxes and radios: set the value itself. */
+  set: (value: V) => void;
+}
+
+export interface StepFormOptions<Values extends object> {
+  step: StepId;
+  schema: ValidatableSchema;
+  /** The step's fields, in the order of the screen (focus goes to the first invalid one). */
+  fields: (keyof Values & string)[];
+  /** The values the screen starts with, from the form record (the answers saved so far). */
+  initialValues: (form: OnboardingForm) => Values;
+  /** The body of the step's call; the values themselves by default. */
+  toBody?: (values: Values) => Record<string, unknown>;
+  /** The step's own call, for steps that are not a plain save (register, codes); the generic save otherwise. */
+  send?: (values: Values) => Promise<{ next: string; application?: ApplicationView | null; arrival?: StepArrival }>;
+  /** A failure the screen shows itself (a wrong code); answer true when handled. */
+  onFailure?: (error: unknown) => boolean;
+}
+
+/**
+ * The spine of every wizard step: a Formik form validated with the step's shared schema, saved at the step's
+ * endpoint (flow.ts) on Continue, the saved application merged into the form record (USER_FORM), then the
+ * route the flow's rules pick. A refusal of the server lands next to its field; any other failure shows
+ * error.errorSendingData and keeps everything typed.
+ */
+export function useStepForm<Values extends object>({ step, schema, fields, initialValues, toBody, send, onFailure }: StepFormOptions<Values>) {
+  const dispatch = useAppDispatch();
+  const form = useAppSelector(selectForm);
+  const goTo = useGoToStep();
+  const [save] = useSaveStepMutation();
+  const [start] = useState(() => initialValues(form));
+  const [refs] = useState(
+    () => Object.fromEntries(fields.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Values & string, RefObject<HTMLInputElement | null>>,
+  );
+  const endpoint = stepById(step)?.endpoint;
+
+  const formik = useFormik<Values>({
+    initialValues: start,
+    validate: async (values) => toFormErrors(await validateSchema(schema, values)),
+    validateOnChange: false,
+    onSubmit: async (values, helpers) => {
+      try {
+        const saved = send ? await send(values) : endpoint ? await save({ endpoint, body: toBody ? toBody(values) : ({ ...values } as Record<string, unknown>) }).unwrap() : undefined;
+        if (!saved) return;
+        if (saved.application) dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
+        goTo(saved.next, 'arrival' in saved ? saved.arrival : undefined);
+      } catch (error) {
+        if (onFailure?.(error)) return;
+        const refused = fieldErrorsOf(error);
+        if (refused.length > 0) {
+          const known = refused.filter((entry) => (fields as string[]).includes(entry.field));
+          helpers.setErrors(
+            toFormErrors(Object.fromEntries(known.map((entry) => [entry.field, { id: entry.id, values: entry.values } as ValidationMessage]))) as never,
+          );
+          if (known.length === refused.length) return;
+        }
+        const resumeAt = currentStepOf(error);
+        if (resumeAt) return goTo(resumeAt);
+        dispatch(errorRaised('error.errorSendingData'));
+      }
+    },
+  });
+  const errors = useFieldErrors(formik, fields, refs);
+
+  function field<K extends keyof Values & string>(name: K): StepField<Values[K]> {
+    return {
+      ref: refs[name],
+      name,
+      value: formik.values[name],
+      onChange: formik.handleChange as FormikProps<object>['handleChange'],
+      onBlur: () => void formik.setFieldTouched(name, true),
+      set: (value) => {
+        void formik.setFieldValue(name, value, false);
+      },
+      ...errors[name],
+    };
+  }
+
+  /** A plain text input's props: `<TextInput {...text('firstName')} />`. */
+  function text(name: keyof Values & string) {
+    const bound = field(name);
+    return { ref: bound.ref, name, value: String(bound.value ?? ''), onChange: bound.onChange, onBlur: formik.handleBlur, error: bound.error, errorText: bound.errorText };
+  }
+
+  return { formik, field, text };
+}
