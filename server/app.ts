@@ -24,6 +24,7 @@ import { userAuthorizationRoutes } from './routes/user-authorization-management'
 import { demoCustomersPlugin } from './plugins/demoCustomers';
 import { documentsPlugin } from './plugins/documents';
 import { identityPlugin } from './plugins/identity';
+import { identityCheckPlugin } from './plugins/identityCheck';
 import { servicesPlugin } from './plugins/services';
 import { storagePlugin } from './plugins/storage';
 import { loadServerSecret } from './services/serverSecret';
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
   await app.register(documentsPlugin, { config, secret });
+  await app.register(identityCheckPlugin, { config });
   if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
 
   await app.register(healthRoutes);

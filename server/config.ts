@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
+import type { IdentityProvider } from './services/identityCheck';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -40,7 +41,16 @@ export interface Config {
   /** Real providers when configured; the outbox otherwise (never in production). */
   messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
+  /**
+   * Who checks the identity photos (IDENTITY_PROVIDER): the built-in check, or a provider that answers at the
+   * webhook, signed with `webhookSecret` (IDENTITY_WEBHOOK_SECRET; unset: the webhook takes nothing).
+   */
+  identityCheck: { provider: IdentityProvider; webhookSecret?: string };
 }
+
+const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['builtin', 'webhook'];
+/** The shortest webhook secret taken: an HMAC key guessable by nobody. */
+const WEBHOOK_SECRET_MIN = 32;
 
 type Env = Record<string, string | undefined>;
 
@@ -167,6 +177,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && (read(env, 'SMS_PROVIDER_URL') === undefined || read(env, 'SMTP_URL') === undefined)) {
     throw new ConfigError('SMS_PROVIDER_URL and SMTP_URL must be set in production: the outbox is for development only');
   }
+  const identityProvider = oneOf(env, 'IDENTITY_PROVIDER', IDENTITY_PROVIDERS, 'builtin');
+  const webhookSecret = read(env, 'IDENTITY_WEBHOOK_SECRET');
+  // The secret's value never appears in an error.
+  if (webhookSecret !== undefined && webhookSecret.length < WEBHOOK_SECRET_MIN) throw new ConfigError(`IDENTITY_WEBHOOK_SECRET must be at least ${WEBHOOK_SECRET_MIN} characters`);
+  if (identityProvider === 'webhook' && webhookSecret === undefined) throw new ConfigError('IDENTITY_WEBHOOK_SECRET must be set when IDENTITY_PROVIDER is webhook');
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
@@ -237,6 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
       secret: read(env, 'RECAPTCHA_SECRET'),
       minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
     },
+    identityCheck: { provider: identityProvider, webhookSecret },
   };
 }
 

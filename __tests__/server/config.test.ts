@@ -114,6 +114,9 @@ describe('configuration', () => {
     [{ SMS_PROVIDER_URL: 'https://sms.example' }, 'SMS_PROVIDER_API_KEY'],
     [{ ...PRODUCTION, PUBLIC_URL: 'http://alta.divilo.es' }, 'PUBLIC_URL'],
     [{ ...PRODUCTION, SERVER_SECRET: '' }, 'SERVER_SECRET'],
+    [{ IDENTITY_PROVIDER: 'onfido' }, 'IDENTITY_PROVIDER'],
+    [{ IDENTITY_PROVIDER: 'webhook' }, 'IDENTITY_WEBHOOK_SECRET'],
+    [{ IDENTITY_WEBHOOK_SECRET: 'short-secret' }, 'IDENTITY_WEBHOOK_SECRET'],
   ])('%j is refused with one line naming %s', (env, name) => {
     const message = errorOf(env);
     expect(message.startsWith(`${name} `)).toBe(true);
@@ -127,6 +130,14 @@ describe('configuration', () => {
   it('never repeats a database or mail URL in its message: they carry passwords', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).not.toContain('hunter2');
     expect(errorOf({ SMTP_URL: 'http://user:hunter2@mail' })).not.toContain('hunter2');
+  });
+
+  it('checks identity photos with the built-in check unless a provider is named, and never repeats the webhook secret', () => {
+    expect(loadConfig({}).identityCheck).toEqual({ provider: 'builtin', webhookSecret: undefined });
+    const secret = 'w'.repeat(40);
+    expect(loadConfig({ IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: secret }).identityCheck).toEqual({ provider: 'webhook', webhookSecret: secret });
+    expect(errorOf({ IDENTITY_WEBHOOK_SECRET: 'short-secret' })).not.toContain('short-secret');
+    expect(JSON.stringify(toRuntimeConfig(loadConfig({ IDENTITY_WEBHOOK_SECRET: secret })))).not.toContain(secret);
   });
 
   it('gives the web app nothing secret', () => {

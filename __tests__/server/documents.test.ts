@@ -157,7 +157,7 @@ describeEachDialect("an applicant's documents", (dialect) => {
       const malformed = await api('documents', owner.bearer, { kind: 'model036', key });
       expect({ key, status: malformed.status }).toEqual({ key, status: 400 });
     }
-    const unknownKind = await api('documents', owner.bearer, { kind: 'selfie', key: document.key });
+    const unknownKind = await api('documents', owner.bearer, { kind: 'passport', key: document.key });
     expect(unknownKind.status).toBe(400);
     expect(await unknownKind.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });

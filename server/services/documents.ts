@@ -2,17 +2,38 @@
 // applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
+import { readImageHeader, type ImageFormat } from './imageHeaders';
 
-/** The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200. */
-export const DOCUMENT_KINDS = ['model036', 'companyDeeds', 'articlesOfIncorporation', 'model200'] as const;
+/**
+ * The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200 (PDFs),
+ * and the identity check's photos (JPEG or PNG).
+ */
+export const DOCUMENT_KINDS = ['model036', 'companyDeeds', 'articlesOfIncorporation', 'model200', ...IDENTITY_IMAGE_KINDS] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+/** The content types a photo may have, and the format its bytes must then be. */
+const IMAGE_TYPES: Record<string, ImageFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png' };
+/** Each side of a photo, in pixels: enough to read an ID document, no more than a camera makes. */
+export const IMAGE_SIDE_PIXELS = { min: 320, max: 12_000 } as const;
+
+const isImageKind = (kind: DocumentKind) => (IDENTITY_IMAGE_KINDS as readonly string[]).includes(kind);
 
 /** The name of a document inside the applicant's area: plain path segments, never `.` or `..`. */
 export const DOCUMENT_NAME_PATTERN = "^(?!(?:.*/)?\\.{1,2}(?:/|$))[A-Za-z0-9!_.*'() -]+(?:/[A-Za-z0-9!_.*'() -]+)*$";
 
 const PDF_MAGIC = '%PDF-';
 
-export type DocumentErrorCode = 'DOCUMENT_NOT_OWN' | 'DOCUMENT_NOT_FOUND' | 'DOCUMENT_EMPTY' | 'DOCUMENT_TOO_LARGE' | 'DOCUMENT_NOT_PDF';
+export type DocumentErrorCode =
+  | 'DOCUMENT_NOT_OWN'
+  | 'DOCUMENT_NOT_FOUND'
+  | 'DOCUMENT_EMPTY'
+  | 'DOCUMENT_TOO_LARGE'
+  | 'DOCUMENT_NOT_PDF'
+  | 'DOCUMENT_NOT_IMAGE'
+  | 'DOCUMENT_NOT_DECODABLE'
+  | 'IMAGE_TOO_SMALL'
+  | 'IMAGE_TOO_LARGE';
 
 export class DocumentError extends Error {
   constructor(
@@ -88,8 +109,11 @@ export function createDocumentService(options: DocumentServiceOptions) {
     }
   }
 
-  /** Checks that `key` is a stored PDF of the applicant's own, within the size limit. */
-  async function check(applicationId: string, key: string): Promise<CheckedDocument> {
+  /**
+   * Checks that `key` is a stored document of the applicant's own, within the size limit, and of its kind's
+   * format: a PDF, or for a photo a JPEG or PNG that decodes, of a sensible size in pixels.
+   */
+  async function check(applicationId: string, key: string, kind: DocumentKind): Promise<CheckedDocument> {
     // The applicant's private area, `private/<identityId>/`: documents are never public nor protected.
     const identityId = await identityOf(applicationId);
     if (identityId === undefined || !key.startsWith(`private/${identityId}/`)) {
@@ -106,12 +130,35 @@ export function createDocumentService(options: DocumentServiceOptions) {
     if (size === 0) throw new DocumentError('DOCUMENT_EMPTY', 'The document is empty');
     if (size > storage.maxDocumentBytes) throw new DocumentError('DOCUMENT_TOO_LARGE', `The document is larger than ${storage.maxDocumentBytes} bytes`);
     const type = (head.ContentType ?? '').split(';')[0].trim().toLowerCase();
-    if (type !== 'application/pdf') throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
-    // The first bytes must say so too: a renamed picture is not a PDF. IfMatch: the object read is the one checked.
-    const start = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key, Range: `bytes=0-${PDF_MAGIC.length - 1}`, IfMatch: head.ETag }));
-    const magic = Buffer.from((await start.Body?.transformToByteArray()) ?? []).toString('latin1');
-    if (magic !== PDF_MAGIC) throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+    await (isImageKind(kind) ? checkImage(key, type, head.ETag) : checkPdf(key, type, head.ETag));
     return { key, size, etag: head.ETag ?? '' };
+  }
+
+  /** The bytes of `range` (all of them without one) of the object at `etag`: IfMatch, so what is read is what was checked. */
+  async function read(key: string, etag: string | undefined, range?: string): Promise<Buffer> {
+    const object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key, Range: range, IfMatch: etag }));
+    return Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+  }
+
+  async function checkPdf(key: string, type: string, etag: string | undefined): Promise<void> {
+    if (type !== 'application/pdf') throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+    // The first bytes must say so too: a renamed picture is not a PDF.
+    const magic = (await read(key, etag, `bytes=0-${PDF_MAGIC.length - 1}`)).toString('latin1');
+    if (magic !== PDF_MAGIC) throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+  }
+
+  async function checkImage(key: string, type: string, etag: string | undefined): Promise<void> {
+    const format = IMAGE_TYPES[type];
+    if (format === undefined) throw new DocumentError('DOCUMENT_NOT_IMAGE', 'The document is not a JPEG or PNG image');
+    // A PNG's chunks run to its end and a JPEG ends with EOI: the whole file (within the size limit) is read.
+    const header = readImageHeader(await read(key, etag), format);
+    if (!header.ok) {
+      if (header.problem === 'not-image') throw new DocumentError('DOCUMENT_NOT_IMAGE', 'The document is not a JPEG or PNG image');
+      throw new DocumentError('DOCUMENT_NOT_DECODABLE', 'The image is truncated or corrupt');
+    }
+    const { min, max } = IMAGE_SIDE_PIXELS;
+    if (Math.min(header.width, header.height) < min) throw new DocumentError('IMAGE_TOO_SMALL', `Each side of the image must be at least ${min} pixels`);
+    if (Math.max(header.width, header.height) > max) throw new DocumentError('IMAGE_TOO_LARGE', `Each side of the image must be at most ${max} pixels`);
   }
 
   /** Removes a stored document (a replaced or refused one). Missing is fine. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
-import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, IMAGE_SIDE_PIXELS, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { identityCheckRoutes } from './identityCheck';
 import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
@@ -15,7 +16,18 @@ const DOCUMENT_ERROR_STATUS: Record<DocumentErrorCode, number> = {
   DOCUMENT_EMPTY: 422,
   DOCUMENT_TOO_LARGE: 422,
   DOCUMENT_NOT_PDF: 422,
+  DOCUMENT_NOT_IMAGE: 422,
+  DOCUMENT_NOT_DECODABLE: 422,
+  IMAGE_TOO_SMALL: 422,
+  IMAGE_TOO_LARGE: 422,
 };
+
+/** What the applicant needs to fix a refused document: the limit it went past. */
+function refusalDetails(code: DocumentErrorCode, maxBytes: number): Record<string, unknown> | undefined {
+  if (code === 'DOCUMENT_TOO_LARGE') return { maxBytes };
+  if (code === 'IMAGE_TOO_SMALL' || code === 'IMAGE_TOO_LARGE') return { minPixels: IMAGE_SIDE_PIXELS.min, maxPixels: IMAGE_SIDE_PIXELS.max };
+  return undefined;
+}
 
 const DOCUMENT = {
   type: 'object',
@@ -35,6 +47,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   await app.register(stepRoutes);
   await app.register(phoneRoutes);
   await app.register(passwordRoutes);
+  await app.register(identityCheckRoutes);
 
   app.post(
     '/session/renew',
@@ -91,11 +104,14 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['onboarding'],
-        summary: 'Reports an uploaded document: the server checks it is a PDF of the applicant, within size, and records it',
+        summary: "Reports an uploaded document: the server checks it is the applicant's, within size, of its kind's format, and records it",
         description:
           'The key must be in the applicant\'s private area (`private/<identityId>/<name>`). A document of the same kind reported ' +
           'before is replaced (and its stored file removed) only once the new one passes; a refused one is removed from storage. ' +
-          'Errors: 403 DOCUMENT_NOT_OWN, 404 DOCUMENT_NOT_FOUND, 422 DOCUMENT_EMPTY, DOCUMENT_TOO_LARGE (with maxBytes) or DOCUMENT_NOT_PDF.',
+          'The identity photos (documentFront, documentBack, selfie) must be typed image/jpeg or image/png and decode as that format, ' +
+          `each side from ${IMAGE_SIDE_PIXELS.min} to ${IMAGE_SIDE_PIXELS.max} pixels; the other kinds are PDFs. ` +
+          'Errors: 403 DOCUMENT_NOT_OWN, 404 DOCUMENT_NOT_FOUND, 422 DOCUMENT_EMPTY, DOCUMENT_TOO_LARGE (with maxBytes), DOCUMENT_NOT_PDF, ' +
+          'DOCUMENT_NOT_IMAGE (another type or format), DOCUMENT_NOT_DECODABLE (truncated or corrupt), IMAGE_TOO_SMALL or IMAGE_TOO_LARGE (with minPixels and maxPixels).',
         headers: BEARER,
         body: {
           type: 'object',
@@ -117,7 +133,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       const kept = await app.onboardingDocuments.list(applicationId);
       let checked;
       try {
-        checked = await app.documents.check(applicationId, key);
+        checked = await app.documents.check(applicationId, key, kind);
       } catch (error) {
         if (!(error instanceof DocumentError)) throw error;
         await audit('onboarding.document_refused', { kind, code: error.code });
@@ -125,8 +141,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         if (error.code !== 'DOCUMENT_NOT_OWN' && !kept.some((document) => document.key === key)) {
           await app.documents.remove(key).catch((cause: unknown) => request.log.warn({ err: cause }, 'a refused document could not be removed'));
         }
-        const details = error.code === 'DOCUMENT_TOO_LARGE' ? { maxBytes: app.documents.maxDocumentBytes } : undefined;
-        throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, details);
+        throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, refusalDetails(error.code, app.documents.maxDocumentBytes));
       }
       const now = new Date();
       await app.onboardingDocuments.save(applicationId, { kind, ...checked }, now);

@@ -5,6 +5,7 @@ import { normaliseDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
 import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
 import { maskEmail } from '../../services/onboardingApplications';
+import { identityCheckWebhookRoutes } from './identityCheckWebhook';
 
 /** How long a sign-up waits for its e-mail code (the code itself expires sooner; a resend stays within this). */
 const REGISTRATION_SECONDS = 3600;
@@ -27,8 +28,9 @@ interface RegisterBody {
   sessionId: string;
 }
 
-/** The public start of onboarding: /signUp's answers, confirmed by a code sent to the e-mail given. */
+/** The public start of onboarding (/signUp's answers, confirmed by a code sent to the e-mail given) and the identity provider's webhook. */
 export async function onboardingRoutes(app: FastifyInstance) {
+  await app.register(identityCheckWebhookRoutes);
   app.post<{ Body: RegisterBody }>(
     '/register',
     {

@@ -1,0 +1,280 @@
+// The identity check against the whole server on both databases: photos uploaded with the browser's module to
+// the embedded storage and checked as images, the step that starts the check, the built-in verifier's decision,
+// and an external provider's answers through the signed webhook.
+import { createHmac, randomBytes } from 'node:crypto';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { embeddedStorageCredentials } from '../../../server/plugins/storage';
+import { loadServerSecret } from '../../../server/services/serverSecret';
+import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
+import { describeEachDialect, logCollector } from '../helpers';
+import { jpeg, png } from '../images';
+import { startLoginServerOn } from '../login/loginServer';
+
+type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
+type Photos = { documentFront: string; documentBack: string; selfie: string };
+
+const STEPS_BEFORE = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
+const SECRET = randomBytes(32).toString('hex');
+const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 0x20)]);
+const sign = (raw: string, secret = SECRET) => createHmac('sha256', secret).update(raw).digest('hex');
+
+describeEachDialect('onboarding: the identity check', (dialect) => {
+  let builtin: Server;
+  let external: Server;
+  const logs = logCollector();
+  beforeAll(async () => {
+    // One server secret for both: the embedded storage endpoint reads its process's identity pool secret.
+    const shared = { SERVER_SECRET: randomBytes(32).toString('base64') };
+    [builtin, external] = await Promise.all([
+      startLoginServerOn(dialect, shared),
+      startLoginServerOn(dialect, { ...shared, IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'info' }, { logStream: logs.stream }),
+    ]);
+  });
+  afterAll(() => Promise.all([builtin.close(), external.close()]));
+
+  let applicants = 0;
+  /** An application whose earlier steps are done (as their own calls leave them), its token and storage identity. */
+  async function applicant(server: Server, { passwordSet = true } = {}) {
+    applicants += 1;
+    const idDocument = `${String(30_000_000 + applicants)}${'TRWAGMYFPDXBNJZSQVHLCKE'[(30_000_000 + applicants) % 23]}`;
+    const created = await server.app.applications.create(
+      {
+        email: `photos${applicants}-${dialect}@example.com`,
+        idDocument,
+        answers: { residenceCountry: 'ES' },
+        completedSteps: passwordSet ? [...STEPS_BEFORE, 'divilo-password'] : STEPS_BEFORE,
+        language: 'es',
+      },
+      new Date(),
+    );
+    await server.app.applications.save(created, { personType: 'freelance' }, new Date());
+    const bearer = await server.app.onboardingTokens.issue(created.id);
+    const storage = (await call(server, 'POST', 'storage-identity', bearer)).body as { identityId: string; token: string };
+    return { id: created.id, bearer, identityId: storage.identityId, token: storage.token };
+  }
+  type Applicant = Awaited<ReturnType<typeof applicant>>;
+
+  async function call(server: Server, method: 'GET' | 'POST', path: string, bearer: string, body?: unknown) {
+    const response = await fetch(`${server.api}/onboarding-management-private/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  /** Uploads `bytes` as the browser does (typed `type`) and reports it as `kind`: the server's answer and the key. */
+  async function uploadPhoto(server: Server, who: Applicant, kind: string, name: string, bytes: Buffer, type: string) {
+    const config = { region: server.config.storage.region, bucket: server.config.storage.bucket, endpoint: `${server.base}/s3` };
+    const credentials = applicantCredentials(who, { region: server.config.identity.region, endpoint: `${server.base}/cognito` });
+    const file = new Blob([new Uint8Array(bytes)], { type });
+    const { key } = await uploadDocument(file, { key: `${kind}/${name}`, level: 'private', credentials, identityId: who.identityId, config });
+    return { key, ...(await call(server, 'POST', 'documents', who.bearer, { kind, key })) };
+  }
+
+  /** The three photos uploaded and checked: a PNG of the front, JPEGs of the back and the face. */
+  async function photosOf(server: Server, who: Applicant): Promise<Photos> {
+    const front = await uploadPhoto(server, who, 'documentFront', 'front.png', png(1200, 760), 'image/png');
+    const back = await uploadPhoto(server, who, 'documentBack', 'back.jpg', jpeg(1200, 760), 'image/jpeg');
+    const selfie = await uploadPhoto(server, who, 'selfie', 'selfie.jpg', jpeg(720, 960), 'image/jpeg');
+    for (const answer of [front, back, selfie]) expect(answer.status).toBe(200);
+    return { documentFront: front.key, documentBack: back.key, selfie: selfie.key };
+  }
+
+  /** Whether the key is in storage, asked with the server's own credentials. */
+  async function stored(server: Server, key: string): Promise<boolean> {
+    const credentials = embeddedStorageCredentials(loadServerSecret(server.config.dataDir, server.config.serverSecret));
+    const client = new S3Client({ region: server.config.storage.region, endpoint: `${server.base}/s3`, forcePathStyle: true, maxAttempts: 1, credentials });
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: server.config.storage.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'NotFound') return false;
+      throw error;
+    }
+  }
+
+  /** The provider's call: `raw` as the JSON body (none when undefined), `signature` in its header. */
+  const webhook = (server: Server, raw: string | undefined, signature?: string) =>
+    fetch(`${server.api}/onboarding-management/identity-check/webhook`, {
+      method: 'POST',
+      headers: { ...(raw === undefined ? {} : { 'content-type': 'application/json' }), ...(signature === undefined ? {} : { 'x-divilo-signature': signature }) },
+      body: raw,
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }));
+
+  const fieldsOf = (body: Record<string, unknown>) => Object.fromEntries((body.errors as { field: string; id: string }[]).map(({ field, id }) => [field, id]));
+  const actionsOf = async (server: Server, id: string) => (await server.app.auditLog.listBySubject(`application:${id}`)).filter((entry) => entry.action.startsWith('onboarding.identity_check'));
+
+  it('accepts real PNG and JPEG photos, and refuses a renamed PDF, a mistyped PNG, a truncated or corrupt file and the wrong sizes', async () => {
+    const who = await applicant(builtin);
+    await photosOf(builtin, who);
+    const truncated = png(800, 600).subarray(0, 300);
+    const corruptJpeg = Buffer.from(jpeg(800, 600));
+    corruptJpeg.writeUInt16BE(0xfff0, 4);
+    const cases: [string, Buffer, string, number, string][] = [
+      ['renamed.png', pdf, 'image/png', 422, 'DOCUMENT_NOT_IMAGE'],
+      ['typed-as-pdf.png', png(800, 600), 'application/pdf', 422, 'DOCUMENT_NOT_IMAGE'],
+      ['png-typed-as-jpeg.jpg', png(800, 600), 'image/jpeg', 422, 'DOCUMENT_NOT_IMAGE'],
+      ['truncated.png', truncated, 'image/png', 422, 'DOCUMENT_NOT_DECODABLE'],
+      ['corrupt.jpg', corruptJpeg, 'image/jpeg', 422, 'DOCUMENT_NOT_DECODABLE'],
+      ['tiny.png', png(10, 10), 'image/png', 422, 'IMAGE_TOO_SMALL'],
+      ['narrow.jpg', jpeg(319, 2000), 'image/jpeg', 422, 'IMAGE_TOO_SMALL'],
+      ['panorama.png', png(12_001, 320), 'image/png', 422, 'IMAGE_TOO_LARGE'],
+    ];
+    for (const [name, bytes, type, status, code] of cases) {
+      const refused = await uploadPhoto(builtin, who, 'selfie', name, bytes, type);
+      expect({ name, status: refused.status, code: refused.body.code }).toEqual({ name, status, code });
+      if (code.startsWith('IMAGE_')) expect(refused.body).toMatchObject({ minPixels: 320, maxPixels: 12_000 });
+      expect(await stored(builtin, refused.key)).toBe(false);
+    }
+    // The photos accepted before stay recorded; the modelo 036 is still a PDF and nothing else.
+    const listed = (await call(builtin, 'GET', 'documents', who.bearer)).body.documents as { kind: string; key: string }[];
+    expect(listed.map((document) => document.kind).sort()).toEqual(['documentBack', 'documentFront', 'selfie']);
+    expect((await uploadPhoto(builtin, who, 'model036', 'model.pdf', png(800, 600), 'image/png')).body).toMatchObject({ code: 'DOCUMENT_NOT_PDF' });
+    const refusals = (await builtin.app.auditLog.listBySubject(`application:${who.id}`)).filter((entry) => entry.action === 'onboarding.document_refused');
+    expect(refusals.map((entry) => entry.details?.code)).toEqual([...cases.map(([, , , , code]) => code), 'DOCUMENT_NOT_PDF']);
+  });
+
+  it('starts only with photos the server checked for this application, each of its own kind', async () => {
+    const who = await applicant(builtin);
+    const photos = await photosOf(builtin, who);
+    const empty = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, selfie: '' });
+    expect(empty.status).toBe(400);
+    expect(fieldsOf(empty.body)).toEqual({ selfie: 'validations.required' });
+    const swapped = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, selfie: photos.documentFront });
+    expect(fieldsOf(swapped.body)).toEqual({ selfie: 'validations.documentMissing' });
+    const refused = await uploadPhoto(builtin, who, 'documentBack', 'cut.jpg', jpeg(800, 600).subarray(0, 200), 'image/jpeg');
+    expect(refused.status).toBe(422);
+    const unchecked = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, documentBack: refused.key });
+    expect(unchecked.status).toBe(400);
+    expect(fieldsOf(unchecked.body)).toEqual({ documentBack: 'validations.documentMissing' });
+    // Another applicant's checked photos are not this one's.
+    const other = await applicant(builtin);
+    const theirs = await call(builtin, 'POST', 'identity-check', other.bearer, photos);
+    expect(fieldsOf(theirs.body)).toEqual({ documentFront: 'validations.documentMissing', documentBack: 'validations.documentMissing', selfie: 'validations.documentMissing' });
+    expect(await actionsOf(builtin, who.id)).toEqual([]);
+  });
+
+  it('keeps the order of the journey: no identity check before the password', async () => {
+    const who = await applicant(builtin, { passwordSet: false });
+    const photos = await photosOf(builtin, who);
+    expect(await call(builtin, 'POST', 'identity-check', who.bearer, photos)).toEqual({ status: 409, body: expect.objectContaining({ code: 'STEP_OUT_OF_ORDER', currentStep: 'divilo-password' }) });
+    expect((await call(builtin, 'GET', 'identity-check', who.bearer)).body).toMatchObject({ code: 'IDENTITY_CHECK_NOT_STARTED' });
+  });
+
+  it('built in: approves the checked photos at once, the contract comes next, and a retry starts nothing new', async () => {
+    const who = await applicant(builtin);
+    const photos = await photosOf(builtin, who);
+    const started = await call(builtin, 'POST', 'identity-check', who.bearer, photos);
+    expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'docu-sign', answers: { ...photos, identityCheck: { status: 'approved', provider: 'builtin' } } } } });
+    expect(await call(builtin, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'approved' } });
+    const application = (await call(builtin, 'GET', 'application', who.bearer)).body;
+    expect(application).toMatchObject({ currentStep: 'docu-sign', completedSteps: expect.arrayContaining(['check-identity', 'check-identity-waiting']) });
+
+    const [again, twice] = await Promise.all([call(builtin, 'POST', 'identity-check', who.bearer, photos), call(builtin, 'POST', 'identity-check', who.bearer, photos)]);
+    expect([again.status, twice.status]).toEqual([200, 200]);
+    const audit = await actionsOf(builtin, who.id);
+    expect(audit.map((entry) => [entry.actor, entry.action, entry.details])).toEqual([
+      [`application:${who.id}`, 'onboarding.identity_check_started', { provider: 'builtin' }],
+      ['identity-provider:builtin', 'onboarding.identity_check_approved', { provider: 'builtin' }],
+    ]);
+    expect(audit.every((entry) => entry.requestId)).toBe(true);
+  });
+
+  it('built in: two first sends at once start one check', async () => {
+    const who = await applicant(builtin);
+    const photos = await photosOf(builtin, who);
+    const answers = await Promise.all([1, 2, 3].map(() => call(builtin, 'POST', 'identity-check', who.bearer, photos)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect((await actionsOf(builtin, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_started', 'onboarding.identity_check_approved']);
+  });
+
+  it('built in: rejects photos that are no longer the checked ones, and the applicant takes them again', async () => {
+    const who = await applicant(builtin);
+    const photos = await photosOf(builtin, who);
+    // The check was started (as the step leaves it) and the selfie replaced before the verifier looked.
+    const application = (await builtin.app.applications.find(who.id))!;
+    await builtin.app.applications.save(
+      application,
+      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'builtin', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
+      new Date(),
+    );
+    await uploadPhoto(builtin, who, 'selfie', 'second.jpg', jpeg(720, 960), 'image/jpeg');
+    await builtin.app.identityCheck.verifier.start(who.id, photos);
+    expect(await call(builtin, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'images-missing' } });
+    expect((await call(builtin, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'check-identity' });
+    expect((await actionsOf(builtin, who.id)).map((entry) => entry.details)).toEqual([{ provider: 'builtin', reason: 'images-missing' }]);
+  });
+
+  it('built in: a check left pending (cut short by an outage) is decided when the photos are sent again', async () => {
+    const who = await applicant(builtin);
+    const photos = await photosOf(builtin, who);
+    const application = (await builtin.app.applications.find(who.id))!;
+    await builtin.app.applications.save(
+      application,
+      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'builtin', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
+      new Date(),
+    );
+    expect((await call(builtin, 'POST', 'identity-check', who.bearer, photos)).body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'docu-sign' } });
+    expect((await actionsOf(builtin, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_approved']);
+  });
+
+  it('webhook: pending until the provider answers; only a signed answer counts', async () => {
+    const who = await applicant(external);
+    const photos = await photosOf(external, who);
+    const started = await call(external, 'POST', 'identity-check', who.bearer, photos);
+    expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'check-identity-waiting' } } });
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ status: 'pending' });
+
+    const raw = JSON.stringify({ applicationId: who.id, status: 'approved' });
+    const forged = [
+      ['no signature', await webhook(external, raw)],
+      ['not hex', await webhook(external, raw, 'x'.repeat(64))],
+      ['another secret', await webhook(external, raw, sign(raw, `${SECRET}x`))],
+      ['another body', await webhook(external, raw.replace('approved', 'rejected'), sign(raw))],
+      ['no body', await webhook(external, undefined, sign(''))],
+      ['no secret configured', await webhook(builtin, raw, sign(raw))],
+    ] as const;
+    for (const [name, answer] of forged) expect({ name, status: answer.status, code: answer.body.code }).toEqual({ name, status: 401, code: 'INVALID_SIGNATURE' });
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ status: 'pending' });
+    expect((await webhook(external, JSON.stringify({ applicationId: 'no-such-application', status: 'approved' }), sign(JSON.stringify({ applicationId: 'no-such-application', status: 'approved' })))).body).toMatchObject({
+      code: 'APPLICATION_NOT_FOUND',
+    });
+  });
+
+  it('webhook: a rejection sends the applicant back to the photos, a new check then an approval moves on, no secret in the audit or the logs', async () => {
+    const who = await applicant(external);
+    const photos = await photosOf(external, who);
+    await call(external, 'POST', 'identity-check', who.bearer, photos);
+    const rejection = JSON.stringify({ applicationId: who.id, status: 'rejected', reason: 'document-expired' });
+    expect(await webhook(external, rejection, sign(rejection))).toEqual({ status: 200, body: { applicationId: who.id, status: 'rejected' } });
+    expect(await call(external, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'document-expired' } });
+    const back = (await call(external, 'GET', 'application', who.bearer)).body;
+    expect(back.currentStep).toBe('check-identity');
+    expect(back.completedSteps).not.toContain('check-identity');
+    // The same delivery again changes nothing; an approval of a check already decided is refused.
+    expect((await webhook(external, rejection, sign(rejection))).status).toBe(200);
+    const late = JSON.stringify({ applicationId: who.id, status: 'approved' });
+    expect((await webhook(external, late, sign(late))).body).toMatchObject({ code: 'IDENTITY_CHECK_NOT_PENDING' });
+
+    const retaken = await call(external, 'POST', 'identity-check', who.bearer, photos);
+    expect(retaken.body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'check-identity-waiting', answers: { identityCheck: { status: 'pending' } } } });
+    const approval = JSON.stringify({ applicationId: who.id, status: 'approved' });
+    expect((await webhook(external, approval, sign(approval))).status).toBe(200);
+    expect((await call(external, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'docu-sign', answers: { identityCheck: { status: 'approved', provider: 'webhook' } } });
+
+    const audit = await actionsOf(external, who.id);
+    expect(audit.map((entry) => [entry.action, entry.details])).toEqual([
+      ['onboarding.identity_check_started', { provider: 'webhook' }],
+      ['onboarding.identity_check_rejected', { provider: 'webhook', reason: 'document-expired' }],
+      ['onboarding.identity_check_started', { provider: 'webhook' }],
+      ['onboarding.identity_check_approved', { provider: 'webhook' }],
+    ]);
+    const everything = JSON.stringify(await external.app.auditLog.listBySubject(`application:${who.id}`));
+    expect(logs.text()).toContain('/identity-check/webhook');
+    for (const secret of [SECRET, sign(rejection), sign(approval), who.bearer, who.token]) {
+      expect(everything).not.toContain(secret);
+      expect(logs.text()).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// /check-identity and /check-identity-waiting: the three photos the server checked start the identity check,
+// and the waiting page asks for its result. Starting is one conditional save of the application (retried on a
+// concurrent one); the same photos sent again while their check is pending or approved start no new check.
+import type { FastifyInstance } from 'fastify';
+import { stepById } from '../../../src/features/signup/flow';
+import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../src/validation/onboarding';
+import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
+import { ApiError } from '../../plugins/errors';
+import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '../../services/identityCheck';
+import { applicationView } from '../../services/onboardingApplications';
+import { checkTurn } from './steps';
+import { applicationOf } from './tokens';
+
+const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+const STEP = stepById('check-identity')!;
+
+const RESULT = {
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, reason: { type: 'string' } },
+  required: ['status'],
+} as const;
+
+export async function identityCheckRoutes(app: FastifyInstance) {
+  const invalid = (errors: unknown[]) => new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors });
+
+  app.post<{ Body: Partial<IdentityImages> }>(
+    '/identity-check',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Starts the identity check on the three photos (their storage keys) and answers the waiting step',
+        description:
+          'Each key must be the document of that kind the server checked for this application (`POST documents`): ' +
+          '400 VALIDATION_FAILED with validations.documentMissing on the field otherwise. The same photos while their check is pending ' +
+          'or approved start nothing new; after a rejection they start a new check. 409 STEP_OUT_OF_ORDER { currentStep }, APPLICATION_CLOSED.',
+        headers: BEARER,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(IDENTITY_IMAGE_KINDS.map((kind) => [kind, { type: 'string', maxLength: 1024 }])),
+        },
+        response: { 200: { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] }, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const applicationId = await applicationOf(app, request);
+      // Fields not sent are empty, as on a blank form.
+      const images = Object.fromEntries(IDENTITY_IMAGE_KINDS.map((kind) => [kind, request.body[kind]?.trim() ?? ''])) as IdentityImages;
+      const refused = toFieldErrors(await validateSchema(checkIdentitySchema, images));
+      if (refused.length > 0) throw invalid(refused);
+      const documents = await app.onboardingDocuments.list(applicationId);
+      const unchecked = IDENTITY_IMAGE_KINDS.filter((kind) => !documents.some((document) => document.kind === kind && document.key === images[kind]));
+      if (unchecked.length > 0) throw invalid(unchecked.map((field) => ({ field, id: 'validations.documentMissing' })));
+
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const application = await app.applications.find(applicationId);
+        if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+        checkTurn(application, STEP.id);
+        const next = STEP.next({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' }) ?? 'welcome';
+        const current = identityCheckOf(application);
+        const samePhotos = IDENTITY_IMAGE_KINDS.every((kind) => application.answers[kind] === images[kind]);
+        if (samePhotos && current?.status === 'approved') return { next, application: applicationView(application) };
+        if (samePhotos && current?.status === 'pending') {
+          // The built-in check decides at once: one still pending was cut short (an outage) and runs again.
+          if (app.identityCheck.provider === 'builtin') await app.identityCheck.verifier.start(applicationId, images, request.id);
+          return { next, application: applicationView((await app.applications.find(applicationId)) ?? application) };
+        }
+
+        const now = app.codes.now();
+        const check: IdentityCheckState = { status: 'pending', provider: app.identityCheck.provider, startedAt: now.toISOString() };
+        const saved = await app.applications.save(
+          application,
+          {
+            answers: { ...application.answers, ...images, identityCheck: check },
+            // New photos wait for their own result, even after an approval of others.
+            completedSteps: [...application.completedSteps.filter((step) => step !== STEP.id && step !== 'check-identity-waiting'), STEP.id],
+          },
+          now,
+        );
+        if (!saved) continue;
+        const actor = `application:${applicationId}`;
+        await app.auditLog.append({ actor, action: 'onboarding.identity_check_started', subject: actor, requestId: request.id, details: { provider: check.provider } }, now);
+        await app.identityCheck.verifier.start(applicationId, images, request.id);
+        // The built-in check has decided already: the application as it is now.
+        return { next, application: applicationView((await app.applications.find(applicationId)) ?? saved) };
+      }
+      throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+    },
+  );
+
+  app.get(
+    '/identity-check',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: "The identity check's state: pending, approved (the contract comes next) or rejected (with a reason; take the photos again)",
+        description: '404 IDENTITY_CHECK_NOT_STARTED before the photos were sent.',
+        headers: BEARER,
+        response: { 200: RESULT, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const application = await app.applications.find(await applicationOf(app, request));
+      if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      const check = identityCheckOf(application);
+      if (!check) throw new ApiError(404, 'IDENTITY_CHECK_NOT_STARTED', 'The identity check has not started');
+      return { status: check.status, ...(check.reason ? { reason: check.reason } : {}) };
+    },
+  );
+}
