@@ -101,6 +101,11 @@ describe('JPEG headers', () => {
     }
   });
 
+  it("accepts a phone camera's JPEG with its own data after the EOI", () => {
+    const withTrailer = Buffer.concat([good, Buffer.from('MotionPhoto_Data'), Buffer.alloc(64, 7)]);
+    expect(readJpegHeader(withTrailer)).toMatchObject({ ok: true, format: 'jpeg' });
+  });
+
   it('refuses a corrupt JPEG: a segment overrunning the file, a scan or EOI before the frame, a zero size, a bad frame length', () => {
     const overrun = Buffer.from(good);
     overrun.writeUInt16BE(0xfff0, 4); // JFIF's length

@@ -75,10 +75,12 @@ const JPEG_SOI = 0xd8;
 const JPEG_EOI = 0xd9;
 const JPEG_SOS = 0xda;
 const JPEG_TEM = 0x01;
+const JPEG_END = Buffer.from([0xff, JPEG_EOI]);
 
 /**
  * A JPEG: SOI, then a walk of the segments (each length within the file) to the frame header that gives the
- * size, and EOI closing the file. Nothing before the frame may be a scan, a restart or another image's start.
+ * size, and an EOI after it. Nothing before the frame may be a scan, a restart or another image's start. Bytes
+ * after the EOI are allowed: phone cameras append their own data there (motion photos, depth maps).
  */
 export function readJpegHeader(bytes: Buffer): ImageHeaderResult {
   if (bytes.length < 3 || bytes[0] !== 0xff || bytes[1] !== JPEG_SOI || bytes[2] !== 0xff) return NOT_IMAGE;
@@ -102,7 +104,7 @@ export function readJpegHeader(bytes: Buffer): ImageHeaderResult {
       const width = bytes.readUInt16BE(offset + 5);
       const components = bytes[offset + 7];
       if (width === 0 || height === 0 || components === 0 || length !== 8 + 3 * components) return NOT_DECODABLE;
-      const closed = bytes.length >= offset + length + 2 && bytes[bytes.length - 2] === 0xff && bytes[bytes.length - 1] === JPEG_EOI;
+      const closed = bytes.lastIndexOf(JPEG_END) >= offset + length;
       return closed ? { ok: true, format: 'jpeg', width, height } : NOT_DECODABLE;
     }
     offset += length;

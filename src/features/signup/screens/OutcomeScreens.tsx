@@ -29,6 +29,18 @@ const messages = describeMessages({
   welcomeLogin: { id: 'onboarding.welcome.login', defaultMessage: 'Go to the login page' },
 });
 
+/**
+ * Pages that end the journey forget the onboarding session and the form: the browser keeps nothing of the
+ * application, and /signUp afterwards starts afresh instead of resuming this page.
+ */
+function useJourneyEnded() {
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    dispatch(sessionCleared());
+    dispatch(formActions.formReset());
+  }, [dispatch]);
+}
+
 function SupportLine() {
   const intl = useIntl();
   const phone = getRuntimeConfig().supportPhone;
@@ -44,6 +56,7 @@ function SupportLine() {
 /** /already-exists: the ID or the e-mail is a customer's (or in review); log in or recover the password. */
 export function AlreadyExistsScreen() {
   const intl = useIntl();
+  useJourneyEnded();
   const location = useLocation();
   return (
     <StepLayout step="already-exists" back={false}>
@@ -64,6 +77,7 @@ export function AlreadyExistsScreen() {
 /** /forbidden-user: the bank cannot serve this applicant (residence outside Spain, under age). */
 export function ForbiddenUserScreen() {
   const intl = useIntl();
+  useJourneyEnded();
   return (
     <StepLayout step="forbidden-user" back={false}>
       <div className="dv-outcome">
@@ -74,17 +88,10 @@ export function ForbiddenUserScreen() {
   );
 }
 
-/**
- * /welcome: the end of the journey. The onboarding session and the form are forgotten here, so the browser keeps
- * nothing of the application and a new /signUp starts afresh.
- */
+/** /welcome: the end of the journey, and what happens next. */
 export function WelcomeScreen() {
   const intl = useIntl();
-  const dispatch = useAppDispatch();
-  useEffect(() => {
-    dispatch(sessionCleared());
-    dispatch(formActions.formReset());
-  }, [dispatch]);
+  useJourneyEnded();
   return (
     <StepLayout step="welcome" back={false}>
       <div className="dv-outcome">

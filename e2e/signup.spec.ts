@@ -1,0 +1,147 @@
+// The freelancer's onboarding in the browser, on the real server: from /signUp through every step, with
+// reloads and a second device, the outcome pages, refused uploads, and axe's WCAG checks of each screen.
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { ANA } from './helpers';
+import {
+  codeSentTo,
+  freelanceBusiness,
+  freshApplicant,
+  password,
+  personalInfo,
+  phone,
+  signUp,
+  taxRegistration,
+  tellUsMore,
+  wizardText,
+  type Lang,
+} from './wizard';
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+test.use({ bypassCSP: true });
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
+  });
+  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** axe on the page as it is, after its title is there (the screen has rendered). */
+async function expectAccessible(page: Page) {
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+}
+
+for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
+  const t = wizardText(lang);
+
+  test(`a freelancer signs up, reloads on the way and reaches the identity check with every answer kept (${lang})`, async ({ page }) => {
+    const who = freshApplicant();
+    await page.goto(`/signUp?lang=${lang}&promo=VERANO26`);
+    await expect(page.getByLabel(/promo/i)).toHaveValue('VERANO26');
+    await expectAccessible(page);
+    await signUp(page, lang, who, '&promo=VERANO26');
+    await expectAccessible(page);
+    await personalInfo(page, lang);
+    await expect(page).toHaveURL(/\/contact-phone/);
+
+    // Reload 1: the page and the query stay; Back shows the answers saved.
+    await page.reload();
+    await expect(page).toHaveURL(/\/contact-phone\?.*promo=VERANO26/);
+    await page.getByRole('link', { name: lang === 'es' ? 'Atrás' : 'Back' }).click();
+    await expect(page.getByLabel(t.firstName, { exact: true })).toHaveValue('Lucía');
+    await expect(page.getByLabel(t.birthDate)).toHaveValue('14/03/1990');
+    await page.getByRole('button', { name: t.continue }).click();
+
+    await expectAccessible(page);
+    await phone(page, lang, who);
+    await expectAccessible(page);
+    await freelanceBusiness(page, lang);
+    await taxRegistration(page, lang);
+
+    // Reload 2, on the next step: the upload and the regime are still there behind Back.
+    await page.reload();
+    await page.getByRole('link', { name: lang === 'es' ? 'Atrás' : 'Back' }).click();
+    await expect(page.getByLabel(t.regime)).toBeChecked();
+    await expect(page.getByText(t.received)).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: t.continue }).click();
+
+    await expectAccessible(page);
+    await tellUsMore(page, lang);
+
+    // Reload 3, on the password: a secret is never kept, the rest is.
+    await page.reload();
+    await expect(page.getByLabel(t.password, { exact: true })).toHaveValue('');
+    const stored = await page.evaluate(() => JSON.stringify(localStorage));
+    expect(stored).toContain('VERANO26');
+    expect(stored).not.toContain(who.password);
+    await expectAccessible(page);
+    await password(page, lang, who);
+    await expectAccessible(page);
+  });
+
+  test(`another device resumes the application where it was left, with its answers (${lang})`, async ({ page, browser }) => {
+    const who = freshApplicant();
+    await signUp(page, lang, who);
+    await personalInfo(page, lang);
+    await phone(page, lang, who);
+
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    await signUp(other, lang, who);
+    await expect(other).toHaveURL(/\/register-as/);
+    await other.getByRole('link', { name: lang === 'es' ? 'Atrás' : 'Back' }).click();
+    await expect(other).toHaveURL(/\/confirm-telephone/);
+    await other.goto(`/personal-info?lang=${lang}`);
+    await expect(other.getByLabel(t.firstSurname)).toHaveValue('Martín');
+    await context.close();
+  });
+
+  test(`an ID that is a customer's already lands on /already-exists, one outside Spain on /forbidden-user (${lang})`, async ({ page }) => {
+    await signUp(page, lang, { email: `someone-${Date.now()}@example.com`, dni: ANA.id, phone: '', password: '' });
+    await expect(page).toHaveURL(/\/already-exists/);
+    await expectAccessible(page);
+
+    const who = freshApplicant();
+    await signUp(page, lang, who);
+    await personalInfo(page, lang, { typed: lang === 'es' ? 'Francia' : 'France', option: lang === 'es' ? 'Francia' : 'France' });
+    await expect(page).toHaveURL(/\/forbidden-user/);
+    await expectAccessible(page);
+  });
+
+  test(`the tax step refuses a file that is not a PDF and a form without the document, next to it (${lang})`, async ({ page }) => {
+    const who = freshApplicant();
+    await signUp(page, lang, who);
+    await personalInfo(page, lang);
+    await phone(page, lang, who);
+    await freelanceBusiness(page, lang);
+    await page.getByLabel(t.regime).check();
+    await page.getByRole('button', { name: t.continue }).click();
+    await expect(page).toHaveURL(/\/tax-registration-income/);
+    await expect(page.locator('input[type=file]')).toBeFocused();
+    await page.locator('input[type=file]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not a pdf at all') });
+    await expect(page.getByText(t.notPdf)).toBeVisible();
+    await expectAccessible(page);
+  });
+}
+
+test('the e-mail code step says how many attempts are left after a wrong code', async ({ page }) => {
+  const who = freshApplicant();
+  const t = wizardText('en');
+  await page.goto('/signUp?lang=en');
+  await page.getByLabel(t.email).fill(who.email);
+  await page.getByLabel(t.id).fill(who.dni);
+  await page.getByLabel(t.privacy).check();
+  await page.getByLabel(t.precontract).check();
+  await page.getByRole('button', { name: t.sendCode }).click();
+  const right = await codeSentTo(page, who.email);
+  await page.getByLabel(t.emailCode).fill(right === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: t.confirm }).click();
+  await expect(page.getByRole('alert')).toContainText('4 attempts left');
+  await expect(page.getByLabel(t.emailCode)).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel(t.emailCode)).toBeFocused();
+});

@@ -1,0 +1,162 @@
+// The freelancer's journey through the onboarding wizard, step by step, as the browser tests drive it: each
+// helper fills one screen as an applicant would (labels, pickers, uploads) and ends on the next route.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { E2E_SERVER_SECRET } from './secrets';
+
+export type Lang = 'es' | 'en';
+
+const TEXT = {
+  en: {
+    email: 'E-mail', id: 'DNI or NIE number', privacy: /privacy policy/, precontract: /pre-contract information/, sendCode: 'Send me the code',
+    emailCode: 'Code from the e-mail', confirm: 'Confirm', continue: 'Continue', firstName: 'First name', firstSurname: 'First surname',
+    birthCountry: 'Country of birth', residence: 'Country where you live', birthDate: 'Date of birth', spain: 'Spain', mobile: 'Mobile number', smsCode: 'SMS code',
+    freelance: 'Self-employed (autónomo)', start: 'I have everything, start', activity: 'Activity (IAE epigraph)', startDate: 'Date you started the activity',
+    street: 'Street and number', postalCode: 'Postal code', city: 'Town or city', regime: 'Direct assessment, simplified (estimación directa simplificada)',
+    received: /Document received/, product: 'A business account', funds: 'Where will the money in the account come from?', assets: 'Where do your assets come from?',
+    notPep: "No, I don't", password: 'Password', repeat: 'Repeat the password', notPdf: /must be a PDF/,
+  },
+  es: {
+    email: 'Correo electrónico', id: 'Número de DNI o NIE', privacy: /política de privacidad/, precontract: /información precontractual/, sendCode: 'Enviarme el código',
+    emailCode: 'Código del correo', confirm: 'Confirmar', continue: 'Continuar', firstName: 'Nombre', firstSurname: 'Primer apellido',
+    birthCountry: 'País de nacimiento', residence: 'País de residencia', birthDate: 'Fecha de nacimiento', spain: 'España', mobile: 'Número de móvil', smsCode: 'Código SMS',
+    freelance: 'Autónomo', start: 'Lo tengo todo, empezar', activity: 'Actividad (epígrafe del IAE)', startDate: 'Fecha de inicio de la actividad',
+    street: 'Calle y número', postalCode: 'Código postal', city: 'Municipio', regime: 'Estimación directa simplificada',
+    received: /Documento recibido/, product: 'Una cuenta de negocio', funds: '¿De dónde vendrá el dinero de la cuenta?', assets: '¿De dónde procede tu patrimonio?',
+    notPep: 'No', password: 'Contraseña', repeat: 'Repite la contraseña', notPdf: /debe ser un documento PDF/,
+  },
+} as const;
+
+export const wizardText = (lang: Lang) => TEXT[lang];
+
+/** A valid DNI no other test uses: eight digits and their check letter. */
+export function freshDni(): string {
+  const number = Math.floor(Math.random() * 90_000_000) + 1_000_000;
+  return `${String(number).padStart(8, '0')}${'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}`;
+}
+
+export interface Applicant {
+  email: string;
+  dni: string;
+  phone: string;
+  password: string;
+}
+
+export function freshApplicant(): Applicant {
+  const dni = freshDni();
+  return { email: `${dni.toLowerCase()}@example.com`, dni, phone: `6${dni.slice(0, 8)}`, password: 'Nueva-Clave-2026' };
+}
+
+/** The newest code the embedded outbox sent to `recipient` (an e-mail or a phone in E.164) after message `after`. */
+export async function codeSentTo(page: Page, recipient: string, after = 0): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const messages = (await (await page.request.get('/dev/outbox.json')).json()) as { id: number; recipient: string; text: string }[];
+      const message = messages.find((m) => m.recipient === recipient && m.id > after);
+      code = message ? /\b(\d{6})\b/.exec(message.text)?.[1] : undefined;
+      return code;
+    })
+    .toBeTruthy();
+  return code!;
+}
+
+/** Chooses an option of a searchable picker by typing part of it. */
+export async function pick(page: Page, label: string, typed: string, option: string | RegExp = typed) {
+  await page.getByRole('combobox', { name: label }).fill(typed);
+  await page.getByRole('option', { name: option }).first().click();
+}
+
+const continueOn = async (page: Page, lang: Lang, next: RegExp) => {
+  await page.getByRole('button', { name: TEXT[lang].continue }).click();
+  await expect(page).toHaveURL(next);
+};
+
+export async function signUp(page: Page, lang: Lang, who: Applicant, query = '') {
+  const t = TEXT[lang];
+  await page.goto(`/signUp?lang=${lang}${query}`);
+  await page.getByLabel(t.email).fill(who.email);
+  await page.getByLabel(t.id).fill(who.dni);
+  await page.getByLabel(t.privacy).check();
+  await page.getByLabel(t.precontract).check();
+  await page.getByRole('button', { name: t.sendCode }).click();
+  await expect(page).toHaveURL(/\/reg-code/);
+  await page.getByLabel(t.emailCode).fill(await codeSentTo(page, who.email));
+  await page.getByRole('button', { name: t.confirm }).click();
+}
+
+export async function personalInfo(page: Page, lang: Lang, residence?: { typed: string; option: string }) {
+  const t = TEXT[lang];
+  await expect(page).toHaveURL(/\/personal-info/);
+  await page.getByLabel(t.firstName, { exact: true }).fill('Lucía');
+  await page.getByLabel(t.firstSurname).fill('Martín');
+  if (residence) await pick(page, t.residence, residence.typed, residence.option);
+  await pick(page, t.birthCountry, t.spain);
+  await page.getByLabel(t.birthDate).fill('14/03/1990');
+  await page.getByRole('button', { name: t.continue }).click();
+}
+
+export async function phone(page: Page, lang: Lang, who: Applicant) {
+  const t = TEXT[lang];
+  await expect(page).toHaveURL(/\/contact-phone/);
+  await page.getByLabel(t.mobile).fill(who.phone);
+  await page.getByRole('button', { name: t.sendCode }).click();
+  await expect(page).toHaveURL(/\/confirm-telephone/);
+  await page.getByLabel(t.smsCode).fill(await codeSentTo(page, `+34${who.phone}`));
+  await page.getByRole('button', { name: t.confirm }).click();
+  await expect(page).toHaveURL(/\/register-as/);
+}
+
+export async function freelanceBusiness(page: Page, lang: Lang) {
+  const t = TEXT[lang];
+  await page.getByLabel(t.freelance).check();
+  await continueOn(page, lang, /\/requirements-freelance/);
+  await page.getByRole('button', { name: t.start }).click();
+  await expect(page).toHaveURL(/\/your-activity/);
+  await pick(page, t.activity, 'programadores', /Programadores/);
+  await page.getByLabel(t.startDate).fill('01/02/2020');
+  await continueOn(page, lang, /\/fiscal-address/);
+  await page.getByLabel(t.street).fill('Calle Mayor 1');
+  await page.getByLabel(t.postalCode).fill('28013');
+  await page.getByLabel(t.city).fill('Madrid');
+  await continueOn(page, lang, /\/tax-registration-income/);
+}
+
+export const samplePdf = (name = 'modelo-036.pdf') => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(`%PDF-1.4\n${'%'.repeat(2048)}\n%%EOF\n`) });
+
+export async function taxRegistration(page: Page, lang: Lang) {
+  const t = TEXT[lang];
+  await page.getByLabel(t.regime).check();
+  await page.locator('input[type=file]').setInputFiles(samplePdf());
+  await expect(page.getByText(t.received)).toBeVisible();
+  await continueOn(page, lang, /\/tell-us-more-freelance/);
+}
+
+export async function tellUsMore(page: Page, lang: Lang) {
+  const t = TEXT[lang];
+  await page.getByLabel(t.product).check();
+  await page.getByLabel(t.funds).selectOption('business-activity');
+  await page.getByLabel(t.assets).selectOption('savings');
+  await page.getByLabel(t.notPep, { exact: true }).check();
+  await continueOn(page, lang, /\/divilo-password/);
+}
+
+export async function password(page: Page, lang: Lang, who: Applicant) {
+  const t = TEXT[lang];
+  await page.getByLabel(t.password, { exact: true }).fill(who.password);
+  await page.getByLabel(t.repeat).fill(who.password);
+  await continueOn(page, lang, /\/check-identity/);
+}
+
+/** `npm run admin …` against the browser tests' server, as the bank's staff run it. */
+export function admin(...args: string[]): string {
+  const port = process.env.E2E_PORT ?? '8181';
+  const { dataDir, databaseUrl } = JSON.parse(readFileSync(path.join(tmpdir(), `divilo-e2e-server-${port}.json`), 'utf8')) as { dataDir: string; databaseUrl: string };
+  return execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SERVER_SECRET: E2E_SERVER_SECRET, PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
+  });
+}
