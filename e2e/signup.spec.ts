@@ -7,6 +7,7 @@ import {
   codeSentTo,
   freelanceBusiness,
   freshApplicant,
+  identityCheck,
   password,
   personalInfo,
   phone,
@@ -82,6 +83,8 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await expectAccessible(page);
     await password(page, lang, who);
     await expectAccessible(page);
+    await identityCheck(page, lang);
+    await expect(page).toHaveURL(/\/docu-sign/);
   });
 
   test(`another device resumes the application where it was left, with its answers (${lang})`, async ({ page, browser }) => {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { png } from '../__tests__/server/images';
 import { E2E_SERVER_SECRET } from './secrets';
 
 export type Lang = 'es' | 'en';
@@ -159,4 +160,15 @@ export function admin(...args: string[]): string {
     encoding: 'utf8',
     env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SERVER_SECRET: E2E_SERVER_SECRET, PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
   });
+}
+
+/** Both sides of the ID document and a selfie, as real PNG photos of a sensible size; then the wait. */
+export async function identityCheck(page: Page, lang: Lang) {
+  await expect(page).toHaveURL(/\/check-identity$|\/check-identity\?/);
+  const inputs = page.locator('input[type=file]');
+  for (const [index, name] of ['front.png', 'back.png', 'selfie.png'].entries()) {
+    await inputs.nth(index).setInputFiles({ name, mimeType: 'image/png', buffer: png(800, 600) });
+    await expect(page.getByText(lang === 'es' ? 'Foto recibida' : 'Photo received', { exact: false })).toHaveCount(index + 1);
+  }
+  await page.getByRole('button', { name: lang === 'es' ? 'Enviar las fotos' : 'Send the photos' }).click();
 }
