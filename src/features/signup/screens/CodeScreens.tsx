@@ -57,7 +57,7 @@ export function RegCodeScreen() {
   };
 
   return (
-    <StepLayout step="reg-code" lead={intl.formatMessage(messages.emailSentTo, { email: <strong key="email">{arrival.sentTo ?? form.email}</strong> })}>
+    <StepLayout step="reg-code" lead={intl.formatMessage(messages.emailSentTo, { email: <strong key="email">{form.email || arrival.sentTo}</strong> })}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <CodeEntry label={intl.formatMessage(messages.emailCode)} field={field('code')} state={code} />
         <p className="dv-step__note">{intl.formatMessage(messages.emailMissing)}</p>
