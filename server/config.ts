@@ -40,6 +40,8 @@ export interface Config {
   /** Real providers when configured; the outbox otherwise (never in production). */
   messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
+  /** The PKCS#12 certificate signed contracts are sealed with; unset means a self-signed sandbox seal kept in DATA_DIR. */
+  seal: { p12File?: string; passphrase?: string };
 }
 
 type Env = Record<string, string | undefined>;
@@ -167,6 +169,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && (read(env, 'SMS_PROVIDER_URL') === undefined || read(env, 'SMTP_URL') === undefined)) {
     throw new ConfigError('SMS_PROVIDER_URL and SMTP_URL must be set in production: the outbox is for development only');
   }
+  const sealFile = existingFile(env, 'SEAL_P12_FILE');
+  if (production && sealFile === undefined) throw new ConfigError('SEAL_P12_FILE must be set in production: the sandbox seal is self-signed');
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
@@ -237,6 +241,7 @@ export function loadConfig(env: Env = process.env): Config {
       secret: read(env, 'RECAPTCHA_SECRET'),
       minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
     },
+    seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
   };
 }
 
