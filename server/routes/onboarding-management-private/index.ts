@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { contractRoutes } from './contract';
 import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
@@ -35,6 +36,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   await app.register(stepRoutes);
   await app.register(phoneRoutes);
   await app.register(passwordRoutes);
+  await app.register(contractRoutes);
 
   app.post(
     '/session/renew',
