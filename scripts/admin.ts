@@ -1,6 +1,7 @@
 // `npm run admin`: the bank's review of applications, on the same database and services as the server (the
 // same environment variables). With the embedded identity service, the server must be running: the pool is
 // one of its endpoints.
+import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
@@ -8,6 +9,7 @@ import { createDatabase, migrateToLatest } from '../server/db';
 import { embeddedIdentityCredentials } from '../server/plugins/identity';
 import { applicationRepository } from '../server/repositories/applicationRepository';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
+import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
@@ -31,6 +33,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   return {
     db: handle.db,
     applications: applicationRepository(handle.db),
+    contracts: contractRepository(handle.db),
     auditLog: auditLogRepository(handle.db),
     identity,
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
@@ -62,12 +65,29 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
     );
   program
     .command('show <id>')
-    .description('one application: its answers and its audit trail')
+    .description('one application: its answers, its signed contract (SHA-256) and its audit trail')
     .action(
       withDeps(async (d, id) => {
         const application = await d.applications.find(id);
         if (!application) throw new ReviewError(`No application ${id}`);
-        out(JSON.stringify({ ...application, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        const contract = (await d.contracts.find(id)) ?? null;
+        out(JSON.stringify({ ...application, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+      }),
+    );
+  program
+    .command('contract <id> <file>')
+    .description('writes the signed, sealed contract of an application to a new file')
+    .action(
+      withDeps(async (d, id, file) => {
+        const pdf = await d.contracts.pdf(id);
+        if (!pdf) throw new ReviewError(`Application ${id} has no signed contract`);
+        try {
+          writeFileSync(file, pdf, { flag: 'wx', mode: 0o600 });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ReviewError(`${file} exists already: name a new file`);
+          throw error;
+        }
+        out(`Contract of ${id} written to ${file}.`);
       }),
     );
   program

@@ -21,6 +21,7 @@ import { mainAppRoutes } from './routes/main-app';
 import { onboardingRoutes } from './routes/onboarding-management';
 import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
+import { contractsPlugin } from './plugins/contracts';
 import { demoCustomersPlugin } from './plugins/demoCustomers';
 import { documentsPlugin } from './plugins/documents';
 import { identityPlugin } from './plugins/identity';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
   await app.register(documentsPlugin, { config, secret });
   await app.register(identityCheckPlugin, { config });
+  await app.register(contractsPlugin, { config, secret });
   if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
 
   await app.register(healthRoutes);

@@ -46,6 +46,8 @@ export interface Config {
    * webhook, signed with `webhookSecret` (IDENTITY_WEBHOOK_SECRET; unset: the webhook takes nothing).
    */
   identityCheck: { provider: IdentityProvider; webhookSecret?: string };
+  /** The PKCS#12 certificate signed contracts are sealed with; unset means a self-signed sandbox seal kept in DATA_DIR. */
+  seal: { p12File?: string; passphrase?: string };
 }
 
 const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['builtin', 'webhook'];
@@ -182,6 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
   // The secret's value never appears in an error.
   if (webhookSecret !== undefined && webhookSecret.length < WEBHOOK_SECRET_MIN) throw new ConfigError(`IDENTITY_WEBHOOK_SECRET must be at least ${WEBHOOK_SECRET_MIN} characters`);
   if (identityProvider === 'webhook' && webhookSecret === undefined) throw new ConfigError('IDENTITY_WEBHOOK_SECRET must be set when IDENTITY_PROVIDER is webhook');
+  const sealFile = existingFile(env, 'SEAL_P12_FILE');
+  if (production && sealFile === undefined) throw new ConfigError('SEAL_P12_FILE must be set in production: the sandbox seal is self-signed');
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
@@ -253,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
       minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
     },
     identityCheck: { provider: identityProvider, webhookSecret },
+    seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
   };
 }
 

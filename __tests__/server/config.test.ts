@@ -18,6 +18,9 @@ const PRODUCTION = {
   SMS_PROVIDER_API_KEY: 'key',
   SMTP_URL: 'smtps://mail.example',
   MAIL_FROM: 'no-reply@divilo.es',
+  // Any file that exists: the seal certificate is read when the first contract is sealed.
+  SEAL_P12_FILE: __filename,
+  SEAL_P12_PASSPHRASE: 'seal passphrase',
 };
 
 describe('configuration', () => {
@@ -117,6 +120,9 @@ describe('configuration', () => {
     [{ IDENTITY_PROVIDER: 'onfido' }, 'IDENTITY_PROVIDER'],
     [{ IDENTITY_PROVIDER: 'webhook' }, 'IDENTITY_WEBHOOK_SECRET'],
     [{ IDENTITY_WEBHOOK_SECRET: 'short-secret' }, 'IDENTITY_WEBHOOK_SECRET'],
+    [{ ...PRODUCTION, SEAL_P12_FILE: '' }, 'SEAL_P12_FILE'],
+    [{ SEAL_P12_FILE: '/nowhere/seal.p12' }, 'SEAL_P12_FILE'],
+    [{ SEAL_P12_FILE: __filename }, 'SEAL_P12_PASSPHRASE'],
   ])('%j is refused with one line naming %s', (env, name) => {
     const message = errorOf(env);
     expect(message.startsWith(`${name} `)).toBe(true);

@@ -13,3 +13,9 @@ export function isPostgres(db: Kysely<any>): boolean {
 export function serialIdType(db: Kysely<any>): 'integer' | 'serial' {
   return isPostgres(db) ? 'serial' : 'integer';
 }
+
+/** Bytes stored as they are: SQLite's BLOB, PostgreSQL's BYTEA (both read back as a Buffer). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function binaryType(db: Kysely<any>): 'blob' | 'bytea' {
+  return isPostgres(db) ? 'bytea' : 'blob';
+}

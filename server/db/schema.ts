@@ -21,6 +21,7 @@ export interface Database {
   onboarding_documents: OnboardingDocumentTable;
   onboarding_registrations: OnboardingRegistrationTable;
   onboarding_applications: OnboardingApplicationTable;
+  onboarding_contracts: OnboardingContractTable;
 }
 
 /** A sign-up waiting for its e-mail code. */
@@ -112,4 +113,16 @@ export interface OnboardingDocumentTable {
   size: number | string;
   etag: string;
   checked_at: string;
+}
+
+/** An application's signed and sealed contract (one per application). */
+export interface OnboardingContractTable {
+  application_id: string;
+  /** SHA-256 (hex) of the stored, sealed PDF. */
+  sha256: string;
+  /** SHA-256 (hex) of the contract as shown and signed, the one its signature record names. */
+  contract_sha256: string;
+  pdf: Buffer;
+  signed_at: string;
+  request_id: string;
 }

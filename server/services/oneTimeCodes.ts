@@ -26,7 +26,7 @@ export type CheckResult =
   | { outcome: 'expired' };
 
 /** What a code is for: wrong answers count per person and purpose. */
-export type Purpose = 'login' | 'recovery' | 'email' | 'phone';
+export type Purpose = 'login' | 'recovery' | 'email' | 'phone' | 'contract';
 
 type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
 

@@ -1,9 +1,11 @@
-// The bank's review of applications (npm run admin): list them, look at one, approve or reject it. Approval
-// lets the customer sign in (the identity service's onboarding status) and tells them by e-mail.
+// The bank's review of applications (npm run admin): list them, look at one, approve or reject it. Only a
+// signed application (pending review) can be approved; approval lets the customer sign in (the identity
+// service's onboarding status) and tells them by e-mail.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
+import type { ContractRepository } from '../repositories/contractRepository';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
@@ -12,6 +14,7 @@ import { currentStepOf } from './onboardingApplications';
 export interface ReviewDependencies {
   db: Kysely<Database>;
   applications: ApplicationRepository;
+  contracts: ContractRepository;
   identity: Pick<IdentityService, 'updateAttributes'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
@@ -61,7 +64,7 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
   const application = await deps.applications.find(id);
   if (!application) throw new ReviewError(`No application ${id}`);
   if (application.status === 'approved' || application.status === 'rejected') throw new ReviewError(`Application ${id} was ${application.status} already`);
-  if (decision === 'approved' && application.answers.identityUserSub === undefined) throw new ReviewError(`Application ${id} has no sign-in credentials yet: it cannot be approved`);
+  if (decision === 'approved' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} is ${application.status}: only a signed application (pending-review) can be approved`);
   const saved = await deps.applications.save(application, { status: decision }, now);
   if (!saved) throw new ReviewError(`Application ${id} changed meanwhile: try again`);
   if (application.answers.identityUserSub !== undefined) {

@@ -1,42 +1,42 @@
-// The bank's review (npm run admin): approve lets the customer log in and tells them; reject records why.
+// The bank's review (npm run admin): only a signed application can be approved; approve lets the customer log
+// in and tells them; reject records why.
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { adminProgram } from '../../../scripts/admin';
 import { approveApplication, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
-
-const STEPS = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
+import { consentAndSign, readyToSign } from './signing';
 
 describeEachDialect('onboarding: the review', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   let deps: ReviewDependencies;
   beforeAll(async () => {
     server = await startLoginServerOn(dialect);
-    deps = { db: server.app.db, applications: server.app.applications, identity: server.app.identity, auditLog: server.app.auditLog, messages: server.app.messages };
+    deps = {
+      db: server.app.db,
+      applications: server.app.applications,
+      contracts: server.app.contracts,
+      identity: server.app.identity,
+      auditLog: server.app.auditLog,
+      messages: server.app.messages,
+    };
   });
   afterAll(() => server.close());
 
-  /** An application up to its password, made through the password call. */
-  async function withPassword(idDocument: string, language: 'es' | 'en' = 'es') {
-    const created = await server.app.applications.create(
-      { email: `${idDocument.toLowerCase()}-${dialect}@example.com`, idDocument, answers: { residenceCountry: 'ES', telephoneNumber: '+34622000111' }, completedSteps: STEPS, language },
-      new Date(),
-    );
-    await server.app.applications.save(created, { personType: 'freelance' }, new Date());
-    const response = await fetch(`${server.api}/onboarding-management-private/password`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${await server.app.onboardingTokens.issue(created.id)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ diviloPassword: 'Clave-Divilo-2026', diviloPasswordConfirmation: 'Clave-Divilo-2026' }),
-    });
-    expect(response.status).toBe(200);
-    return created;
+  /** An application signed through the contract calls: pending review. */
+  async function signed(idDocument: string, language: 'es' | 'en' = 'es') {
+    const { id, token } = await readyToSign(server, idDocument, { language });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    return (await server.app.applications.find(id))!;
   }
   const lastEmail = async (to: string) => (await server.app.db.selectFrom('outbox').select('text').where('recipient', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow()).text;
 
   it('approving lets the customer log in, e-mails them in their language, and is audited once', async () => {
-    const application = await withPassword('00000030R', 'en');
+    const application = await signed('00000030R', 'en');
     await expect(signIn(server.base, '00000030R', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
     await approveApplication(deps, application.id, 'marta');
     await expect(signIn(server.base, '00000030R', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
@@ -47,7 +47,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
   });
 
   it('rejecting needs a reason, records it, tells the applicant without it, and keeps sign-in closed', async () => {
-    const application = await withPassword('00000031W');
+    const application = await signed('00000031W');
     await expect(rejectApplication(deps, application.id, '  ', 'marta')).rejects.toThrow('needs a reason');
     await rejectApplication(deps, application.id, 'Documents do not match', 'marta');
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
@@ -58,15 +58,33 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
   });
 
-  it('an application without credentials cannot be approved; the list shows status, path, risk and step', async () => {
+  it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
     const early = await server.app.applications.create({ email: `early-${dialect}@example.com`, idDocument: '00000032A', answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
-    await expect(approveApplication(deps, early.id, 'marta')).rejects.toThrow('no sign-in credentials');
+    await expect(approveApplication(deps, early.id, 'marta')).rejects.toThrow('only a signed application');
+    const { id: unsigned } = await readyToSign(server, '00000034M');
+    await expect(approveApplication(deps, unsigned, 'marta')).rejects.toThrow('is in-progress: only a signed application (pending-review) can be approved');
+    expect((await server.app.applications.find(unsigned))!.status).toBe('in-progress');
     const rows = await listApplications(deps, new Date());
     expect(rows.find((row) => row.id === early.id)).toMatchObject({ status: 'in-progress', path: '-', step: 'personal-info', ageDays: 0 });
     const lines: string[] = [];
     await adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => lines.push(line)).parseAsync(['node', 'admin', 'list']);
     expect(lines[0]).toBe('id\tstatus\tpath\trisk\tstep\tdays');
     expect(lines.some((line) => line.startsWith(`${early.id}\tin-progress\t-\t-\tpersonal-info\t0`))).toBe(true);
+
+    const application = await signed('00000035Y');
+    const contract = (await server.app.contracts.find(application.id))!;
+    const shown: string[] = [];
+    await adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => shown.push(line)).parseAsync(['node', 'admin', 'show', application.id]);
+    expect(JSON.parse(shown.join('\n'))).toMatchObject({ status: 'pending-review', contract: { sha256: contract.sha256, contractSha256: contract.contractSha256 } });
+    const folder = mkdtempSync(path.join(tmpdir(), 'divilo-contract-'));
+    try {
+      const file = path.join(folder, 'contract.pdf');
+      await adminProgram(async () => ({ ...deps, close: async () => undefined }), () => undefined).parseAsync(['node', 'admin', 'contract', application.id, file]);
+      expect(readFileSync(file)).toEqual(await server.app.contracts.pdf(application.id));
+      await expect(adminProgram(async () => ({ ...deps, close: async () => undefined }), () => undefined).parseAsync(['node', 'admin', 'contract', application.id, file])).rejects.toThrow('exists already');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

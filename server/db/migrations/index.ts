@@ -7,6 +7,7 @@ import * as storageSegments from './0005_storage_segments';
 import * as documents from './0006_documents';
 import * as codeFailures from './0007_code_failures';
 import * as onboardingApplications from './0008_onboarding_applications';
+import * as onboardingContracts from './0010_onboarding_contracts';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_documents': documents,
   '0007_code_failures': codeFailures,
   '0008_onboarding_applications': onboardingApplications,
+  '0010_onboarding_contracts': onboardingContracts,
 };

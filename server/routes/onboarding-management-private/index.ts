@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, IMAGE_SIDE_PIXELS, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
 import { identityCheckRoutes } from './identityCheck';
+import { contractRoutes } from './contract';
 import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
@@ -48,6 +49,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   await app.register(phoneRoutes);
   await app.register(passwordRoutes);
   await app.register(identityCheckRoutes);
+  await app.register(contractRoutes);
 
   app.post(
     '/session/renew',

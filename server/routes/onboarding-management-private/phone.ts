@@ -5,11 +5,11 @@ import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/m
 import { codeStepSchema, contactPhoneSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
-import type { Application } from '../../repositories/applicationRepository';
 import { maskPhone } from '../../services/messaging/types';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { applicationView } from '../../services/onboardingApplications';
 import { codeFailure } from '../user-authorization-management';
+import { saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
 
@@ -29,15 +29,6 @@ export async function phoneRoutes(app: FastifyInstance) {
     const application = await app.applications.find(await applicationOf(app, request));
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
     return application;
-  };
-  /** Saves `changes` on the application as it is now (retried when another save came first). */
-  const saveFresh = async (id: string, changes: (current: Application) => Partial<Application>) => {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const current = (await app.applications.find(id))!;
-      const saved = await app.applications.save(current, changes(current), app.codes.now());
-      if (saved) return saved;
-    }
-    throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
   };
   const sendCode = async (request: FastifyRequest, phone: string, code: string) =>
     app.messages.send({ channel: 'sms', to: phone, purpose: 'phone-code', text: codeText('phone', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
@@ -65,7 +56,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       checkTurn(application, 'contact-phone');
       const phone = parsePhoneNumberWithError(body.telephoneNumber, body.telephoneCountry as CountryCode).number;
       // A new number must be confirmed again.
-      const saved = await saveFresh(application.id, (current) => {
+      const saved = await saveFresh(app, application.id, (current) => {
         const kept = current.completedSteps.filter((step) => step !== 'confirm-telephone' || current.answers.telephoneNumber === phone);
         return {
           answers: { ...current.answers, telephoneCountry: body.telephoneCountry, telephoneNumber: phone },
@@ -104,7 +95,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       }
       // The code confirms the number it was sent to, which must still be the one saved.
       if (result.recipient !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
-      const saved = await saveFresh(application.id, (current) => ({ completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] }));
+      const saved = await saveFresh(app, application.id, (current) => ({ completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] }));
       await app.auditLog.append({ actor, action: 'onboarding.phone_confirmed', subject: actor, requestId: request.id });
       return { next: 'register-as', application: applicationView(saved) };
     },

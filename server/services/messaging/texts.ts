@@ -34,6 +34,10 @@ const TEXTS = {
     es: (code: string, ttl: number) => `Divilo: tu código para confirmar este teléfono es ${code}. Caduca en ${minutes(ttl)} min. No lo compartas con nadie.`,
     en: (code: string, ttl: number) => `Divilo: your code to confirm this phone is ${code}. It expires in ${minutes(ttl)} min. Never share it with anyone.`,
   },
+  contract: {
+    es: (code: string, ttl: number) => `Divilo: tu código para firmar tu contrato es ${code}. Caduca en ${minutes(ttl)} min. No lo compartas con nadie.`,
+    en: (code: string, ttl: number) => `Divilo: your code to sign your contract is ${code}. It expires in ${minutes(ttl)} min. Never share it with anyone.`,
+  },
   email: {
     es: (code: string, ttl: number) => `Tu código para confirmar tu correo en Divilo es ${code}. Caduca en ${minutes(ttl)} min. Si no has pedido abrir una cuenta, ignora este mensaje.`,
     en: (code: string, ttl: number) => `Your code to confirm your e-mail with Divilo is ${code}. It expires in ${minutes(ttl)} min. If you did not ask to open an account, ignore this message.`,

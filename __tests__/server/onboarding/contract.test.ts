@@ -1,0 +1,203 @@
+// /docu-sign against the whole server on both databases: the contract from the answers, the consent, the SMS
+// code under the login rules, and the signed contract kept once, sealed, with its signature record.
+import { createHash } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
+import { renderContract } from '../../../server/services/contract';
+import { describeEachDialect } from '../helpers';
+import { lastCode, startLoginServerOn } from '../login/loginServer';
+import { attachments, padesSignature, pageTexts } from '../pdfInspection';
+import { call, consentAndSign, freelancerAnswers, PHONE, readyToSign } from './signing';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describeEachDialect('onboarding: the contract and its signature', (dialect) => {
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
+  beforeAll(async () => {
+    server = await startLoginServerOn(dialect);
+  });
+  afterAll(() => server.close());
+
+  const contractRows = (applicationId: string) => server.app.db.selectFrom('onboarding_contracts').selectAll().where('application_id', '=', applicationId).execute();
+  const actions = async (applicationId: string) => (await server.app.auditLog.listBySubject(`application:${applicationId}`)).map((entry) => entry.action);
+
+  it('shows the contract only once the earlier steps and the identity check are done', async () => {
+    const { token } = await readyToSign(server, '00000040G', { identityCheck: false });
+    for (const [method, path, body] of [
+      ['GET', 'contract', undefined],
+      ['POST', 'contract/consent', { electronicIdentification: true }],
+      ['POST', 'contract/sign', { code: '123456' }],
+    ] as const) {
+      const refused = await call(server, token, method, path, body);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ code: 'STEP_OUT_OF_ORDER', currentStep: 'check-identity' });
+    }
+    const { id, token: waiting } = await readyToSign(server, '00000041M', { identityCheck: false });
+    const current = (await server.app.applications.find(id))!;
+    await server.app.applications.save(current, { completedSteps: [...current.completedSteps, 'check-identity'] }, new Date());
+    expect((await call(server, waiting, 'GET', 'contract')).body).toMatchObject({ code: 'STEP_OUT_OF_ORDER', currentStep: 'check-identity-waiting' });
+  });
+
+  it("answers the contract as a PDF in the application's language, with the applicant's answers and the consents", async () => {
+    const { token } = await readyToSign(server, '00000042Y');
+    const shown = await call(server, token, 'GET', 'contract');
+    expect(shown.status).toBe(200);
+    expect(shown.type).toBe('application/pdf');
+    const text = (await pageTexts(shown.bytes)).join('\n');
+    for (const expected of ['Contrato de cuenta de negocio Divilo', 'MUESTRA', 'José Núñez García', 'DNI/NIE 00000042Y', '00000042y@example.com', PHONE, 'Calle Mayor 1, 28013 Madrid, España', 'Cuenta de negocio y tarjetas']) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toContain('27 de febrero de 2026');
+    expect(text).toContain('pendiente: se registra al firmar');
+
+    const { token: english } = await readyToSign(server, '00000043F', { language: 'en' });
+    const englishText = (await pageTexts((await call(server, english, 'GET', 'contract')).bytes)).join('\n');
+    expect(englishText).toContain('Divilo business account contract');
+    expect(englishText).toContain('SAMPLE');
+    expect(englishText).toContain('Business account and cards');
+  });
+
+  it('consent, a wrong code (attempts left), then the right code signs: the stored PDF is sealed over every byte and names the contract\'s SHA-256', async () => {
+    const { id, token } = await readyToSign(server, '00000044P');
+    expect((await call(server, token, 'POST', 'contract/sign', { code: '123456' })).body).toMatchObject({ code: 'CONSENT_MISSING' });
+    const unticked = await call(server, token, 'POST', 'contract/consent', { electronicIdentification: false });
+    expect(unticked.status).toBe(400);
+    expect(unticked.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'electronicIdentification' }] });
+
+    // The server's clock, not the caller's, dates the consent and the signature.
+    server.clock.offsetMs = 3 * 86_400_000;
+    try {
+      const consent = await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
+      expect(consent.status).toBe(200);
+      expect(consent.body).toEqual({ maskedPhone: '********333', resendAfterSeconds: 5 });
+      const consentedAt = Date.parse(String((await server.app.applications.find(id))!.answers.electronicIdentificationDate));
+      expect(Math.abs(consentedAt - (Date.now() + server.clock.offsetMs))).toBeLessThan(60_000);
+      const sms = await server.app.db.selectFrom('outbox').selectAll().where('recipient', '=', PHONE).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      expect(sms).toMatchObject({ channel: 'sms', purpose: 'signature-code' });
+      expect(sms.text).toContain('firmar tu contrato');
+      const code = await lastCode(server.app, PHONE);
+
+      const wrong = await call(server, token, 'POST', 'contract/sign', { code: code === '000000' ? '111111' : '000000' });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toMatchObject({ code: 'CODE_INVALID', attemptsLeft: 4 });
+
+      const signed = await call(server, token, 'POST', 'contract/sign', { code });
+      expect(signed.status).toBe(200);
+      expect(signed.body).toMatchObject({ next: 'welcome', application: { status: 'pending-review', currentStep: 'welcome' } });
+      expect((signed.body.application as { completedSteps: string[] }).completedSteps).toContain('docu-sign');
+
+      const [row] = await contractRows(id);
+      const pdf = Buffer.from(row.pdf);
+      expect(row.sha256).toBe(sha256(pdf));
+      // Once signed, the contract call answers the signed document.
+      expect(sha256((await call(server, token, 'GET', 'contract')).bytes)).toBe(row.sha256);
+
+      expect(padesSignature(pdf)).toMatchObject({ subFilter: 'ETSI.CAdES.detached', coversWholeFileButContents: true, messageDigestMatches: true, signatureVerifies: true, signer: 'Divilo Sandbox Seal' });
+      // A changed byte outside the signature breaks it.
+      const tampered = Buffer.from(pdf);
+      tampered[200] ^= 0x01;
+      expect(padesSignature(tampered).messageDigestMatches).toBe(false);
+
+      const pages = await pageTexts(pdf);
+      const record = pages[pages.length - 1];
+      expect(record).toContain('Registro de firma electrónica');
+      expect(record).toContain(row.contract_sha256);
+      expect(record).toContain('Código SMS enviado al +34******333 y confirmado el');
+      expect(record).toContain('127.0.0.1');
+      expect(record).toContain('ContractTest/1.0');
+      expect(record).not.toContain(code);
+      const attached = (await attachments(pdf)).get('contrato.pdf')!;
+      expect(sha256(attached)).toBe(row.contract_sha256);
+      const contractText = (await pageTexts(attached)).join('\n');
+      expect(contractText).toContain('José Núñez García');
+      expect(contractText).not.toContain('pendiente: se registra al firmar');
+      // Dated by the signature (PDF dates keep whole seconds).
+      expect((await PDFDocument.load(attached, { updateMetadata: false })).getCreationDate()?.toISOString()).toBe(row.signed_at.replace(/\.\d{3}Z$/, '.000Z'));
+
+      const audit = await server.app.auditLog.listBySubject(`application:${id}`);
+      expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['onboarding.contract_consent', 'onboarding.contract_code_sent', 'onboarding.contract_code_wrong', 'onboarding.contract_signed']));
+      expect(audit.find((entry) => entry.action === 'onboarding.contract_signed')?.details).toEqual({ sha256: row.sha256, contractSha256: row.contract_sha256 });
+      expect(JSON.stringify(audit)).not.toContain(code);
+    } finally {
+      server.clock.offsetMs = 0;
+    }
+  });
+
+  it('a second sign answers as the first did and signs nothing again; the closed application takes no new consent', async () => {
+    const { id, token } = await readyToSign(server, '00000045D');
+    const first = await consentAndSign(server, token);
+    expect(first.status).toBe(200);
+    const [stored] = await contractRows(id);
+    const again = await call(server, token, 'POST', 'contract/sign', { code: '000000' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect((await contractRows(id)).map((row) => row.sha256)).toEqual([stored.sha256]);
+    expect((await actions(id)).filter((action) => action === 'onboarding.contract_signed')).toHaveLength(1);
+    expect((await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true })).body).toMatchObject({ code: 'APPLICATION_CLOSED' });
+    // Whatever path a second contract took, the database keeps one per application.
+    await expect(
+      server.app.contracts.store({ applicationId: id, sha256: 'a'.repeat(64), contractSha256: 'b'.repeat(64), pdf: Buffer.from('%PDF-'), signedAt: new Date().toISOString(), requestId: 'another' }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/UNIQUE constraint failed|duplicate key/) });
+    expect((await contractRows(id)).map((row) => row.sha256)).toEqual([stored.sha256]);
+  });
+
+  it('two signs at once with the right code keep one contract', async () => {
+    const { id, token } = await readyToSign(server, '00000046X');
+    await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
+    const code = await lastCode(server.app, PHONE);
+    const [first, second] = await Promise.all([1, 2].map(() => call(server, token, 'POST', 'contract/sign', { code })));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toEqual(first.body);
+    expect(await contractRows(id)).toHaveLength(1);
+    expect((await actions(id)).filter((action) => action === 'onboarding.contract_signed')).toHaveLength(1);
+    expect((await server.app.applications.find(id))!.status).toBe('pending-review');
+  });
+
+  it('resends the code after the cooldown; an expired code signs nothing', async () => {
+    const { id, token } = await readyToSign(server, '00000047B');
+    await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
+    const tooSoon = await call(server, token, 'POST', 'contract/resend');
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body).toMatchObject({ code: 'RESEND_TOO_SOON', retryAfterSeconds: expect.any(Number) });
+    try {
+      server.clock.offsetMs = 6_000;
+      expect(await call(server, token, 'POST', 'contract/resend')).toMatchObject({ status: 200, body: { resendAfterSeconds: 5 } });
+      const code = await lastCode(server.app, PHONE);
+      server.clock.offsetMs += server.app.codes.settings.ttlSeconds * 1000 + 1000;
+      // As on the login: an expired code counts as a wrong one.
+      expect((await call(server, token, 'POST', 'contract/sign', { code })).body).toMatchObject({ code: 'CODE_INVALID', attemptsLeft: 4 });
+      expect(await contractRows(id)).toHaveLength(0);
+      // A new consent call sends a new code (the consent's first date stays) and that one signs.
+      const consentedAt = (await server.app.applications.find(id))!.answers.electronicIdentificationDate;
+      expect((await consentAndSign(server, token)).status).toBe(200);
+      expect((await server.app.applications.find(id))!.answers.electronicIdentificationDate).toBe(consentedAt);
+    } finally {
+      server.clock.offsetMs = 0;
+    }
+  });
+});
+
+describe('the contract document', () => {
+  const application = { personType: 'freelance' as const, answers: freelancerAnswers('00000048N', 'ana@example.com') };
+  const now = new Date('2026-03-02T10:30:00.000Z');
+
+  it('is the same bytes for the same answers and time, and dated by that time', async () => {
+    const first = await renderContract(application, { language: 'es', now });
+    expect(sha256(await renderContract(application, { language: 'es', now }))).toBe(sha256(first));
+    expect(sha256(await renderContract(application, { language: 'es', now: new Date(now.getTime() + 1000) }))).not.toBe(sha256(first));
+    const doc = await PDFDocument.load(first, { updateMetadata: false });
+    expect(doc.getTitle()).toBe('Contrato de cuenta de negocio Divilo');
+    expect(doc.getCreationDate()?.toISOString()).toBe(now.toISOString());
+    expect(doc.getPage(0).getSize()).toEqual({ width: 595.28, height: 841.89 });
+  });
+
+  it('shows what Helvetica can of any name, and a company represented by the applicant', async () => {
+    const odd = { ...application, answers: { ...application.answers, firstName: 'Łucja 😀', firstSurname: 'Nguyễn' } };
+    expect((await pageTexts(await renderContract(odd, { language: 'en', now }))).join('\n')).toContain('Lucja Nguyen García');
+    const company = { personType: 'company' as const, answers: { ...application.answers, socialDenomination: 'Talleres Núñez SL', cif: 'B12345674' } };
+    const text = (await pageTexts(await renderContract(company, { language: 'es', now }))).join('\n');
+    expect(text).toContain('Talleres Núñez SL');
+    expect(text).toContain('B12345674');
+    expect(text.indexOf('Representada por:')).toBeGreaterThan(text.indexOf('B12345674'));
+    expect(text.indexOf('José Núñez García')).toBeGreaterThan(text.indexOf('Representada por:'));
+  });
+});

@@ -1,0 +1,257 @@
+// /docu-sign: the contract made from the answers, the consent to electronic identification, and the signature
+// an SMS code to the verified phone confirms. Signing keeps the contract with its signature record under
+// Divilo's seal and sends the application for review, both in one transaction: one contract per application.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parsePhoneNumberWithError } from 'libphonenumber-js/min';
+import { codeStepSchema, docuSignSchema } from '../../../src/validation/onboarding';
+import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
+import { ApiError } from '../../plugins/errors';
+import { applicationRepository, type Application } from '../../repositories/applicationRepository';
+import { contractRepository } from '../../repositories/contractRepository';
+import { appendAuditPage, applicantName, contractDateTime, renderContract } from '../../services/contract';
+import { CONTRACT_TEXTS } from '../../services/contractTexts';
+import { codeText, messageLocale } from '../../services/messaging/texts';
+import { maskPhone } from '../../services/messaging/types';
+import { applicationView } from '../../services/onboardingApplications';
+import { codeFailure } from '../user-authorization-management';
+import { saveFresh } from './saving';
+import { checkTurn } from './steps';
+import { applicationOf } from './tokens';
+
+const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+const SIGNED = { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] } as const;
+const CODE_SENT = { type: 'object', properties: { maskedPhone: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['maskedPhone', 'resendAfterSeconds'] } as const;
+
+const FILE_NAMES = { es: 'contrato-divilo.pdf', en: 'divilo-contract.pdf' } as const;
+
+const signed = (application: Application) => application.completedSteps.includes('docu-sign');
+const signedAnswer = (application: Application) => ({ next: 'welcome', application: applicationView(application) });
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** `+34611222333` → `+34******333`: the country and the last digits, as the signature record shows the phone. */
+function maskedWithCountry(phone: string): string {
+  const { countryCallingCode, nationalNumber } = parsePhoneNumberWithError(phone);
+  return `+${countryCallingCode}${'*'.repeat(Math.max(0, nationalNumber.length - 3))}${nationalNumber.slice(-3)}`;
+}
+
+/**
+ * The contract's turn: the earlier steps done, and the identity check passed (its waiting page is recorded as
+ * done once the check approves); 409 STEP_OUT_OF_ORDER { currentStep } otherwise.
+ */
+function checkContractTurn(application: Application): void {
+  checkTurn(application, 'docu-sign');
+  if (!application.completedSteps.includes('check-identity-waiting')) {
+    throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The identity check has not passed yet', { currentStep: 'check-identity-waiting' });
+  }
+}
+
+export async function contractRoutes(app: FastifyInstance) {
+  const validated = async (schema: ValidatableSchema, body: unknown) => {
+    const invalid = toFieldErrors(await validateSchema(schema, body));
+    if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
+  };
+  const applicationFor = async (request: FastifyRequest) => {
+    const application = await app.applications.find(await applicationOf(app, request));
+    if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+    return application;
+  };
+  const audit = (request: FastifyRequest, application: Application, action: string, details?: Record<string, unknown>) => {
+    const actor = `application:${application.id}`;
+    return app.auditLog.append({ actor, action, subject: actor, requestId: request.id, details });
+  };
+  const sendCode = (request: FastifyRequest, phone: string, code: string) =>
+    app.messages.send({ channel: 'sms', to: phone, purpose: 'signature-code', text: codeText('contract', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+
+  /** The signed contract: the record of who signed, when, from where and how, appended; then sealed. */
+  const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
+    const language = application.language;
+    const texts = CONTRACT_TEXTS[language];
+    const contract = await renderContract(application, { language, now: signedAt });
+    const contractSha256 = sha256(contract);
+    const withRecord = await appendAuditPage(contract, {
+      language,
+      who: applicantName(application.answers),
+      idDocument: application.idDocument,
+      signedAt,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+      sha256OfContract: contractSha256,
+      codeConfirmation: texts.record.codeConfirmation(maskedWithCountry(phone), contractDateTime(signedAt, language)),
+      requestId: request.id,
+    });
+    const pdf = await app.contractSeal.seal(withRecord, { signingTime: signedAt, reason: texts.record.sealReason, location: 'Madrid, ES', contactInfo: 'Divilo' });
+    return { pdf, contractSha256, sha256: sha256(pdf) };
+  };
+
+  /**
+   * Signs `application` as it is (this version of its answers makes the contract): the contract stored and the
+   * application sent for review in one transaction, or nothing when another save changed the application first.
+   */
+  const signVersion = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
+    const contract = await sealedContract(request, application, signedAt, phone);
+    const saved = await app.db.transaction().execute(async (trx) => {
+      const done = await applicationRepository(trx).save(application, { completedSteps: [...application.completedSteps, 'docu-sign'], status: 'pending-review' }, signedAt);
+      if (done) await contractRepository(trx).store({ applicationId: application.id, ...contract, signedAt: signedAt.toISOString(), requestId: request.id });
+      return done;
+    });
+    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256 });
+    return saved;
+  };
+
+  /**
+   * The signs of one application in this server, one after the other: a double submit waits for the first
+   * sign and gets its answer instead of finding its code used.
+   */
+  const signing = new Map<string, Promise<unknown>>();
+  const oneAtATime = async <T>(applicationId: string, work: () => Promise<T>): Promise<T> => {
+    const mine = (signing.get(applicationId) ?? Promise.resolve()).catch(() => undefined).then(work);
+    signing.set(applicationId, mine);
+    try {
+      return await mine;
+    } finally {
+      if (signing.get(applicationId) === mine) signing.delete(applicationId);
+    }
+  };
+
+  /** Checks the code and signs; a sign of a signed application answers as the first one did. */
+  const sign = async (request: FastifyRequest<{ Body: { code: string } }>) => {
+    let application = await applicationFor(request);
+    if (signed(application)) return signedAnswer(application);
+    checkContractTurn(application);
+    if (application.answers.electronicIdentificationDate === undefined) throw new ApiError(409, 'CONSENT_MISSING', 'Give the consent to electronic identification first');
+
+    const result = await app.codes.checkLatest('contract', application.id, request.body.code.trim());
+    if (result.outcome !== 'valid') {
+      // Another server took the same code first (a double submit across servers): its signature answers.
+      const now = await app.applications.find(application.id);
+      if (now && signed(now)) return signedAnswer(now);
+      await audit(request, application, `onboarding.contract_code_${result.outcome}`);
+      throw codeFailure(result);
+    }
+    // The code confirms the phone it was sent to, which must still be the verified one.
+    const phone = result.recipient;
+    if (phone !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
+
+    const signedAt = app.codes.now();
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const saved = await signVersion(request, application, signedAt, phone);
+      if (saved) return signedAnswer(saved);
+      const fresh = await applicationFor(request);
+      if (signed(fresh)) return signedAnswer(fresh);
+      checkContractTurn(fresh);
+      application = fresh;
+    }
+    throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+  };
+
+  app.get(
+    '/contract',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: 'The contract made from the answers (PDF, in the application\'s language); once signed, the signed and sealed one',
+        description: '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done.',
+        headers: BEARER,
+        response: { 200: { description: 'application/pdf', type: 'string', format: 'binary' }, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request, reply) => {
+      const application = await applicationFor(request);
+      const stored = signed(application) ? await app.contracts.pdf(application.id) : undefined;
+      let pdf: Uint8Array;
+      if (stored) pdf = stored;
+      else {
+        checkContractTurn(application);
+        pdf = await renderContract(application, { language: application.language, now: app.codes.now() });
+      }
+      return reply
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
+        .send(Buffer.from(pdf));
+    },
+  );
+
+  app.post<{ Body: { electronicIdentification?: boolean } }>(
+    '/contract/consent',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Records the consent to electronic identification (its date, the first time) and texts a signing code to the verified phone',
+        description: '400 VALIDATION_FAILED without the consent; 409 STEP_OUT_OF_ORDER { currentStep }; 423 CODE_BLOCKED after too many wrong codes.',
+        headers: BEARER,
+        body: { type: 'object', additionalProperties: false, properties: { electronicIdentification: { type: 'boolean' } } },
+        response: { 200: CODE_SENT, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      await validated(docuSignSchema, { electronicIdentification: request.body.electronicIdentification });
+      const application = await applicationFor(request);
+      checkContractTurn(application);
+      if (await app.codes.isBlocked('contract', application.id)) throw codeFailure({ outcome: 'blocked' });
+      if (application.answers.electronicIdentificationDate === undefined) {
+        // The date of the first consent stays: asking again only sends a new code.
+        let recorded = false;
+        const consentedAt = app.codes.now().toISOString();
+        await saveFresh(app, application.id, (current) => {
+          checkContractTurn(current);
+          recorded = current.answers.electronicIdentificationDate === undefined;
+          return { answers: { electronicIdentificationDate: consentedAt, ...current.answers } };
+        });
+        if (recorded) await audit(request, application, 'onboarding.contract_consent', { electronicIdentificationDate: consentedAt });
+      }
+      const phone = String(application.answers.telephoneNumber);
+      const issued = await app.codes.issue({ purpose: 'contract', subject: application.id, recipient: phone });
+      await sendCode(request, phone, issued.code);
+      await audit(request, application, 'onboarding.contract_code_sent');
+      return { maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds };
+    },
+  );
+
+  app.post(
+    '/contract/resend',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Texts a new signing code, once the cooldown is over (429 RESEND_TOO_SOON with retryAfterSeconds otherwise)',
+        headers: BEARER,
+        response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      const application = await applicationFor(request);
+      const challenge = await app.codes.findLatest('contract', application.id);
+      if (!challenge) throw codeFailure({ outcome: 'expired' });
+      const result = await app.codes.resend(challenge.id);
+      if (result.outcome === 'too-soon') throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
+      if (result.outcome !== 'sent') throw codeFailure(result);
+      await sendCode(request, result.recipient, result.code);
+      await audit(request, application, 'onboarding.contract_code_sent', { resend: true });
+      return { resendAfterSeconds: result.resendAfterSeconds };
+    },
+  );
+
+  app.post<{ Body: { code: string } }>(
+    '/contract/sign',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['onboarding'],
+        summary: 'Signs the contract with the SMS code: keeps it sealed with its signature record and sends the application for review',
+        description:
+          'Codes follow the login rules (401 CODE_INVALID with attemptsLeft, 423 CODE_BLOCKED, 410 CODE_EXPIRED); 409 CONSENT_MISSING before the ' +
+          'consent, STEP_OUT_OF_ORDER { currentStep } before the earlier steps. A sign of a signed application answers as the first one did.',
+        headers: BEARER,
+        body: { type: 'object', additionalProperties: false, properties: { code: { type: 'string', maxLength: 16 } }, required: ['code'] },
+        response: { 200: SIGNED, '4xx': { $ref: 'error#' } },
+      },
+    },
+    async (request) => {
+      await validated(codeStepSchema, request.body);
+      return oneAtATime(await applicationOf(app, request), () => sign(request));
+    },
+  );
+}
