@@ -6,7 +6,11 @@ import { ANA } from './helpers';
 import {
   codeSentTo,
   freelanceBusiness,
+  admin,
+  applicationId,
   freshApplicant,
+  lastMessageId,
+  signContract,
   identityCheck,
   password,
   personalInfo,
@@ -39,7 +43,7 @@ async function expectAccessible(page: Page) {
 for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
   const t = wizardText(lang);
 
-  test(`a freelancer signs up, reloads on the way and reaches the identity check with every answer kept (${lang})`, async ({ page }) => {
+  test(`a freelancer goes from /signUp to /welcome, reloading on the way, is approved and logs in (${lang})`, async ({ page }) => {
     const who = freshApplicant();
     await page.goto(`/signUp?lang=${lang}&promo=VERANO26`);
     await expect(page.getByLabel(/promo/i)).toHaveValue('VERANO26');
@@ -85,6 +89,32 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await expectAccessible(page);
     await identityCheck(page, lang);
     await expect(page).toHaveURL(/\/docu-sign/);
+    await expectAccessible(page);
+    const id = await applicationId(page);
+    await signContract(page, lang, who);
+    await expectAccessible(page);
+    // The end of the journey: no query string, nothing of the application left in the browser.
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.evaluate(() => localStorage.getItem('USER_FORM') ?? '')).not.toContain('Martín');
+
+    // Not a customer until the bank approves: the login says the application is being reviewed.
+    await page.goto(`/login?lang=${lang}`);
+    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID card (DNI or NIE)').fill(who.dni);
+    await page.getByLabel(t.password, { exact: true }).fill(who.password);
+    await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Log in' }).click();
+    await expect(page).toHaveURL(/\/client-verification/);
+
+    expect(admin('list')).toMatch(new RegExp(`${id}\\tpending-review\\tfreelance`));
+    expect(admin('approve', id)).toContain('approved');
+    const before = await lastMessageId(page);
+    await page.goto(`/login?lang=${lang}`);
+    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID card (DNI or NIE)').fill(who.dni);
+    await page.getByLabel(t.password, { exact: true }).fill(who.password);
+    await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Log in' }).click();
+    await expect(page).toHaveURL(/\/login\/confirm-telephone/);
+    await page.getByLabel(t.smsCode).fill(await codeSentTo(page, `+34${who.phone}`, before));
+    await page.getByRole('button', { name: t.confirm }).click();
+    await expect(page).toHaveURL(/\/app$/);
   });
 
   test(`another device resumes the application where it was left, with its answers (${lang})`, async ({ page, browser }) => {

@@ -172,3 +172,27 @@ export async function identityCheck(page: Page, lang: Lang) {
   }
   await page.getByRole('button', { name: lang === 'es' ? 'Enviar las fotos' : 'Send the photos' }).click();
 }
+
+/** /docu-sign: the contract is shown, the consent given, and the SMS code signs it. */
+export async function signContract(page: Page, lang: Lang, who: Applicant) {
+  await expect(page).toHaveURL(/\/docu-sign/);
+  await expect(page.locator('iframe.dv-contract')).toBeVisible();
+  const before = await lastMessageId(page);
+  await page.getByLabel(lang === 'es' ? /Acepto identificarme/ : /I agree to be identified/).check();
+  await page.getByRole('button', { name: lang === 'es' ? 'Enviarme el código para firmar' : 'Send me the code to sign' }).click();
+  await page.getByLabel(TEXT[lang].smsCode).fill(await codeSentTo(page, `+34${who.phone}`, before));
+  await page.getByRole('button', { name: lang === 'es' ? 'Firmar el contrato' : 'Sign the contract' }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+}
+
+export async function lastMessageId(page: Page): Promise<number> {
+  const messages = (await (await page.request.get('/dev/outbox.json')).json()) as { id: number }[];
+  return messages[0]?.id ?? 0;
+}
+
+/** The application this browser's onboarding token names (read before the journey ends and forgets it). */
+export async function applicationId(page: Page): Promise<string> {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('JWT') ?? 'null') as string | null);
+  const answer = await page.request.get('/api/onboarding-management-private/application', { headers: { authorization: `Bearer ${token}` } });
+  return ((await answer.json()) as { id: string }).id;
+}
