@@ -44,7 +44,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'", ...connect, ...google],
-        frameSrc: google.length ? ['https://www.google.com'] : ["'none'"],
+        // blob: the contract PDF the page fetched with the applicant's token and shows in a frame (/docu-sign).
+        frameSrc: ['blob:', ...(google.length ? ['https://www.google.com'] : [])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -68,7 +68,8 @@ export interface CodeEntryProps {
 export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, error, errorText }, state }: CodeEntryProps) {
   const intl = useIntl();
   const { feedback, blocked } = state;
-  const problem = feedback !== null && feedback.id !== 'resent';
+  // Only an answer about the code itself marks the field: "resent" and "wait before asking again" are notices.
+  const problem = feedback !== null && feedback.id !== 'resent' && feedback.id !== 'tooSoon';
   return (
     <>
       <CodeInput

@@ -1,0 +1,450 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import { altchaProvider } from '../../../../server/services/captcha/altcha';
+import type { RootState } from '../../../../src/app/store';
+import { setRuntimeConfig } from '../../../../src/config';
+import { formActions, formReducer, initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
+import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { renderApp } from '../../app/renderApp';
+import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
+import { testRuntimeConfig } from '../../testConfig';
+import { liveToken } from '../../tokens';
+
+// The API's part is played by a local server that answers like the real one: the product's own captcha
+// provider, and each step's `200 { next, application }` or the refusal a test gives it.
+const captcha = altchaProvider({
+  hmacSecret: 'test-secret',
+  hmacKeySecret: 'test-key-secret',
+  cost: 20,
+  counterRange: [2, 8],
+  ttlSeconds: 120,
+  rememberSolved: async () => true,
+});
+
+type Answer = (request: RecordedRequest) => [number, unknown];
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+/** What the API answers at each path under /api/; the captcha and the session check answer by themselves unless given. */
+let answers: Record<string, Answer>;
+
+const pathOf = (request: RecordedRequest) => request.url.split('?')[0].replace(/^\/api\//, '');
+const requestsTo = (path: string) => server.requests.filter((request) => pathOf(request) === path);
+
+async function answer(request: RecordedRequest): Promise<[number, unknown]> {
+  const path = pathOf(request);
+  const given = answers[path];
+  if (given) return given(request);
+  if (path === 'user-authorization-management/get-session') return [401, { code: 'NO_SESSION' }];
+  if (path === 'captcha/challenge') return [200, await captcha.createChallenge!()];
+  if (path === 'captcha/verify') {
+    const token = new URL(request.url, 'http://x').searchParams.get('response') ?? '';
+    return [200, { success: (await captcha.verify(token, {})).success }];
+  }
+  return [404, { code: 'NOT_FOUND', message: `No answer for ${path}` }];
+}
+
+beforeAll(async () => {
+  server = await startTestServer((request, res) =>
+    void answer(request).then(
+      ([status, body]) => json(res, status, body),
+      (error: Error) => json(res, 500, { code: 'TEST_SERVER_ERROR', message: error.message }),
+    ),
+  );
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  server.requests.length = 0;
+  answers = {};
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+/** A step's save, as the API answers it: the next route and the application with its answers. */
+function saved(next: string, answersSaved: Record<string, unknown>, personType: 'freelance' | 'company' | null = null): [number, unknown] {
+  return [
+    200,
+    {
+      next,
+      application: {
+        id: 'application-1',
+        status: 'in-progress',
+        personType,
+        currentStep: next,
+        completedSteps: ['signUp', 'reg-code'],
+        answers: answersSaved,
+        maskedEmail: 'a***@example.com',
+      },
+    },
+  ];
+}
+
+/** An applicant in the middle of the wizard: a live onboarding token and the form as saved so far (rehydrated). */
+function midWizard(token: string, form: Partial<OnboardingForm> = {}): Partial<RootState> {
+  return {
+    session: { ...initialSessionState, authorizationToken: token },
+    form: { ...initialFormState, ...form, _persist: { version: -1, rehydrated: true } },
+  };
+}
+
+const PERSONAL_INFO = 'onboarding-management-private/personal-info';
+
+async function fillPersonalInfo(user: UserEvent) {
+  await user.type(await screen.findByLabelText('First name'), 'Ana');
+  await user.type(screen.getByLabelText('First surname'), 'García');
+  await user.type(screen.getByRole('combobox', { name: 'Country of birth' }), 'spain{Enter}');
+  await user.type(screen.getByLabelText('Date of birth'), '24/05/1988');
+}
+
+describe('/signUp', () => {
+  it('submitted empty, shows what is missing next to each field and moves focus to the e-mail', async () => {
+    const { user } = renderApp('/signUp');
+    await user.click(await screen.findByRole('button', { name: 'Send me the code' }));
+    const email = screen.getByLabelText('E-mail');
+    await waitFor(() => expect(email).toHaveFocus());
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+    const id = screen.getByLabelText('DNI or NIE number');
+    expect(id).toHaveAttribute('aria-invalid', 'true');
+    expect(id).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+    for (const consent of [/privacy policy/, /pre-contract information/]) {
+      const box = screen.getByRole('checkbox', { name: consent });
+      expect(box).toHaveAttribute('aria-invalid', 'true');
+      expect(box).toHaveAccessibleDescription('You need to accept this to continue');
+    }
+    expect(screen.getByLabelText('Promotional code (optional)')).not.toHaveAttribute('aria-invalid');
+    expect(server.requests.filter((request) => pathOf(request).startsWith('captcha') || pathOf(request).includes('register'))).toHaveLength(0);
+  });
+
+  it('a passport asks for the country that issued it, and needs it', async () => {
+    const { user } = renderApp('/signUp');
+    await screen.findByLabelText('DNI or NIE number');
+    expect(screen.queryByRole('combobox', { name: 'Country that issued the passport' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Passport' }));
+    const country = await screen.findByRole('combobox', { name: 'Country that issued the passport' });
+    expect(screen.getByLabelText('Passport number')).toBeInTheDocument();
+    expect(screen.queryByLabelText('DNI or NIE number')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send me the code' }));
+    await waitFor(() => expect(country).toHaveAttribute('aria-invalid', 'true'));
+    expect(country).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+  });
+
+  it('takes the promotional code from the link, passes the captcha, registers, keeps the token and opens /reg-code', async () => {
+    const token = liveToken();
+    answers['onboarding-management/register'] = () => [200, { token, expiresIn: 600, maskedEmail: 'a***@example.com', resendAfterSeconds: 60 }];
+    const { user, store, router } = renderApp('/signUp?promo=SUMMER26');
+    const promo = await screen.findByLabelText('Promotional code (optional)');
+    expect(promo).toHaveValue('SUMMER26');
+    expect(promo).toHaveAccessibleDescription('It came with the link you followed.');
+
+    await user.type(screen.getByLabelText('E-mail'), 'ana@example.com');
+    await user.type(screen.getByLabelText('DNI or NIE number'), '12345678Z');
+    await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
+    await user.click(screen.getByRole('checkbox', { name: /pre-contract information/ }));
+    await user.click(screen.getByRole('button', { name: 'Send me the code' }));
+
+    await screen.findByRole('heading', { name: 'Check your e-mail' }, { timeout: 15_000 });
+    expect(router.state.location).toMatchObject({ pathname: '/reg-code', search: '?promo=SUMMER26' });
+    expect(store.getState().session.authorizationToken).toBe(token);
+
+    // The captcha pass comes first, bound to the same session id the registration carries.
+    const paths = server.requests.map(pathOf);
+    expect(paths.indexOf('captcha/verify')).toBeGreaterThan(-1);
+    expect(paths.indexOf('captcha/verify')).toBeLessThan(paths.indexOf('onboarding-management/register'));
+    const sessionId = store.getState().session.sessionId;
+    expect(sessionId).toEqual(expect.any(String));
+    expect(new URL(requestsTo('captcha/verify')[0].url, 'http://x').searchParams.get('sessionId')).toBe(sessionId);
+    const [register] = requestsTo('onboarding-management/register');
+    expect(register.body).toEqual({
+      email: 'ana@example.com',
+      idType: 'nif',
+      id: '12345678Z',
+      privacyPolicy: true,
+      precontractualInformation: true,
+      promotionalCode: 'SUMMER26',
+      promotionalCodeFromParam: true,
+      sessionId,
+    });
+    expect(register.headers.authorization).toBeUndefined();
+
+    expect(store.getState().form).toMatchObject({ email: 'ana@example.com', idType: 'nif', id: '12345678Z', promotionalCode: 'SUMMER26', promotionalCodeFromParam: true });
+    // /reg-code starts where the registration left: the address as typed and the resend countdown.
+    expect(screen.getByText('ana@example.com', { selector: 'strong' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send me a new code' })).toBeDisabled();
+    expect(screen.getByText(/You can ask for a new code in (60|59|58) seconds\./)).toBeInTheDocument();
+  });
+
+  it('a passport applicant who types another promotional code sends the passport country, and the code is not the link\'s', async () => {
+    answers['onboarding-management/register'] = () => [200, { token: liveToken(), expiresIn: 600, maskedEmail: 'b***@example.com', resendAfterSeconds: 60 }];
+    const { user, store } = renderApp('/signUp?promo=SUMMER26');
+    await user.type(await screen.findByLabelText('E-mail'), 'bea@example.com');
+    await user.click(screen.getByRole('radio', { name: 'Passport' }));
+    await user.type(screen.getByLabelText('Passport number'), 'XDA123456');
+    await user.type(screen.getByRole('combobox', { name: 'Country that issued the passport' }), 'portugal{Enter}');
+    await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
+    await user.click(screen.getByRole('checkbox', { name: /pre-contract information/ }));
+    await user.clear(screen.getByLabelText('Promotional code (optional)'));
+    await user.type(screen.getByLabelText('Promotional code (optional)'), 'WINTER1');
+    await user.click(screen.getByRole('button', { name: 'Send me the code' }));
+
+    await screen.findByRole('heading', { name: 'Check your e-mail' }, { timeout: 15_000 });
+    expect(requestsTo('onboarding-management/register')[0].body).toMatchObject({
+      idType: 'passport',
+      id: 'XDA123456',
+      passportExpeditionCountry: 'PT',
+      promotionalCode: 'WINTER1',
+      promotionalCodeFromParam: false,
+    });
+    expect(store.getState().form).toMatchObject({ idType: 'passport', passportExpeditionCountry: 'PT', promotionalCode: 'WINTER1', promotionalCodeFromParam: false });
+  });
+
+  it('a captcha the server does not pass registers nothing, says the data could not be sent and stays', async () => {
+    answers['captcha/verify'] = () => [200, { success: false }];
+    const { user, store, router } = renderApp('/signUp');
+    await user.type(await screen.findByLabelText('E-mail'), 'ana@example.com');
+    await user.type(screen.getByLabelText('DNI or NIE number'), '12345678Z');
+    await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
+    await user.click(screen.getByRole('checkbox', { name: /pre-contract information/ }));
+    await user.click(screen.getByRole('button', { name: 'Send me the code' }));
+
+    expect(await screen.findByRole('alertdialog', {}, { timeout: 15_000 })).toHaveTextContent("We couldn't save your data.");
+    expect(requestsTo('captcha/verify')).toHaveLength(1);
+    expect(requestsTo('onboarding-management/register')).toHaveLength(0);
+    expect(store.getState().session.authorizationToken).toBeNull();
+    expect(router.state.location.pathname).toBe('/signUp');
+    expect(screen.getByLabelText('E-mail')).toHaveValue('ana@example.com');
+  });
+});
+
+describe('a step: /personal-info', () => {
+  it('Continue saves the values at the step endpoint, syncs the saved answers into the form and opens the next step', async () => {
+    const token = liveToken();
+    const saving = {
+      firstName: 'Ana',
+      firstSurname: 'García',
+      secondSurname: '',
+      nationality: 'ES',
+      residenceCountry: 'ES',
+      birthCountry: 'ES',
+      birthDate: '24/05/1988',
+    };
+    answers[PERSONAL_INFO] = () => saved('contact-phone', { ...saving, email: 'ana@example.com', reviewNotes: 'not a form field' }, null);
+    const { user, store, router } = renderApp('/personal-info', { state: midWizard(token) });
+    expect(await screen.findByText('Step 3 of 15')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Nationality' })).toHaveValue('Spain');
+    expect(screen.getByRole('combobox', { name: 'Country where you live' })).toHaveValue('Spain');
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await screen.findByRole('heading', { name: 'Your mobile phone' });
+    expect(router.state.location.pathname).toBe('/contact-phone');
+    const [request] = requestsTo(PERSONAL_INFO);
+    expect(request.method).toBe('POST');
+    expect(request.headers.authorization).toBe(`Bearer ${token}`);
+    expect(request.body).toEqual(saving);
+    const form = store.getState().form;
+    expect(form).toMatchObject({ ...saving, email: 'ana@example.com', personType: '' });
+    expect(form).not.toHaveProperty('reviewNotes');
+  });
+
+  it('a field the server refuses shows its translated text next to the field, and the page stays', async () => {
+    answers[PERSONAL_INFO] = () => [
+      400,
+      { code: 'VALIDATION_FAILED', message: 'Some answers are not valid', errors: [{ field: 'birthDate', id: 'validations.adult', values: { age: 18 } }] },
+    ];
+    const { user, router } = renderApp('/personal-info', { state: midWizard(liveToken()) });
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    expect(await screen.findByText('Must be of legal age (18 or older)')).toBeInTheDocument();
+    const birthDate = screen.getByLabelText('Date of birth');
+    expect(birthDate).toHaveAttribute('aria-invalid', 'true');
+    expect(birthDate).toHaveAccessibleDescription(expect.stringContaining('Must be of legal age (18 or older)'));
+    await waitFor(() => expect(birthDate).toHaveFocus());
+    expect(screen.getByLabelText('First name')).not.toHaveAttribute('aria-invalid');
+    expect(router.state.location.pathname).toBe('/personal-info');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('a failed save shows error.errorSendingData in the global modal and keeps everything typed', async () => {
+    answers[PERSONAL_INFO] = () => [500, { code: 'INTERNAL', message: 'Something failed' }];
+    const { user, router, store } = renderApp('/personal-info', { state: midWizard(liveToken()) });
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent("We couldn't save your data. Please check your connection and try again.");
+    expect(store.getState().session.error).toBe('error.errorSendingData');
+    expect(router.state.location.pathname).toBe('/personal-info');
+    await user.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(screen.getByLabelText('First name')).toHaveValue('Ana');
+    expect(screen.getByLabelText('First surname')).toHaveValue('García');
+    expect(screen.getByRole('combobox', { name: 'Country of birth' })).toHaveValue('Spain');
+    expect(screen.getByLabelText('Date of birth')).toHaveValue('24/05/1988');
+  });
+
+  it('a step out of order moves to the step the server names', async () => {
+    answers[PERSONAL_INFO] = () => [409, { code: 'STEP_OUT_OF_ORDER', message: 'An earlier step is not done yet', currentStep: 'contact-phone' }];
+    const { user, router } = renderApp('/personal-info?promo=SUMMER26', { state: midWizard(liveToken()) });
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await screen.findByRole('heading', { name: 'Your mobile phone' });
+    expect(router.state.location).toMatchObject({ pathname: '/contact-phone', search: '?promo=SUMMER26' });
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('speaks Spanish: labels, title, progress and errors', async () => {
+    const { user } = renderApp('/personal-info', { locale: 'es', state: midWizard(liveToken()) });
+    expect(await screen.findByRole('heading', { name: 'Sobre ti' })).toBeInTheDocument();
+    expect(screen.getByText('Paso 3 de 15')).toBeInTheDocument();
+    expect(screen.getByLabelText('Fecha de nacimiento')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'País de residencia' })).toHaveValue('España');
+    expect(screen.getByRole('link', { name: /Atrás/ })).toHaveAttribute('href', '/reg-code');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    const firstName = screen.getByLabelText('Nombre');
+    await waitFor(() => expect(firstName).toHaveFocus());
+    expect(firstName).toHaveAccessibleDescription(expect.stringContaining('Este campo es obligatorio'));
+    expect(requestsTo(PERSONAL_INFO)).toHaveLength(0);
+  });
+});
+
+describe('Back', () => {
+  it('on /your-activity links to /requirements-freelance with the query string', async () => {
+    const { user, router } = renderApp('/your-activity?promo=SUMMER26&lang=en', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const back = await screen.findByRole('link', { name: /Back/ });
+    expect(back).toHaveAttribute('href', '/requirements-freelance?promo=SUMMER26&lang=en');
+    await user.click(back);
+    await screen.findByRole('heading', { name: "What you'll need as a freelancer" });
+    expect(router.state.location).toMatchObject({ pathname: '/requirements-freelance', search: '?promo=SUMMER26&lang=en' });
+  });
+
+  it('is not offered on /signUp', async () => {
+    renderApp('/signUp');
+    await screen.findByRole('heading', { name: 'Open your business account' });
+    expect(screen.queryByRole('link', { name: /Back/ })).not.toBeInTheDocument();
+  });
+});
+
+describe('/reg-code', () => {
+  it('a wrong code says how many attempts are left, empties the field and marks it invalid', async () => {
+    answers['onboarding-management-private/email/verify'] = () => [401, { code: 'CODE_INVALID', message: 'The code is not right', attemptsLeft: 2 }];
+    const { user, router } = renderApp('/reg-code', { state: midWizard(liveToken(), { email: 'ana@example.com' }) });
+    const code = await screen.findByLabelText('Code from the e-mail');
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('That code is not right. You have 2 attempts left.');
+    expect(code).toHaveValue('');
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveFocus();
+    expect(code.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+    expect(requestsTo('onboarding-management-private/email/verify')[0].body).toEqual({ code: '123456' });
+    expect(router.state.location.pathname).toBe('/reg-code');
+  });
+
+  it('a resend refused as too soon disables the button and shows the countdown', async () => {
+    answers['onboarding-management-private/email/resend'] = () => [429, { code: 'RESEND_TOO_SOON', message: 'Wait before asking for another code', retryAfterSeconds: 30 }];
+    const { user } = renderApp('/reg-code', { state: midWizard(liveToken(), { email: 'ana@example.com' }) });
+    const resend = await screen.findByRole('button', { name: 'Send me a new code' });
+    expect(resend).toBeEnabled();
+    expect(screen.queryByText(/You can ask for a new code in/)).not.toBeInTheDocument();
+    await user.click(resend);
+
+    expect(await screen.findByText(/You can ask for a new code in (30|29) seconds\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send me a new code' })).toBeDisabled();
+    // A notice about the resend, not about the code: announced politely, and the code field is not marked wrong.
+    expect(screen.getByText('Please wait a little before asking for another code.')).toHaveAttribute('role', 'status');
+    expect(screen.getByLabelText('Code from the e-mail')).not.toHaveAttribute('aria-invalid');
+    expect(requestsTo('onboarding-management-private/email/resend')).toHaveLength(1);
+  });
+});
+
+describe('/your-activity', () => {
+  it('fills in the NIF with the DNI the applicant signed up with', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'nif', id: '12345678Z', personType: 'freelance' }) });
+    expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('12345678Z');
+  });
+
+  it('leaves the NIF empty for an applicant who signed up with a passport', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'passport', id: 'XDA123456', personType: 'freelance' }) });
+    expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('');
+  });
+});
+
+describe('/tell-us-more-freelance', () => {
+  it('sends the public-office answer as a boolean and the countries as a list of codes', async () => {
+    const MORE = 'onboarding-management-private/legalperson/freelance/moreinfo';
+    answers[MORE] = (request) => saved('divilo-password', request.body as Record<string, unknown>, 'freelance');
+    const { user, router, store } = renderApp('/tell-us-more-freelance', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const countries = await screen.findByRole('combobox', { name: 'Countries where you work' });
+    // Spain is there to begin with; Portugal is added.
+    expect(within(screen.getByRole('list', { name: 'Countries where you work' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Spain×']);
+    await user.type(countries, 'portugal{Enter}');
+    expect(screen.getByRole('button', { name: 'Remove Portugal' })).toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'A business account' }));
+    await user.selectOptions(screen.getByLabelText('Where will the money in the account come from?'), 'Savings');
+    await user.selectOptions(screen.getByLabelText('Where do your assets come from?'), 'A salary or pension');
+    await user.click(screen.getByRole('radio', { name: "No, I don't" }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await screen.findByRole('heading', { name: 'Create your password' });
+    expect(router.state.location.pathname).toBe('/divilo-password');
+    const [request] = requestsTo(MORE);
+    expect(request.body).toEqual({
+      website: '',
+      countriesWhereOperate: ['ES', 'PT'],
+      diviloProduct: 'account',
+      foundsOrigin: 'savings',
+      assetsOrigin: 'salary',
+      politicalPosition: false,
+    });
+    expect(store.getState().form).toMatchObject({ countriesWhereOperate: ['ES', 'PT'], politicalPosition: false, personType: 'freelance' });
+  });
+});
+
+describe('the end of the journey', () => {
+  it.each([
+    ['/welcome', 'Welcome to Divilo'],
+    ['/forbidden-user', "We can't open your account"],
+    ['/already-exists', 'You already have an account'],
+  ])('%s forgets the onboarding token and the form', async (path, title) => {
+    const { store } = renderApp(path, { state: midWizard(liveToken(), { email: 'ana@example.com', firstName: 'Ana', personType: 'freelance' }) });
+    await screen.findByRole('heading', { name: title });
+    await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+    const { _persist, ...form } = store.getState().form;
+    expect(form).toEqual(initialFormState);
+    expect(screen.queryByRole('link', { name: /Back/ })).not.toBeInTheDocument();
+  });
+
+  it('/welcome points to the login page', async () => {
+    renderApp('/welcome', { state: midWizard(liveToken()) });
+    expect(await screen.findByRole('link', { name: 'Go to the login page' })).toHaveAttribute('href', '/login');
+  });
+});
+
+describe('the form record', () => {
+  it('applicationSynced takes the answers the form knows, and ignores unknown keys, secrets and empty values', () => {
+    const before: OnboardingForm = { ...initialFormState, firstName: 'Old', birthDate: '01/01/1980', diviloPassword: 'Typed-in-memory-1!' };
+    const after = formReducer(
+      before,
+      formActions.applicationSynced({
+        firstName: 'Ana',
+        countriesWhereOperate: ['ES', 'PT'],
+        politicalPosition: false,
+        reviewNotes: 'internal',
+        diviloPassword: 'from-the-server',
+        verificationEmailToken: 'email-token',
+        verificationPhoneToken: 'phone-token',
+        birthDate: null,
+        nationality: undefined,
+      }),
+    );
+    expect(after).toEqual({ ...before, firstName: 'Ana', countriesWhereOperate: ['ES', 'PT'], politicalPosition: false });
+    expect(after).not.toHaveProperty('reviewNotes');
+    expect(after.diviloPassword).toBe('Typed-in-memory-1!');
+    expect(after.verificationEmailToken).toBe('');
+    expect(after.verificationPhoneToken).toBe('');
+  });
+});
