@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { png } from '../__tests__/server/images';
 import { E2E_SERVER_SECRET } from './secrets';
 
@@ -71,9 +72,22 @@ export async function pick(page: Page, label: string, typed: string, option: str
   await page.getByRole('option', { name: option }).first().click();
 }
 
+/**
+ * What a test wants done on every page the journey reaches (axe's checks), once its title is there. Set by the
+ * test, reset after it.
+ */
+export const onEveryPage: { check?: (page: Page) => Promise<void> } = {};
+
+/** The journey is on the page `url` matches: its title has rendered, and the test's per-page check ran. */
+export async function arrived(page: Page, url: RegExp) {
+  await expect(page).toHaveURL(url);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await onEveryPage.check?.(page);
+}
+
 const continueOn = async (page: Page, lang: Lang, next: RegExp) => {
   await page.getByRole('button', { name: TEXT[lang].continue }).click();
-  await expect(page).toHaveURL(next);
+  await arrived(page, next);
 };
 
 export async function signUp(page: Page, lang: Lang, who: Applicant, query = '') {
@@ -84,14 +98,14 @@ export async function signUp(page: Page, lang: Lang, who: Applicant, query = '')
   await page.getByLabel(t.privacy).check();
   await page.getByLabel(t.precontract).check();
   await page.getByRole('button', { name: t.sendCode }).click();
-  await expect(page).toHaveURL(/\/reg-code/);
+  await arrived(page, /\/reg-code/);
   await page.getByLabel(t.emailCode).fill(await codeSentTo(page, who.email));
   await page.getByRole('button', { name: t.confirm }).click();
 }
 
 export async function personalInfo(page: Page, lang: Lang, residence?: { typed: string; option: string }) {
   const t = TEXT[lang];
-  await expect(page).toHaveURL(/\/personal-info/);
+  await arrived(page, /\/personal-info/);
   await page.getByLabel(t.firstName, { exact: true }).fill('Lucía');
   await page.getByLabel(t.firstSurname).fill('Martín');
   if (residence) await pick(page, t.residence, residence.typed, residence.option);
@@ -102,13 +116,13 @@ export async function personalInfo(page: Page, lang: Lang, residence?: { typed: 
 
 export async function phone(page: Page, lang: Lang, who: Applicant) {
   const t = TEXT[lang];
-  await expect(page).toHaveURL(/\/contact-phone/);
+  await arrived(page, /\/contact-phone/);
   await page.getByLabel(t.mobile).fill(who.phone);
   await page.getByRole('button', { name: t.sendCode }).click();
-  await expect(page).toHaveURL(/\/confirm-telephone/);
+  await arrived(page, /\/confirm-telephone/);
   await page.getByLabel(t.smsCode).fill(await codeSentTo(page, `+34${who.phone}`));
   await page.getByRole('button', { name: t.confirm }).click();
-  await expect(page).toHaveURL(/\/register-as/);
+  await arrived(page, /\/register-as/);
 }
 
 export async function freelanceBusiness(page: Page, lang: Lang) {
@@ -116,7 +130,7 @@ export async function freelanceBusiness(page: Page, lang: Lang) {
   await page.getByLabel(t.freelance).check();
   await continueOn(page, lang, /\/requirements-freelance/);
   await page.getByRole('button', { name: t.start }).click();
-  await expect(page).toHaveURL(/\/your-activity/);
+  await arrived(page, /\/your-activity/);
   await pick(page, t.activity, 'programadores', /Programadores/);
   await page.getByLabel(t.startDate).fill('01/02/2020');
   await continueOn(page, lang, /\/fiscal-address/);
@@ -126,12 +140,18 @@ export async function freelanceBusiness(page: Page, lang: Lang) {
   await continueOn(page, lang, /\/tax-registration-income/);
 }
 
-export const samplePdf = (name = 'modelo-036.pdf') => ({ name, mimeType: 'application/pdf', buffer: Buffer.from(`%PDF-1.4\n${'%'.repeat(2048)}\n%%EOF\n`) });
+/** A real one-page PDF, as a tax form downloaded from the tax agency would be (small). */
+export async function samplePdf(name = 'modelo-036.pdf') {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  document.addPage([595, 842]).drawText('Modelo 036 - Declaracion censal de alta (sample)', { x: 50, y: 780, size: 14, font });
+  return { name, mimeType: 'application/pdf', buffer: Buffer.from(await document.save()) };
+}
 
 export async function taxRegistration(page: Page, lang: Lang) {
   const t = TEXT[lang];
   await page.getByLabel(t.regime).check();
-  await page.locator('input[type=file]').setInputFiles(samplePdf());
+  await page.locator('input[type=file]').setInputFiles(await samplePdf());
   await expect(page.getByText(t.received)).toBeVisible();
   await continueOn(page, lang, /\/tell-us-more-freelance/);
 }
@@ -164,7 +184,7 @@ export function admin(...args: string[]): string {
 
 /** Both sides of the ID document and a selfie, as real PNG photos of a sensible size; then the wait. */
 export async function identityCheck(page: Page, lang: Lang) {
-  await expect(page).toHaveURL(/\/check-identity$|\/check-identity\?/);
+  await arrived(page, /\/check-identity$|\/check-identity\?/);
   const inputs = page.locator('input[type=file]');
   for (const [index, name] of ['front.png', 'back.png', 'selfie.png'].entries()) {
     await inputs.nth(index).setInputFiles({ name, mimeType: 'image/png', buffer: png(800, 600) });
@@ -175,14 +195,14 @@ export async function identityCheck(page: Page, lang: Lang) {
 
 /** /docu-sign: the contract is shown, the consent given, and the SMS code signs it. */
 export async function signContract(page: Page, lang: Lang, who: Applicant) {
-  await expect(page).toHaveURL(/\/docu-sign/);
+  await arrived(page, /\/docu-sign/);
   await expect(page.locator('iframe.dv-contract')).toBeVisible();
   const before = await lastMessageId(page);
   await page.getByLabel(lang === 'es' ? /Acepto identificarme/ : /I agree to be identified/).check();
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme el código para firmar' : 'Send me the code to sign' }).click();
   await page.getByLabel(TEXT[lang].smsCode).fill(await codeSentTo(page, `+34${who.phone}`, before));
   await page.getByRole('button', { name: lang === 'es' ? 'Firmar el contrato' : 'Sign the contract' }).click();
-  await expect(page).toHaveURL(/\/welcome$/);
+  await arrived(page, /\/welcome$/);
 }
 
 export async function lastMessageId(page: Page): Promise<number> {
