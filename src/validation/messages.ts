@@ -42,6 +42,9 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.choice',
   'validations.consent',
   'validations.documentMissing',
+  'validations.realOwnerShare',
+  'validations.ownersTotal',
+  'validations.duplicateOwner',
   'validations.invalid',
 ] as const;
 

@@ -163,3 +163,157 @@ export const checkIdentitySchema = object(Object.fromEntries(IDENTITY_IMAGE_KIND
 
 /** /docu-sign: the electronic-identification consent; the SMS code is checked by its own call. */
 export const docuSignSchema = object({ electronicIdentification: boolean().test(accepted()) });
+
+// ---- The company path ----
+
+/**
+ * Entity types (the first letter of a CIF) the bank serves: companies with legal personality that run a business.
+ * The others are refused at /about-company (docs/onboarding.md says why for each).
+ */
+export const SERVED_ENTITY_LETTERS = ['A', 'B', 'C', 'D', 'F', 'J'] as const;
+
+/** Legal forms, and the entity letter of the CIF each has. */
+export const LEGAL_FORMS = {
+  SA: 'A',
+  SAU: 'A',
+  SAL: 'A',
+  SL: 'B',
+  SLU: 'B',
+  SLL: 'B',
+  SLNE: 'B',
+  SRC: 'C',
+  SCOM: 'D',
+  SCOMPA: 'D',
+  SCOOP: 'F',
+  SC: 'J',
+} as const satisfies Record<string, (typeof SERVED_ENTITY_LETTERS)[number]>;
+export type LegalForm = keyof typeof LEGAL_FORMS;
+
+/** The entity letter of a CIF as typed (spaces, dashes and case ignored), or '' when it has none. */
+export function entityLetterOf(cif: unknown): string {
+  const text = typeof cif === 'string' ? cif.replace(/[\s.-]/g, '').toUpperCase() : '';
+  return /^[A-Z]\d/.test(text) ? text[0] : '';
+}
+
+/** Whether the bank serves the entity a (valid) CIF names. */
+export const isServedEntity = (cif: unknown): boolean => (SERVED_ENTITY_LETTERS as readonly string[]).includes(entityLetterOf(cif));
+
+/** The legal forms that fit a CIF's entity letter (all of them when the letter is unknown). */
+export function legalFormsFor(cif: unknown): LegalForm[] {
+  const letter = entityLetterOf(cif);
+  const forms = Object.keys(LEGAL_FORMS) as LegalForm[];
+  return letter ? forms.filter((form) => LEGAL_FORMS[form] === letter) : forms;
+}
+
+export const KINDS_OF_COMPANY = ['trading', 'services', 'manufacturing', 'construction-real-estate', 'holding', 'other'] as const;
+export const SUBSIDIARIES = ['none', 'spain', 'abroad', 'spain-and-abroad'] as const;
+export const OWNER_ROLES = ['owner', 'administrator'] as const;
+export const OWNERSHIP_KINDS = ['direct', 'indirect'] as const;
+
+/** A real owner (titular real) holds more than this share, directly or indirectly. */
+export const REAL_OWNER_THRESHOLD = 25;
+const SOCIAL_DENOMINATION_MAX = 120;
+/** Employees and yearly turnover (euros) are whole numbers from 0. */
+const NUMBERS_MAX = 1_000_000_000_000;
+
+/** /about-company: the company's tax ID (CIF), with its check character. */
+export const aboutCompanySchema = object({
+  cif: string().trim().test(rules.required()).test(rules.cif()),
+});
+
+/** /about-company-info. `isCnaeCode` is the membership test of CNAE-2025; `cif` narrows the legal forms to its entity. */
+export const aboutCompanyInfoSchema = (isCnaeCode: (code: string) => boolean, options: StepSchemaOptions & { cif?: string } = {}) =>
+  object({
+    socialDenomination: string().trim().test(rules.required()).test(rules.maxLength(SOCIAL_DENOMINATION_MAX)),
+    legalForm: string().test(rules.required()).test(oneOf(legalFormsFor(options.cif))),
+    cnae: string().test(rules.required()).test(check('validations.choice', (value) => typeof value === 'string' && isCnaeCode(value))),
+    foundedDate: string().trim().test(rules.required()).test(rules.date()).test(rules.notFuture(options)),
+  });
+
+export const companyAddressSchema = addressSchema('company');
+
+/** /articles-of-association: the deeds and the articles, PDFs the server checked (their storage keys). */
+export const articlesOfAssociationSchema = object({
+  companyDeeds: string().test(rules.required()),
+  articlesOfIncorporation: string().test(rules.required()),
+});
+
+/** Whether a company founded on `foundedDate` (dd/mm/yyyy) has filed a corporate tax return yet: not in its first year. */
+export function needsCorporateTax(foundedDate: unknown, now: Date = new Date()): boolean {
+  const match = typeof foundedDate === 'string' ? /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(foundedDate.trim()) : null;
+  if (!match) return true;
+  const yearAfter = new Date(Date.UTC(Number(match[3]) + 1, Number(match[2]) - 1, Number(match[1])));
+  return now.getTime() >= yearAfter.getTime();
+}
+
+/** /corporate-tax: the last modelo 200, optional for a company founded less than a year ago. */
+export const corporateTaxSchema = (options: StepSchemaOptions & { foundedDate?: string } = {}) =>
+  object({
+    model200: string().test(rules.requiredIf('model200', () => needsCorporateTax(options.foundedDate, options.now ? options.now() : new Date()))),
+  });
+
+/** /about-company-numbers: employees and yearly turnover, whole numbers from 0. */
+export const aboutCompanyNumbersSchema = object({
+  employeeNumber: string().trim().test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
+  bussinesVolume: string().trim().test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
+});
+
+const percentage = (value: unknown): number => Number(String(value ?? '').trim().replace(',', '.'));
+
+/** One person of /royal-owners: a real owner (over 25%) or, when nobody is, an administrator. */
+export const ownerSchema = (options: StepSchemaOptions = {}) =>
+  object({
+    role: string().test(rules.required()).test(oneOf(OWNER_ROLES)),
+    firstName: name(),
+    firstSurname: name(),
+    secondSurname: name(true),
+    identificationDocument: string().trim().test(rules.required()).test(rules.identificationDocument()),
+    nationality: string().test(rules.required()).test(country()),
+    birthDate: string().trim().test(rules.required()).test(rules.date()).test(rules.notFuture(options)).test(rules.adult(options)).test(rules.notOlderThan(options)),
+    ownership: string().test(rules.requiredIf('role', (role) => role === 'owner')).test(oneOf(OWNERSHIP_KINDS)),
+    percentage: string()
+      .trim()
+      .test(rules.requiredIf('role', (role) => role === 'owner'))
+      .test(check('validations.numeric', (value) => /^\d{1,3}([.,]\d{1,2})?$/.test(String(value).trim())))
+      .test(rules.maxValue(100))
+      .test(check('validations.realOwnerShare', (value, parent) => parent.role !== 'owner' || percentage(value) > REAL_OWNER_THRESHOLD, { min: REAL_OWNER_THRESHOLD })),
+    politicalPosition: boolean().test(rules.required()),
+  });
+
+/**
+ * /royal-owners: the real owners, or the administrators when nobody holds over 25%. The shares add up to at most
+ * 100; nobody is listed twice.
+ */
+export const royalOwnersSchema = (options: StepSchemaOptions = {}) =>
+  object({
+    owners: array(ownerSchema(options))
+      .test(rules.required())
+      .test({
+        name: 'validations.ownersTotal',
+        message: () => validationMessage('validations.ownersTotal', { max: 100 }),
+        test: (owners) => (owners ?? []).reduce((total, owner) => total + (Number.isFinite(percentage(owner.percentage)) ? percentage(owner.percentage) : 0), 0) <= 100,
+      })
+
+      .test({
+        name: 'validations.duplicateOwner',
+        message: () => validationMessage('validations.duplicateOwner'),
+        test(owners, context) {
+          const seen = new Map<string, number>();
+          for (const [index, owner] of (owners ?? []).entries()) {
+            const key = String(owner.identificationDocument ?? '').replace(/[\s-]/g, '').toUpperCase();
+            if (!key) continue;
+            if (seen.has(key)) return context.createError({ path: `owners[${index}].identificationDocument`, message: validationMessage('validations.duplicateOwner') as never });
+            seen.set(key, index);
+          }
+          return true;
+        },
+      }),
+    indirectOwners: boolean().test(rules.required()),
+  });
+
+/** /tell-us-more-company: what the freelancer's step asks, and the company's countries, kind and subsidiaries. */
+export const tellUsMoreCompanySchema = tellUsMoreFreelanceSchema.shape({
+  operativeCountries: array(string().test(country())).test(rules.required()),
+  kindOfCompany: string().test(rules.required()).test(oneOf(KINDS_OF_COMPANY)),
+  subsidiaries: string().test(rules.required()).test(oneOf(SUBSIDIARIES)),
+});

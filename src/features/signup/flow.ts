@@ -3,12 +3,16 @@
 // Continue in the SPA, and the server's step routes and resume logic all read this list; no screen names its
 // neighbour. No React here: the server imports it.
 
+import { isServedEntity } from '../../validation/onboarding';
+
 export type SectionId = 'you' | 'business' | 'security' | 'contract';
 
 /** The answers the next-step rules look at (a subset of the saved application). */
 export interface FlowAnswers {
   residenceCountry?: string;
   personType?: 'freelance' | 'company' | '';
+  /** The company's tax ID: its entity letter decides whether the bank serves it. */
+  cif?: string;
 }
 
 export type StepId =
@@ -23,6 +27,15 @@ export type StepId =
   | 'fiscal-address'
   | 'tax-registration-income'
   | 'tell-us-more-freelance'
+  | 'requirements-company'
+  | 'about-company'
+  | 'about-company-info'
+  | 'about-company-address'
+  | 'articles-of-association'
+  | 'corporate-tax'
+  | 'about-company-numbers'
+  | 'royal-owners'
+  | 'tell-us-more-company'
   | 'divilo-password'
   | 'check-identity'
   | 'check-identity-waiting'
@@ -32,21 +45,21 @@ export type StepId =
 /** Pages that end or divert the journey: reached by a rule, never counted as steps. */
 export type OutcomeId = 'already-exists' | 'forbidden-user' | 'company-error';
 
-/** The company path's first page: its steps join this list with the company path. */
-export type CompanyPathStart = 'requirements-company';
-
 export interface Step {
   id: StepId;
   section: SectionId;
   /** The call that saves the step, relative to `/api/` (POST). `undefined`: nothing to save (a checklist). */
   endpoint?: string;
   /** The step that follows, from the answers saved so far; `undefined` for the end of a path. */
-  next(answers: FlowAnswers): StepId | OutcomeId | CompanyPathStart | undefined;
+  next(answers: FlowAnswers): StepId | OutcomeId | undefined;
   /** Which path the step belongs to: shared by every applicant, or one person type's. */
   path: 'common' | 'freelance' | 'company';
 }
 
 const to = (id: StepId | OutcomeId) => () => id;
+
+/** The company path's calls, under the seed's `legalperson/company`. */
+const COMPANY = 'onboarding-management-private/legalperson/company';
 
 export const STEPS: readonly Step[] = [
   { id: 'signUp', section: 'you', path: 'common', endpoint: 'onboarding-management/register', next: to('reg-code') },
@@ -90,6 +103,21 @@ export const STEPS: readonly Step[] = [
     endpoint: 'onboarding-management-private/legalperson/freelance/moreinfo',
     next: to('divilo-password'),
   },
+  { id: 'requirements-company', section: 'business', path: 'company', next: to('about-company') },
+  {
+    id: 'about-company',
+    section: 'business',
+    path: 'company',
+    endpoint: `${COMPANY}`,
+    next: (answers) => (answers.cif && !isServedEntity(answers.cif) ? 'company-error' : 'about-company-info'),
+  },
+  { id: 'about-company-info', section: 'business', path: 'company', endpoint: `${COMPANY}/legal-info`, next: to('about-company-address') },
+  { id: 'about-company-address', section: 'business', path: 'company', endpoint: `${COMPANY}/postal-address`, next: to('articles-of-association') },
+  { id: 'articles-of-association', section: 'business', path: 'company', endpoint: `${COMPANY}/deeds`, next: to('corporate-tax') },
+  { id: 'corporate-tax', section: 'business', path: 'company', endpoint: `${COMPANY}/tax`, next: to('about-company-numbers') },
+  { id: 'about-company-numbers', section: 'business', path: 'company', endpoint: `${COMPANY}/numbers`, next: to('royal-owners') },
+  { id: 'royal-owners', section: 'business', path: 'company', endpoint: `${COMPANY}/tr`, next: to('tell-us-more-company') },
+  { id: 'tell-us-more-company', section: 'business', path: 'company', endpoint: `${COMPANY}/moreinfo`, next: to('divilo-password') },
   { id: 'divilo-password', section: 'security', path: 'common', endpoint: 'onboarding-management-private/password', next: to('check-identity') },
   { id: 'check-identity', section: 'security', path: 'common', endpoint: 'onboarding-management-private/identity-check', next: to('check-identity-waiting') },
   { id: 'check-identity-waiting', section: 'security', path: 'common', next: to('docu-sign') },

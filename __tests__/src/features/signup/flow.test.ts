@@ -7,7 +7,6 @@ import {
   previousStep,
   progressOf,
   stepById,
-  type CompanyPathStart,
   type FlowAnswers,
   type OutcomeId,
 } from '../../../../src/features/signup/flow';
@@ -19,7 +18,6 @@ const freelancer: FlowAnswers = { residenceCountry: 'ES', personType: 'freelance
 const company: FlowAnswers = { residenceCountry: 'ES', personType: 'company' };
 
 const OUTCOMES: OutcomeId[] = ['already-exists', 'forbidden-user', 'company-error'];
-const COMPANY_PATH_START: CompanyPathStart = 'requirements-company';
 
 describe('the freelancer journey', () => {
   it('walks every step in order, from /signUp to /welcome', () => {
@@ -54,11 +52,23 @@ describe('the freelancer journey', () => {
 });
 
 describe('the rules that branch off', () => {
-  it('a company stops at /register-as, whose next page is the company path start', () => {
-    const walked = ids(company);
-    expect(walked[walked.length - 1]).toBe('register-as');
-    expect(walked).not.toContain('requirements-freelance');
-    expect(stepById('register-as')?.next(company)).toBe('requirements-company');
+  it('a company walks its own path, with its owners, and joins the closing steps', () => {
+    expect(ids(company)).toEqual([
+      'signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as',
+      'requirements-company', 'about-company', 'about-company-info', 'about-company-address', 'articles-of-association',
+      'corporate-tax', 'about-company-numbers', 'royal-owners', 'tell-us-more-company',
+      'divilo-password', 'check-identity', 'check-identity-waiting', 'docu-sign', 'welcome',
+    ]);
+    expect(ids(company)).not.toContain('requirements-freelance');
+  });
+
+  it('an entity the bank does not serve (an association, a public body) ends at /about-company and leads to /company-error', () => {
+    for (const cif of ['G28659678', 'Q2826000H', 'P2807900B']) {
+      const refused = { ...company, cif };
+      expect(ids(refused)[ids(refused).length - 1]).toBe('about-company');
+      expect(stepById('about-company')?.next(refused)).toBe('company-error');
+    }
+    for (const cif of ['B12345674', 'A58818501']) expect(stepById('about-company')?.next({ ...company, cif })).toBe('about-company-info');
   });
 
   it('a residence outside Spain ends the journey at /personal-info and leads to /forbidden-user', () => {
@@ -98,8 +108,9 @@ describe('the progress', () => {
     expect(progressOf('docu-sign', freelancer)).toMatchObject({ number: 15, total: 15, section: 'contract' });
   });
 
-  it('counts only the steps a company walks so far, over its sections', () => {
-    expect(progressOf('register-as', company)).toEqual({ number: 6, total: 6, section: 'business', sections: ['you', 'business'] });
+  it("counts a company's own steps, over the four sections", () => {
+    expect(progressOf('register-as', company)).toEqual({ number: 6, total: 19, section: 'business', sections: ['you', 'business', 'security', 'contract'] });
+    expect(progressOf('royal-owners', company)).toMatchObject({ number: 14, total: 19, section: 'business' });
   });
 });
 
@@ -119,15 +130,15 @@ describe('the steps as data', () => {
   });
 
   it('tells steps from outcome pages and other routes', () => {
-    for (const id of [...OUTCOMES, COMPANY_PATH_START, 'login', 'nowhere']) {
+    for (const id of [...OUTCOMES, 'login', 'nowhere']) {
       expect(isStep(id)).toBe(false);
       expect(stepById(id)).toBeUndefined();
     }
   });
 
-  it('every step, outcome page and company path start is a route; wizard pages need the onboarding token', () => {
+  it('every step and outcome page is a route; wizard pages need the onboarding token', () => {
     const routeNames = ROUTES.map((route) => route.name as string);
-    const pages: string[] = [...STEPS.map((step) => step.id), ...OUTCOMES, COMPANY_PATH_START];
+    const pages: string[] = [...STEPS.map((step) => step.id), ...OUTCOMES];
     for (const page of pages) expect(routeNames).toContain(page);
     for (const page of pages.filter((page) => page !== 'signUp')) expect(routeByName(page)?.access).toBe('token');
   });
