@@ -216,3 +216,94 @@ export async function applicationId(page: Page): Promise<string> {
   const answer = await page.request.get('/api/onboarding-management-private/application', { headers: { authorization: `Bearer ${token}` } });
   return ((await answer.json()) as { id: string }).id;
 }
+
+const COMPANY_TEXT = {
+  en: {
+    company: 'A company', cif: 'Company tax ID (CIF)', denomination: 'Company name', legalForm: 'Legal form', cnae: 'Main activity (CNAE-2025)',
+    founded: 'Date of incorporation', deeds: 'Deeds of incorporation', articles: 'Articles of association (estatutos)', employees: 'Number of employees',
+    turnover: 'Yearly turnover, in euros', addOwner: 'Add a real owner', addMe: 'Add myself', role: 'A real owner (more than 25%)', direct: 'Directly',
+    percentage: 'Share of capital or votes (%)', pepNo: 'No, they are not', save: 'Save this person', firstName: 'First name', firstSurname: 'First surname',
+    document: 'DNI or NIE', birthDate: 'Date of birth', indirectNo: 'No, all directly', operative: 'Countries where the company has offices or staff',
+    kind: 'What does the company mainly do?', subsidiariesNone: 'No, none', total: 'The shares add up to more than 100%',
+  },
+  es: {
+    company: 'Una empresa', cif: 'NIF de la sociedad (CIF)', denomination: 'Denominación social', legalForm: 'Forma jurídica', cnae: 'Actividad principal (CNAE-2025)',
+    founded: 'Fecha de constitución', deeds: 'Escritura de constitución', articles: 'Estatutos sociales', employees: 'Número de empleados',
+    turnover: 'Facturación anual, en euros', addOwner: 'Añadir un titular real', addMe: 'Añadirme a mí', role: 'Titular real (más del 25 %)', direct: 'Directamente',
+    percentage: 'Participación en el capital o los votos (%)', pepNo: 'No, no lo es', save: 'Guardar esta persona', firstName: 'Nombre', firstSurname: 'Primer apellido',
+    document: 'DNI o NIE', birthDate: 'Fecha de nacimiento', indirectNo: 'No, todo directamente', operative: 'Países en los que la sociedad tiene oficinas o personal',
+    kind: '¿A qué se dedica principalmente la sociedad?', subsidiariesNone: 'No, ninguna', total: 'Los porcentajes suman más del 100 %',
+  },
+} as const;
+
+export const companyText = (lang: Lang) => COMPANY_TEXT[lang];
+
+/** From /register-as to /about-company with the CIF given: the company's tax ID decides where it goes. */
+export async function companyStart(page: Page, lang: Lang, cif: string) {
+  const t = { ...TEXT[lang], ...COMPANY_TEXT[lang] };
+  await page.getByLabel(t.company).check();
+  await continueOn(page, lang, /\/requirements-company/);
+  await page.getByRole('button', { name: t.start }).click();
+  await arrived(page, /\/about-company$|\/about-company\?/);
+  await page.getByLabel(t.cif).fill(cif);
+  await page.getByRole('button', { name: t.continue }).click();
+}
+
+/** The company's details, address, three PDFs and figures, up to /royal-owners. */
+export async function companyDetails(page: Page, lang: Lang) {
+  const t = { ...TEXT[lang], ...COMPANY_TEXT[lang] };
+  await arrived(page, /\/about-company-info/);
+  await page.getByLabel(t.denomination).fill('Martín Software S.L.');
+  await page.getByLabel(t.legalForm).selectOption('SL');
+  await pick(page, t.cnae, '62.10', /62\.10/);
+  await page.getByLabel(t.founded).fill('15/06/2019');
+  await continueOn(page, lang, /\/about-company-address/);
+  await page.getByLabel(t.street).fill('Paseo de la Castellana 100');
+  await page.getByLabel(t.postalCode).fill('28046');
+  await page.getByLabel(t.city).fill('Madrid');
+  await continueOn(page, lang, /\/articles-of-association/);
+  const inputs = page.locator('input[type=file]');
+  await inputs.nth(0).setInputFiles(await samplePdf('escritura.pdf'));
+  await expect(page.getByText(t.received)).toHaveCount(1);
+  await inputs.nth(1).setInputFiles(await samplePdf('estatutos.pdf'));
+  await expect(page.getByText(t.received)).toHaveCount(2);
+  await continueOn(page, lang, /\/corporate-tax/);
+  await page.locator('input[type=file]').setInputFiles(await samplePdf('modelo-200.pdf'));
+  await expect(page.getByText(t.received)).toBeVisible();
+  await continueOn(page, lang, /\/about-company-numbers/);
+  await page.getByLabel(t.employees).fill('12');
+  await page.getByLabel(t.turnover).fill('850000');
+  await continueOn(page, lang, /\/royal-owners/);
+}
+
+/** Adds a real owner with a direct share; `me` fills in the applicant from what they entered already. */
+export async function addOwner(page: Page, lang: Lang, share: string, person?: { firstName: string; firstSurname: string; dni: string; birthDate: string }) {
+  const t = { ...TEXT[lang], ...COMPANY_TEXT[lang] };
+  if (person) {
+    await page.getByRole('button', { name: t.addOwner }).click();
+    await page.getByLabel(t.firstName, { exact: true }).fill(person.firstName);
+    await page.getByLabel(t.firstSurname).fill(person.firstSurname);
+    await page.getByLabel(t.document, { exact: true }).fill(person.dni);
+    await page.getByLabel(t.birthDate).fill(person.birthDate);
+  } else {
+    await page.getByRole('button', { name: t.addMe }).click();
+    await page.getByLabel(t.role).check();
+  }
+  await page.getByLabel(t.direct).check();
+  await page.getByLabel(t.percentage).fill(share);
+  await page.getByLabel(t.pepNo).check();
+  await page.getByRole('button', { name: t.save }).click();
+}
+
+/** The company's questions of /tell-us-more-company, up to /divilo-password. */
+export async function tellUsMoreCompany(page: Page, lang: Lang) {
+  const t = { ...TEXT[lang], ...COMPANY_TEXT[lang] };
+  await arrived(page, /\/tell-us-more-company/);
+  await page.getByLabel(t.kind).selectOption('services');
+  await page.getByLabel(t.subsidiariesNone).check();
+  await page.getByLabel(t.product).check();
+  await page.getByLabel(t.funds).selectOption('business-activity');
+  await page.getByLabel(t.assets).selectOption('business-activity');
+  await page.getByLabel(t.notPep, { exact: true }).check();
+  await continueOn(page, lang, /\/divilo-password/);
+}

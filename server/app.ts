@@ -12,6 +12,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 import { healthRoutes } from './routes/health';
+import { legalRoutes } from './routes/legal';
 import { publicFileRoutes } from './routes/publicFiles';
 import { captchaRoutes } from './routes/captcha';
 import { credentialsRoutes } from './routes/credentials-management';
@@ -100,6 +101,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.identity.embedded && !config.production) await app.register(demoCustomersPlugin);
 
   await app.register(healthRoutes);
+  // The sample legal documents, unless production points LEGAL_BASE_URL at the bank's own.
+  if (config.legalBaseUrl === `${config.publicUrl}/legal`) await app.register(legalRoutes);
   await app.register(publicFileRoutes, { runtimeConfig: toRuntimeConfig(config), localesDir: options.localesDir ?? path.join(root, 'locales') });
   await app.register(
     async (api) => {

@@ -1,7 +1,7 @@
 import { createBrowserRouter, createMemoryRouter, redirect, type RouteObject } from 'react-router';
 import { carryQuery } from '../routing/query';
 import { ROUTES, type RouteArea, type RouteName } from '../routing/routes';
-import type { ScreenMap } from '../routing/titledScreens';
+import type { ScreenMap } from '../routing/screenMap';
 import { AppShell } from './AppShell';
 import { guardRoute } from './guards';
 import type { AppStore } from './store';

@@ -5,7 +5,7 @@ import { LogoutScreen } from '../../features/login/LogoutScreen';
 import { RecoverConfirmScreen } from '../../features/recovery/RecoverConfirmScreen';
 import { RecoverInitScreen } from '../../features/recovery/RecoverInitScreen';
 import { RecoverSuccessScreen } from '../../features/recovery/RecoverSuccessScreen';
-import type { ScreenMap } from '../../routing/titledScreens';
+import type { ScreenMap } from '../../routing/screenMap';
 
 /** The login area's screens (one chunk): login, the SMS step, recovery, sign-out. */
 export const screens: ScreenMap = {

@@ -1,14 +1,13 @@
-import { AboutYou, Closing, Code, Contract, Freelance, Identity, Outcome, SignUp } from '../../features/signup/screens';
-import { titledScreens, type ScreenMap } from '../../routing/titledScreens';
+import { AboutYou, Closing, Code, Company, Contract, Freelance, Identity, Outcome, Owners, SignUp } from '../../features/signup/screens';
+import type { ScreenMap } from '../../routing/screenMap';
 import { withSavedApplication } from '../../features/signup/withSavedApplication';
 
 /**
  * The onboarding wizard's screens (one chunk, with its upload code). The steps of an application read it from the
  * server on a page load (withSavedApplication); the sign-up, its code and the ends of the journey have none to
- * read. The company path's steps show their title until they are built.
+ * read.
  */
 export const screens: ScreenMap = {
-  ...titledScreens('onboarding'),
   signUp: SignUp.SignUpScreen,
   'reg-code': Code.RegCodeScreen,
   'personal-info': withSavedApplication(AboutYou.PersonalInfoScreen),
@@ -22,6 +21,16 @@ export const screens: ScreenMap = {
   'fiscal-address': withSavedApplication(Freelance.FiscalAddressScreen),
   'tax-registration-income': withSavedApplication(Freelance.TaxRegistrationScreen),
   'tell-us-more-freelance': withSavedApplication(Closing.TellUsMoreFreelanceScreen),
+  'requirements-company': withSavedApplication(Company.RequirementsCompanyScreen),
+  'about-company': withSavedApplication(Company.AboutCompanyScreen),
+  'company-error': Outcome.CompanyErrorScreen,
+  'about-company-info': withSavedApplication(Company.AboutCompanyInfoScreen),
+  'about-company-address': withSavedApplication(Company.AboutCompanyAddressScreen),
+  'articles-of-association': withSavedApplication(Company.ArticlesOfAssociationScreen),
+  'corporate-tax': withSavedApplication(Company.CorporateTaxScreen),
+  'about-company-numbers': withSavedApplication(Company.AboutCompanyNumbersScreen),
+  'royal-owners': withSavedApplication(Owners.RoyalOwnersScreen),
+  'tell-us-more-company': withSavedApplication(Closing.TellUsMoreCompanyScreen),
   'divilo-password': withSavedApplication(Closing.DiviloPasswordScreen),
   'check-identity': withSavedApplication(Identity.CheckIdentityScreen),
   'check-identity-waiting': withSavedApplication(Identity.CheckIdentityWaitingScreen),

@@ -1,14 +1,20 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** A real owner (titular real) or, when nobody holds more than 25%, the administrator. */
+/**
+ * A person of /royal-owners: a real owner (titular real, more than 25% directly or indirectly) or, when nobody
+ * holds that much, an administrator recorded as legal representative. Shares are kept as typed ("25,5").
+ */
 export interface Owner {
+  role: 'owner' | 'administrator' | '';
   firstName: string;
   firstSurname: string;
   secondSurname: string;
   identificationDocument: string;
   nationality: string;
   birthDate: string;
-  percentage: number;
+  ownership: 'direct' | 'indirect' | '';
+  percentage: string;
+  politicalPosition: boolean | undefined;
 }
 
 export type PersonType = 'freelance' | 'company';

@@ -7,6 +7,7 @@ import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Combobox, type ComboboxOption } from '../../components';
+import { CNAE_ACTIVITIES } from '../../data/cnae';
 import { IAE_ACTIVITIES } from '../../data/iae';
 import { describeMessages } from '../../i18n/messages';
 import type { StepField } from './useStepForm';
@@ -133,6 +134,26 @@ export function CountriesSelect({ label, description, field: { ref, name, value,
 export function ActivitySelect({ label, description, field }: PickerProps) {
   const { noMatches, placeholder } = usePickerTexts();
   const options = useMemo(() => IAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: activity.title, prefix: activity.code })), []);
+  return (
+    <Combobox
+      label={label}
+      description={description}
+      options={options}
+      noMatches={noMatches}
+      placeholder={placeholder}
+      maxResults={60}
+      {...comboboxProps(field)}
+    />
+  );
+}
+
+/** The CNAE-2025 classes, titled in the page's language (English from NACE Rev. 2.1), searchable by code or words. */
+export function ActivityCnaeSelect({ label, description, field }: PickerProps) {
+  const { noMatches, placeholder, locale } = usePickerTexts();
+  const options = useMemo(
+    () => CNAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: locale === 'es' ? activity.titleEs : activity.titleEn, prefix: activity.code })),
+    [locale],
+  );
   return (
     <Combobox
       label={label}

@@ -85,7 +85,8 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
         if (onFailure?.(error)) return;
         const refused = fieldErrorsOf(error);
         if (refused.length > 0) {
-          const known = refused.filter((entry) => (fields as string[]).includes(entry.field));
+          // `owners[1].identificationDocument` belongs to the field `owners`.
+          const known = refused.filter((entry) => (fields as string[]).includes(entry.field.split(/[.[]/)[0]));
           helpers.setErrors(
             toFormErrors(Object.fromEntries(known.map((entry) => [entry.field, { id: entry.id, values: entry.values } as ValidationMessage]))) as never,
           );

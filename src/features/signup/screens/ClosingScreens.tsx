@@ -3,7 +3,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
-import { DIVILO_PRODUCTS, FUNDS_ORIGINS, diviloPasswordSchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
+import { DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
 import { selectForm } from '../../form/formSlice';
 import { CountriesSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
@@ -22,6 +22,21 @@ const messages = describeMessages({
   fundsOrigin: { id: 'onboarding.tell-us-more.fundsOrigin', defaultMessage: 'Where will the money in the account come from?' },
   assetsOrigin: { id: 'onboarding.tell-us-more.assetsOrigin', defaultMessage: 'Where do your assets come from?' },
   choose: { id: 'onboarding.select.choose', defaultMessage: 'Choose…' },
+  operativeCountries: { id: 'onboarding.tell-us-more.operativeCountries', defaultMessage: 'Countries where the company has offices or staff' },
+  operativeCountriesHint: { id: 'onboarding.tell-us-more.operativeCountriesHint', defaultMessage: 'Add each country where it is established.' },
+  companyCountries: { id: 'onboarding.tell-us-more.companyCountries', defaultMessage: 'Countries where the company does business' },
+  kindOfCompany: { id: 'onboarding.tell-us-more.kindOfCompany', defaultMessage: 'What does the company mainly do?' },
+  'kind.trading': { id: 'onboarding.kindOfCompany.trading', defaultMessage: 'Buys and sells goods' },
+  'kind.services': { id: 'onboarding.kindOfCompany.services', defaultMessage: 'Provides services' },
+  'kind.manufacturing': { id: 'onboarding.kindOfCompany.manufacturing', defaultMessage: 'Makes products' },
+  'kind.construction-real-estate': { id: 'onboarding.kindOfCompany.construction-real-estate', defaultMessage: 'Construction or real estate' },
+  'kind.holding': { id: 'onboarding.kindOfCompany.holding', defaultMessage: 'Holds shares in other companies' },
+  'kind.other': { id: 'onboarding.kindOfCompany.other', defaultMessage: 'Something else' },
+  subsidiaries: { id: 'onboarding.tell-us-more.subsidiaries', defaultMessage: 'Does the company have subsidiaries?' },
+  'subsidiaries.none': { id: 'onboarding.subsidiaries.none', defaultMessage: 'No, none' },
+  'subsidiaries.spain': { id: 'onboarding.subsidiaries.spain', defaultMessage: 'Yes, in Spain' },
+  'subsidiaries.abroad': { id: 'onboarding.subsidiaries.abroad', defaultMessage: 'Yes, abroad' },
+  'subsidiaries.spain-and-abroad': { id: 'onboarding.subsidiaries.spain-and-abroad', defaultMessage: 'Yes, in Spain and abroad' },
   'business-activity': { id: 'onboarding.origin.business-activity', defaultMessage: 'My business activity' },
   savings: { id: 'onboarding.origin.savings', defaultMessage: 'Savings' },
   salary: { id: 'onboarding.origin.salary', defaultMessage: 'A salary or pension' },
@@ -50,18 +65,35 @@ interface MoreValues {
   foundsOrigin: string;
   assetsOrigin: string;
   politicalPosition: boolean | undefined;
+  // The company's own questions
+  operativeCountries: string[];
+  kindOfCompany: string;
+  subsidiaries: string;
 }
+
+const FREELANCE_FIELDS: (keyof MoreValues)[] = ['website', 'countriesWhereOperate', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'];
+const COMPANY_FIELDS: (keyof MoreValues)[] = ['website', 'operativeCountries', 'countriesWhereOperate', 'kindOfCompany', 'subsidiaries', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'];
 
 /** /tell-us-more-freelance: how the account will be used (know your customer); feeds the server's risk. */
 export function TellUsMoreFreelanceScreen() {
+  return <TellUsMoreStep company={false} />;
+}
+
+/** /tell-us-more-company: the same, and where the company is established, what kind it is, its subsidiaries. */
+export function TellUsMoreCompanyScreen() {
+  return <TellUsMoreStep company />;
+}
+
+function TellUsMoreStep({ company }: { company: boolean }) {
   const intl = useIntl();
   const form = useAppSelector(selectForm);
   // Answered before when the step was saved: the origin of funds is one of its required answers.
   const answered = form.foundsOrigin !== '';
+  const fields = company ? COMPANY_FIELDS : FREELANCE_FIELDS;
   const { formik, field, text } = useStepForm<MoreValues>({
-    step: 'tell-us-more-freelance',
-    schema: tellUsMoreFreelanceSchema,
-    fields: ['website', 'countriesWhereOperate', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'],
+    step: company ? 'tell-us-more-company' : 'tell-us-more-freelance',
+    schema: company ? tellUsMoreCompanySchema : tellUsMoreFreelanceSchema,
+    fields,
     initialValues: () => ({
       website: form.website,
       countriesWhereOperate: form.countriesWhereOperate.length > 0 ? form.countriesWhereOperate : ['ES'],
@@ -69,20 +101,46 @@ export function TellUsMoreFreelanceScreen() {
       foundsOrigin: form.foundsOrigin,
       assetsOrigin: form.assetsOrigin,
       politicalPosition: answered ? form.politicalPosition : undefined,
+      operativeCountries: form.operativeCountries.length > 0 ? form.operativeCountries : ['ES'],
+      kindOfCompany: form.kindOfCompany,
+      subsidiaries: form.subsidiaries,
     }),
+    toBody: (values) => Object.fromEntries(fields.map((name) => [name, values[name]])),
   });
   const origins = FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
   const product = field('diviloProduct');
+  const subsidiaries = field('subsidiaries');
   const { ref: pepRef, value: pepValue, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = field('politicalPosition');
-  const select = (name: 'foundsOrigin' | 'assetsOrigin') => {
+  const select = (name: 'foundsOrigin' | 'assetsOrigin' | 'kindOfCompany') => {
     const { ref, value, error, errorText } = field(name);
     return { name, value, onChange: formik.handleChange, onBlur: formik.handleBlur, error, errorText, ref: ref as never };
   };
   return (
-    <StepLayout step="tell-us-more-freelance" lead={intl.formatMessage(messages.moreLead)}>
+    <StepLayout step={company ? 'tell-us-more-company' : 'tell-us-more-freelance'} lead={intl.formatMessage(messages.moreLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <TextInput type="url" inputMode="url" autoComplete="url" spellCheck={false} label={intl.formatMessage(messages.website)} description={intl.formatMessage(messages.websiteHint)} {...text('website')} />
-        <CountriesSelect label={intl.formatMessage(messages.countries)} description={intl.formatMessage(messages.countriesHint)} field={field('countriesWhereOperate')} />
+        {company && (
+          <>
+            <CountriesSelect label={intl.formatMessage(messages.operativeCountries)} description={intl.formatMessage(messages.operativeCountriesHint)} field={field('operativeCountries')} />
+            <SelectInput
+              label={intl.formatMessage(messages.kindOfCompany)}
+              placeholder={intl.formatMessage(messages.choose)}
+              options={KINDS_OF_COMPANY.map((value) => ({ value, label: intl.formatMessage(messages[`kind.${value}`]) }))}
+              {...select('kindOfCompany')}
+            />
+            <RadioGroup
+              legend={intl.formatMessage(messages.subsidiaries)}
+              options={SUBSIDIARIES.map((value) => ({ value, label: intl.formatMessage(messages[`subsidiaries.${value}`]) }))}
+              {...subsidiaries}
+              onChange={subsidiaries.set}
+            />
+          </>
+        )}
+        <CountriesSelect
+          label={intl.formatMessage(company ? messages.companyCountries : messages.countries)}
+          description={intl.formatMessage(messages.countriesHint)}
+          field={field('countriesWhereOperate')}
+        />
         <RadioGroup
           legend={intl.formatMessage(messages.product)}
           options={DIVILO_PRODUCTS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }))}

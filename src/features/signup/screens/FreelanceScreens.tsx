@@ -3,11 +3,12 @@ import { useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { isIaeCode } from '../../../data/iae';
 import { describeMessages } from '../../../i18n/messages';
-import { SELF_EMPLOYED_TAX_REGIMES, fiscalAddressSchema, taxRegistrationSchema, yourActivitySchema } from '../../../validation/onboarding';
+import { SELF_EMPLOYED_TAX_REGIMES, taxRegistrationSchema, yourActivitySchema } from '../../../validation/onboarding';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
-import { ActivitySelect, CountrySelect } from '../pickers';
+import { ActivitySelect } from '../pickers';
+import { AddressStep } from './AddressStep';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoToStep, useStepForm } from '../useStepForm';
 
@@ -27,11 +28,6 @@ const messages = describeMessages({
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
   ata: { id: 'onboarding.your-activity.ata', defaultMessage: 'ATA membership code (optional)' },
   promo: { id: 'onboarding.signUp.promotionalCode', defaultMessage: 'Promotional code (optional)' },
-  address: { id: 'onboarding.address.line', defaultMessage: 'Street and number' },
-  additional: { id: 'onboarding.address.additional', defaultMessage: 'Floor, door, building (optional)' },
-  postalCode: { id: 'onboarding.address.postalCode', defaultMessage: 'Postal code' },
-  city: { id: 'onboarding.address.city', defaultMessage: 'Town or city' },
-  country: { id: 'onboarding.address.country', defaultMessage: 'Country' },
   addressLead: { id: 'onboarding.fiscal-address.lead', defaultMessage: 'The address you gave the tax agency for your activity.' },
   regime: { id: 'onboarding.tax.regime', defaultMessage: 'Income tax regime (IRPF)' },
   'direct-normal': { id: 'onboarding.tax.regime.direct-normal', defaultMessage: 'Direct assessment, normal (estimación directa normal)' },
@@ -92,40 +88,10 @@ export function YourActivityScreen() {
   );
 }
 
-type FiscalValues = Pick<
-  OnboardingForm,
-  'selfEmployedFiscalAddress' | 'selfEmployedFiscalAdditionalAddress' | 'selfEmployedFiscalPostalCode' | 'selfEmployedFiscalCity' | 'selfEmployedFiscalCountry'
->;
-
 /** /fiscal-address: where the activity is registered; a Spanish postal code when in Spain. */
 export function FiscalAddressScreen() {
   const intl = useIntl();
-  const { formik, field, text } = useStepForm<FiscalValues>({
-    step: 'fiscal-address',
-    schema: fiscalAddressSchema,
-    fields: ['selfEmployedFiscalAddress', 'selfEmployedFiscalAdditionalAddress', 'selfEmployedFiscalPostalCode', 'selfEmployedFiscalCity', 'selfEmployedFiscalCountry'],
-    initialValues: (form) => ({
-      selfEmployedFiscalAddress: form.selfEmployedFiscalAddress,
-      selfEmployedFiscalAdditionalAddress: form.selfEmployedFiscalAdditionalAddress,
-      selfEmployedFiscalPostalCode: form.selfEmployedFiscalPostalCode,
-      selfEmployedFiscalCity: form.selfEmployedFiscalCity,
-      selfEmployedFiscalCountry: form.selfEmployedFiscalCountry || 'ES',
-    }),
-  });
-  return (
-    <StepLayout step="fiscal-address" lead={intl.formatMessage(messages.addressLead)}>
-      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
-        <TextInput autoComplete="address-line1" label={intl.formatMessage(messages.address)} {...text('selfEmployedFiscalAddress')} />
-        <TextInput autoComplete="address-line2" label={intl.formatMessage(messages.additional)} {...text('selfEmployedFiscalAdditionalAddress')} />
-        <div className="dv-step__row">
-          <TextInput inputMode={formik.values.selfEmployedFiscalCountry === 'ES' ? 'numeric' : 'text'} autoComplete="postal-code" label={intl.formatMessage(messages.postalCode)} {...text('selfEmployedFiscalPostalCode')} />
-          <TextInput autoComplete="address-level2" label={intl.formatMessage(messages.city)} {...text('selfEmployedFiscalCity')} />
-        </div>
-        <CountrySelect label={intl.formatMessage(messages.country)} autoComplete="off" field={field('selfEmployedFiscalCountry')} />
-        <ContinueButton loading={formik.isSubmitting} />
-      </form>
-    </StepLayout>
-  );
+  return <AddressStep step="fiscal-address" prefix="selfEmployedFiscal" lead={intl.formatMessage(messages.addressLead)} />;
 }
 
 /** /tax-registration-income: the IRPF regime and the modelo 036/037, checked by the server when uploaded. */

@@ -1,11 +1,12 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
-import { formActions } from '../../form/formSlice';
+import { entityLetterOf } from '../../../validation/onboarding';
+import { formActions, selectForm } from '../../form/formSlice';
 import { sessionCleared } from '../../session/sessionSlice';
 import { StepLayout } from '../StepLayout';
 
@@ -20,6 +21,15 @@ const messages = describeMessages({
   forbiddenText: {
     id: 'onboarding.forbidden-user.text',
     defaultMessage: 'For now Divilo can only open accounts for adults who live in Spain. Thank you for your interest.',
+  },
+  companyError: {
+    id: 'onboarding.company-error.text',
+    defaultMessage: 'Divilo accounts are for companies that run a business: limited and public limited companies, partnerships, cooperatives and civil companies.',
+  },
+  companyErrorWhy: {
+    id: 'onboarding.company-error.why',
+    defaultMessage:
+      '{entity, select, E {A community of property has no legal personality of its own: its members can open accounts as self-employed.} G {Associations and foundations need a non-profit account, which Divilo does not offer yet.} H {Communities of owners need an account for their community, which Divilo does not offer.} N {Foreign entities open their account with a bank of their own country or through a permanent establishment in Spain.} P {Local councils and public bodies work with banks through public tenders.} Q {Public bodies work with banks through public tenders.} R {Religious bodies need an account Divilo does not offer yet.} S {Public administrations work with banks through public tenders.} U {Temporary business unions (UTE) need an account Divilo does not offer yet.} W {Permanent establishments of non-resident entities need checks Divilo cannot do online yet.} other {Divilo cannot open an account for this kind of entity online.}}',
   },
   welcomeText: { id: 'onboarding.welcome.text', defaultMessage: 'Your contract is signed and your application is with our team.' },
   welcomeNext: {
@@ -82,6 +92,27 @@ export function ForbiddenUserScreen() {
     <StepLayout step="forbidden-user" back={false}>
       <div className="dv-outcome">
         <p>{intl.formatMessage(messages.forbiddenText)}</p>
+        <SupportLine />
+      </div>
+    </StepLayout>
+  );
+}
+
+/** Why each entity type the bank does not serve is refused (docs/onboarding.md), by the CIF's first letter. */
+const REFUSED_ENTITIES = ['E', 'G', 'H', 'N', 'P', 'Q', 'R', 'S', 'U', 'V', 'W'] as const;
+
+/** /company-error: the company is of a kind the bank does not serve; why, and who to call. */
+export function CompanyErrorScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  const [letter] = useState(() => entityLetterOf(form.cif));
+  useJourneyEnded();
+  const known = (REFUSED_ENTITIES as readonly string[]).includes(letter);
+  return (
+    <StepLayout step="company-error" back={false}>
+      <div className="dv-outcome">
+        <p>{intl.formatMessage(messages.companyError)}</p>
+        {known && <p>{intl.formatMessage(messages.companyErrorWhy, { entity: letter })}</p>}
         <SupportLine />
       </div>
     </StepLayout>

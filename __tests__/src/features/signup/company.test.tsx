@@ -1,0 +1,187 @@
+// The company path's screens through the whole app: the legal forms of the entity type, the refused entity's
+// explanation, and /royal-owners — adding, editing and removing people, the running total, the rules and a
+// refusal of the server next to the list.
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+import type { RootState } from '../../../../src/app/store';
+import { setRuntimeConfig } from '../../../../src/config';
+import { initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
+import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { renderApp } from '../../app/renderApp';
+import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
+import { testRuntimeConfig } from '../../testConfig';
+import { liveToken } from '../../tokens';
+
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let answers: Record<string, (request: RecordedRequest) => [number, unknown]>;
+const pathOf = (request: RecordedRequest) => request.url.split('?')[0].replace(/^\/api\//, '');
+
+beforeAll(async () => {
+  server = await startTestServer((request, res) => {
+    const given = answers[pathOf(request)];
+    if (given) {
+      const [status, body] = given(request);
+      return json(res, status, body);
+    }
+    json(res, 404, { code: 'NOT_FOUND' });
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  localStorage.clear();
+  server.requests.length = 0;
+  answers = {};
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+const applicant: Partial<OnboardingForm> = {
+  idType: 'nif',
+  id: '12345678Z',
+  firstName: 'Lucía',
+  firstSurname: 'Martín',
+  nationality: 'ES',
+  birthDate: '14/03/1990',
+  personType: 'company',
+  cif: 'B12345674',
+};
+
+function midWizard(form: Partial<OnboardingForm> = {}): Partial<RootState> {
+  return {
+    session: { ...initialSessionState, authorizationToken: liveToken() },
+    form: { ...initialFormState, ...applicant, ...form, _persist: { version: -1, rehydrated: true } },
+  };
+}
+
+const saved = (next: string, answersSaved: Record<string, unknown>): [number, unknown] => [
+  200,
+  { next, application: { id: 'a-1', status: 'in-progress', personType: 'company', currentStep: next, completedSteps: [], answers: answersSaved, maskedEmail: 'l***@example.com' } },
+];
+
+async function addPerson(user: UserEvent, button: 'Add a real owner' | 'Add an administrator' | 'Add myself', person: { name?: string; surname?: string; dni?: string; share?: string; pep?: boolean }) {
+  await user.click(screen.getByRole('button', { name: button }));
+  const editor = screen.getByRole('group', { name: button === 'Add an administrator' ? 'Administrator' : 'Real owner' });
+  if (button === 'Add myself') await user.click(within(editor).getByRole('radio', { name: 'A real owner (more than 25%)' }));
+  if (person.name) await user.type(within(editor).getByLabelText('First name'), person.name);
+  if (person.surname) await user.type(within(editor).getByLabelText('First surname'), person.surname);
+  if (person.dni) await user.type(within(editor).getByLabelText('DNI or NIE'), person.dni);
+  if (button !== 'Add myself' && person.name) await user.type(within(editor).getByLabelText('Date of birth'), '02/09/1980');
+  if (person.share !== undefined) {
+    await user.click(within(editor).getByRole('radio', { name: 'Directly' }));
+    await user.type(within(editor).getByLabelText('Share of capital or votes (%)'), person.share);
+  }
+  await user.click(within(editor).getByRole('radio', { name: person.pep ? 'Yes' : 'No, they are not' }));
+  await user.click(within(editor).getByRole('button', { name: 'Save this person' }));
+}
+
+describe('/royal-owners', () => {
+  it('adds the applicant from what they entered and a partner, shows the total, and sends both', async () => {
+    answers['onboarding-management-private/legalperson/company/tr'] = (request) => saved('tell-us-more-company', request.body as Record<string, unknown>);
+    const { user, router, store } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.');
+    await addPerson(user, 'Add myself', { share: '60' });
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveTextContent('Lucía Martín');
+    expect(screen.getByText('Shares declared: 60% of 100%')).toBeInTheDocument();
+    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '30,5', pep: true });
+    expect(screen.getByText('Shares declared: 90.5% of 100%')).toBeInTheDocument();
+    expect(screen.getByText(/Real owner, 30,5% directly, politically exposed/)).toBeInTheDocument();
+    // Kept in the form record as it changes: a reload before Continue loses nobody.
+    expect(store.getState().form.owners.map((owner) => owner.firstName)).toEqual(['Lucía', 'Javier']);
+
+    await user.click(screen.getByRole('radio', { name: 'No, all directly' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tell-us-more-company'));
+    const [request] = server.requests.filter((r) => pathOf(r) === 'onboarding-management-private/legalperson/company/tr');
+    const body = request.body as { owners: Record<string, unknown>[]; indirectOwners: boolean };
+    expect(body.indirectOwners).toBe(false);
+    expect(body.owners).toEqual([
+      expect.objectContaining({ role: 'owner', identificationDocument: '12345678Z', percentage: '60', ownership: 'direct', politicalPosition: false }),
+      expect.objectContaining({ role: 'owner', identificationDocument: '00000000T', percentage: '30,5', politicalPosition: true }),
+    ]);
+  });
+
+  it('refuses 25% for a real owner in the person form, and takes 25.01', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.');
+    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '25' });
+    const share = screen.getByLabelText('Share of capital or votes (%)');
+    await waitFor(() => expect(share).toHaveAttribute('aria-invalid', 'true'));
+    expect(share).toHaveAccessibleDescription(expect.stringContaining('A real owner holds more than 25%'));
+    await user.clear(share);
+    await user.type(share, '25,01');
+    await user.click(screen.getByRole('button', { name: 'Save this person' }));
+    await waitFor(() => expect(screen.getByText('Shares declared: 25.01% of 100%')).toBeInTheDocument());
+  });
+
+  it('refuses shares over 100 next to the list, and the same person twice', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.');
+    await addPerson(user, 'Add myself', { share: '70' });
+    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '12345678Z', share: '40' });
+    await user.click(screen.getByRole('radio', { name: 'No, all directly' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert', { name: '' })).toHaveTextContent('The shares add up to more than 100%');
+    expect(server.requests.filter((request) => pathOf(request).endsWith('/tr'))).toHaveLength(0);
+
+    // Removing the partner brings it back under 100; the duplicate is then gone too.
+    await user.click(screen.getByRole('button', { name: 'Remove Javier Ruiz' }));
+    expect(screen.getByText('Shares declared: 70% of 100%')).toBeInTheDocument();
+  });
+
+  it('shows a refusal of the server on the person it names', async () => {
+    answers['onboarding-management-private/legalperson/company/tr'] = () => [
+      400,
+      { code: 'VALIDATION_FAILED', errors: [{ field: 'owners[1].identificationDocument', id: 'validations.duplicateOwner' }] },
+    ];
+    const owners = [
+      { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678Z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '50', politicalPosition: false },
+      { role: 'owner', firstName: 'Javier', firstSurname: 'Ruiz', secondSurname: '', identificationDocument: '00000000T', nationality: 'ES', birthDate: '02/09/1980', ownership: 'direct', percentage: '40', politicalPosition: false },
+    ] as OnboardingForm['owners'];
+    const { user, router } = renderApp('/royal-owners', { state: midWizard({ owners, indirectOwners: false }) });
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    const javier = (await screen.findByText('Javier Ruiz')).closest('li')!;
+    await waitFor(() => expect(javier).toHaveTextContent('This person is on the list already'));
+    expect(router.state.location.pathname).toBe('/royal-owners');
+  });
+
+  it('an administrator needs no share, and editing keeps the others', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.');
+    await addPerson(user, 'Add an administrator', { name: 'Marta', surname: 'Gil', dni: '00000000T' });
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveTextContent('Administrator');
+    await user.click(screen.getByRole('button', { name: 'Edit Marta Gil' }));
+    const editor = screen.getByRole('group', { name: 'Administrator' });
+    await user.clear(within(editor).getByLabelText('First name'));
+    await user.type(within(editor).getByLabelText('First name'), 'Marta Isabel');
+    await user.click(within(editor).getByRole('button', { name: 'Save this person' }));
+    await waitFor(() => expect(screen.getByRole('list', { name: 'People added' })).toHaveTextContent('Marta Isabel Gil'));
+    expect(screen.getAllByRole('listitem').filter((item) => item.closest('ul')?.getAttribute('aria-label') === 'People added')).toHaveLength(1);
+  });
+});
+
+describe('the company details', () => {
+  it('offers the legal forms of the entity type of the CIF only (an S.A. for an A…)', async () => {
+    const { user } = renderApp('/about-company-info', { state: midWizard({ cif: 'A58818501' }) });
+    const legalForm = await screen.findByLabelText('Legal form');
+    const options = within(legalForm).getAllByRole('option').map((option) => option.textContent);
+    expect(options).toEqual(['Choose…', 'S.A.', 'S.A.U.', 'S.A.L.']);
+    await user.selectOptions(legalForm, 'SAU');
+    expect(legalForm).toHaveValue('SAU');
+  });
+
+  it('explains why an association is refused, in Spanish, and forgets the application', async () => {
+    const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
+    expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
+    await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+  });
+
+  it('a company less than a year old may go on without the modelo 200', async () => {
+    const recent = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    const foundedDate = `${String(recent.getUTCDate()).padStart(2, '0')}/${String(recent.getUTCMonth() + 1).padStart(2, '0')}/${recent.getUTCFullYear()}`;
+    answers['onboarding-management-private/legalperson/company/tax'] = () => saved('about-company-numbers', {});
+    answers['onboarding-management-private/documents'] = () => [200, { documents: [] }];
+    const { user, router } = renderApp('/corporate-tax', { state: midWizard({ foundedDate }) });
+    expect(await screen.findByText(/less than a year old/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/about-company-numbers'));
+  });
+});

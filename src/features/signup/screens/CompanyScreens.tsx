@@ -1,0 +1,250 @@
+import { useIntl } from 'react-intl';
+import { useAppSelector } from '../../../app/hooks';
+import { LoadingButton, SelectInput, TextInput } from '../../../components';
+import { isCnaeCode } from '../../../data/cnae';
+import { describeMessages } from '../../../i18n/messages';
+import {
+  aboutCompanyInfoSchema,
+  aboutCompanyNumbersSchema,
+  aboutCompanySchema,
+  articlesOfAssociationSchema,
+  corporateTaxSchema,
+  legalFormsFor,
+  needsCorporateTax,
+  type LegalForm,
+} from '../../../validation/onboarding';
+import { DocumentUpload } from '../../documents/DocumentUpload';
+import { useListDocumentsQuery, type DocumentKind } from '../../documents/documentsApi';
+import { selectForm, type OnboardingForm } from '../../form/formSlice';
+import { ActivityCnaeSelect } from '../pickers';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
+import { AddressStep } from './AddressStep';
+
+const messages = describeMessages({
+  needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
+  needId: { id: 'onboarding.requirements.id', defaultMessage: 'Your DNI or NIE, to take photos of both sides, and your phone for a selfie.' },
+  needCif: { id: 'onboarding.requirements-company.cif', defaultMessage: "The company's tax ID (CIF), its activity (CNAE) and its registered address." },
+  needDeeds: { id: 'onboarding.requirements-company.deeds', defaultMessage: 'The deeds of incorporation and the articles of association, as PDFs.' },
+  need200: { id: 'onboarding.requirements-company.model200', defaultMessage: 'The last corporate tax return (modelo 200) as a PDF, unless the company is less than a year old.' },
+  needOwners: { id: 'onboarding.requirements-company.owners', defaultMessage: 'The details of everyone who owns more than 25% of the company, or of its administrators.' },
+  start: { id: 'onboarding.requirements.start', defaultMessage: 'I have everything, start' },
+  cifLead: { id: 'onboarding.about-company.lead', defaultMessage: 'We start with its tax ID: it tells us what kind of company it is.' },
+  cif: { id: 'onboarding.about-company.cif', defaultMessage: 'Company tax ID (CIF)' },
+  cifHint: { id: 'onboarding.about-company.cifHint', defaultMessage: 'A letter, seven digits and a check character, for example B12345674.' },
+  infoLead: { id: 'onboarding.about-company-info.lead', defaultMessage: 'As in the Mercantile Registry.' },
+  denomination: { id: 'onboarding.about-company-info.denomination', defaultMessage: 'Company name' },
+  legalForm: { id: 'onboarding.about-company-info.legalForm', defaultMessage: 'Legal form' },
+  choose: { id: 'onboarding.select.choose', defaultMessage: 'Choose…' },
+  cnae: { id: 'onboarding.about-company-info.cnae', defaultMessage: 'Main activity (CNAE-2025)' },
+  cnaeHint: { id: 'onboarding.about-company-info.cnaeHint', defaultMessage: 'Search by code or by words of the activity.' },
+  founded: { id: 'onboarding.about-company-info.founded', defaultMessage: 'Date of incorporation' },
+  dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
+  addressLead: { id: 'onboarding.about-company-address.lead', defaultMessage: "The company's registered address." },
+  deedsLead: { id: 'onboarding.articles-of-association.lead', defaultMessage: 'Copies from the notary or the Mercantile Registry, as PDFs.' },
+  companyDeeds: { id: 'onboarding.articles-of-association.companyDeeds', defaultMessage: 'Deeds of incorporation' },
+  articlesOfIncorporation: { id: 'onboarding.articles-of-association.articles', defaultMessage: 'Articles of association (estatutos)' },
+  model200: { id: 'onboarding.corporate-tax.model200', defaultMessage: 'Last corporate tax return (modelo 200)' },
+  taxRequired: { id: 'onboarding.corporate-tax.required', defaultMessage: 'The return of the last tax year the company closed.' },
+  taxOptional: {
+    id: 'onboarding.corporate-tax.optional',
+    defaultMessage: 'The company is less than a year old, so it may not have filed one yet: you can continue without it.',
+  },
+  numbersLead: { id: 'onboarding.about-company-numbers.lead', defaultMessage: 'Approximate figures of the last year are fine.' },
+  employees: { id: 'onboarding.about-company-numbers.employees', defaultMessage: 'Number of employees' },
+  turnover: { id: 'onboarding.about-company-numbers.turnover', defaultMessage: 'Yearly turnover, in euros' },
+  turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'Whole euros, without points or symbols, for example 250000.' },
+});
+
+const LEGAL_FORM_LABELS: Record<LegalForm, string> = {
+  SA: 'S.A.',
+  SAU: 'S.A.U.',
+  SAL: 'S.A.L.',
+  SL: 'S.L.',
+  SLU: 'S.L.U.',
+  SLL: 'S.L.L.',
+  SLNE: 'S.L.N.E.',
+  SRC: 'S.R.C.',
+  SCOM: 'S. Com.',
+  SCOMPA: 'S. Com. por A.',
+  SCOOP: 'S. Coop.',
+  SC: 'S.C.',
+};
+
+/** /requirements-company: what a company's representative needs at hand; nothing to save. */
+export function RequirementsCompanyScreen() {
+  const intl = useIntl();
+  const goTo = useGoToStep();
+  return (
+    <StepLayout step="requirements-company" lead={intl.formatMessage(messages.needLead)}>
+      <ul className="dv-checklist">
+        <li>{intl.formatMessage(messages.needCif)}</li>
+        <li>{intl.formatMessage(messages.needDeeds)}</li>
+        <li>{intl.formatMessage(messages.need200)}</li>
+        <li>{intl.formatMessage(messages.needOwners)}</li>
+        <li>{intl.formatMessage(messages.needId)}</li>
+      </ul>
+      <div className="dv-step__actions">
+        <LoadingButton onClick={() => goTo('about-company')}>{intl.formatMessage(messages.start)}</LoadingButton>
+      </div>
+    </StepLayout>
+  );
+}
+
+/** /about-company: the CIF, whose entity letter says whether the bank serves the company (else /company-error). */
+export function AboutCompanyScreen() {
+  const intl = useIntl();
+  const { formik, text } = useStepForm<{ cif: string }>({
+    step: 'about-company',
+    schema: aboutCompanySchema,
+    fields: ['cif'],
+    initialValues: (form) => ({ cif: form.cif }),
+  });
+  return (
+    <StepLayout step="about-company" lead={intl.formatMessage(messages.cifLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.cif)} description={intl.formatMessage(messages.cifHint)} {...text('cif')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+type InfoValues = Pick<OnboardingForm, 'socialDenomination' | 'legalForm' | 'cnae' | 'foundedDate'>;
+
+/** /about-company-info: name, legal form (those of its entity type), CNAE-2025 activity, date of incorporation. */
+export function AboutCompanyInfoScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  const forms = legalFormsFor(form.cif);
+  const { formik, field, text } = useStepForm<InfoValues>({
+    step: 'about-company-info',
+    schema: aboutCompanyInfoSchema(isCnaeCode, { cif: form.cif }),
+    fields: ['socialDenomination', 'legalForm', 'cnae', 'foundedDate'],
+    initialValues: () => ({
+      socialDenomination: form.socialDenomination,
+      // An S.L. is the only choice more often than not: one legal form of the entity type is chosen for the applicant.
+      legalForm: form.legalForm || (forms.length === 1 ? forms[0] : ''),
+      cnae: form.cnae,
+      foundedDate: form.foundedDate,
+    }),
+  });
+  const { ref, value, error, errorText } = field('legalForm');
+  return (
+    <StepLayout step="about-company-info" lead={intl.formatMessage(messages.infoLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput autoComplete="organization" label={intl.formatMessage(messages.denomination)} {...text('socialDenomination')} />
+        <SelectInput
+          label={intl.formatMessage(messages.legalForm)}
+          placeholder={intl.formatMessage(messages.choose)}
+          options={forms.map((legalForm) => ({ value: legalForm, label: LEGAL_FORM_LABELS[legalForm] }))}
+          name="legalForm"
+          value={value}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          error={error}
+          errorText={errorText}
+          ref={ref as never}
+        />
+        <ActivityCnaeSelect label={intl.formatMessage(messages.cnae)} description={intl.formatMessage(messages.cnaeHint)} field={field('cnae')} />
+        <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.founded)} description={intl.formatMessage(messages.dateHint)} {...text('foundedDate')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** /about-company-address: the registered address. */
+export function AboutCompanyAddressScreen() {
+  const intl = useIntl();
+  return <AddressStep step="about-company-address" prefix="company" lead={intl.formatMessage(messages.addressLead)} />;
+}
+
+/** One upload of a document step, tied to its field (the storage key of the document the server checked). */
+function DocumentField({ kind, label, description, field, onUploaded }: { kind: DocumentKind; label: string; description?: string; field: StepField<string>; onUploaded(): void }) {
+  const { data } = useListDocumentsQuery();
+  const { ref, value, set, error, errorText } = field;
+  const uploaded = data?.documents.find((document) => document.kind === kind && document.key === value) ?? null;
+  return (
+    <div>
+      <DocumentUpload
+        kind={kind}
+        label={label}
+        description={description}
+        document={uploaded}
+        inputRef={ref}
+        onUploaded={(document) => {
+          set(document.key);
+          onUploaded();
+        }}
+      />
+      {error && (
+        <p className="dv-step__feedback" role="alert">
+          {errorText}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** /articles-of-association: the deeds of incorporation and the articles, as PDFs checked by the server. */
+export function ArticlesOfAssociationScreen() {
+  const intl = useIntl();
+  const { formik, field } = useStepForm<{ companyDeeds: string; articlesOfIncorporation: string }>({
+    step: 'articles-of-association',
+    schema: articlesOfAssociationSchema,
+    fields: ['companyDeeds', 'articlesOfIncorporation'],
+    initialValues: (form) => ({ companyDeeds: form.companyDeeds, articlesOfIncorporation: form.articlesOfIncorporation }),
+  });
+  return (
+    <StepLayout step="articles-of-association" lead={intl.formatMessage(messages.deedsLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        {(['companyDeeds', 'articlesOfIncorporation'] as const).map((kind) => (
+          <DocumentField key={kind} kind={kind} label={intl.formatMessage(messages[kind])} field={field(kind)} onUploaded={() => formik.setFieldError(kind, undefined)} />
+        ))}
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** /corporate-tax: the last modelo 200; a company in its first year may go on without it. */
+export function CorporateTaxScreen() {
+  const intl = useIntl();
+  const form = useAppSelector(selectForm);
+  const required = needsCorporateTax(form.foundedDate);
+  const { formik, field } = useStepForm<{ model200: string }>({
+    step: 'corporate-tax',
+    schema: corporateTaxSchema({ foundedDate: form.foundedDate }),
+    fields: ['model200'],
+    initialValues: () => ({ model200: form.model200 }),
+  });
+  return (
+    <StepLayout step="corporate-tax" lead={intl.formatMessage(required ? messages.taxRequired : messages.taxOptional)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <DocumentField kind="model200" label={intl.formatMessage(messages.model200)} field={field('model200')} onUploaded={() => formik.setFieldError('model200', undefined)} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
+
+/** /about-company-numbers: employees and yearly turnover. */
+export function AboutCompanyNumbersScreen() {
+  const intl = useIntl();
+  const { formik, text } = useStepForm<{ employeeNumber: string; bussinesVolume: string }>({
+    step: 'about-company-numbers',
+    schema: aboutCompanyNumbersSchema,
+    fields: ['employeeNumber', 'bussinesVolume'],
+    initialValues: (form) => ({ employeeNumber: form.employeeNumber, bussinesVolume: form.bussinesVolume }),
+  });
+  return (
+    <StepLayout step="about-company-numbers" lead={intl.formatMessage(messages.numbersLead)}>
+      <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
+        <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.employees)} {...text('employeeNumber')} />
+        <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.turnover)} description={intl.formatMessage(messages.turnoverHint)} {...text('bussinesVolume')} />
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}

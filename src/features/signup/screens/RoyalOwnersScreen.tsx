@@ -1,0 +1,337 @@
+import { useFormik } from 'formik';
+import { createRef, useState, type RefObject } from 'react';
+import { useIntl } from 'react-intl';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { LoadingButton, RadioGroup, TextInput } from '../../../components';
+import { useFieldErrors } from '../../../forms/useFieldErrors';
+import { describeMessages } from '../../../i18n/messages';
+import { isValidationMessage } from '../../../validation/messages';
+import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
+import { toFormErrors, validateSchema } from '../../../validation/validate';
+import { formActions, selectForm, type Owner } from '../../form/formSlice';
+import { CountrySelect } from '../pickers';
+import { ContinueButton, StepLayout } from '../StepLayout';
+import { useStepForm, type StepField } from '../useStepForm';
+
+const messages = describeMessages({
+  lead: {
+    id: 'onboarding.royal-owners.lead',
+    defaultMessage:
+      'The law asks us who really owns the company: every person with more than {threshold}% of its capital or votes, directly or through other companies. If nobody has that much, add its administrators instead.',
+  },
+  total: { id: 'onboarding.royal-owners.total', defaultMessage: 'Shares declared: {total}% of 100%' },
+  empty: { id: 'onboarding.royal-owners.empty', defaultMessage: 'Nobody added yet.' },
+  listLabel: { id: 'onboarding.royal-owners.list', defaultMessage: 'People added' },
+  addOwner: { id: 'onboarding.royal-owners.addOwner', defaultMessage: 'Add a real owner' },
+  addAdministrator: { id: 'onboarding.royal-owners.addAdministrator', defaultMessage: 'Add an administrator' },
+  addMe: { id: 'onboarding.royal-owners.addMe', defaultMessage: 'Add myself' },
+  edit: { id: 'onboarding.royal-owners.edit', defaultMessage: 'Edit {name}' },
+  editShort: { id: 'onboarding.royal-owners.editShort', defaultMessage: 'Edit' },
+  removeShort: { id: 'onboarding.royal-owners.removeShort', defaultMessage: 'Remove' },
+  remove: { id: 'onboarding.royal-owners.remove', defaultMessage: 'Remove {name}' },
+  ownerSummary: {
+    id: 'onboarding.royal-owners.ownerSummary',
+    defaultMessage: '{role, select, owner {Real owner, {share}% {ownership, select, indirect {indirectly} other {directly}}} other {Administrator}}{pep, select, yes {, politically exposed} other {}}',
+  },
+  editorOwner: { id: 'onboarding.royal-owners.editor.owner', defaultMessage: 'Real owner' },
+  editorAdministrator: { id: 'onboarding.royal-owners.editor.administrator', defaultMessage: 'Administrator' },
+  role: { id: 'onboarding.royal-owners.role', defaultMessage: 'This person is' },
+  roleOwner: { id: 'onboarding.royal-owners.role.owner', defaultMessage: 'A real owner (more than {threshold}%)' },
+  roleAdministrator: { id: 'onboarding.royal-owners.role.administrator', defaultMessage: 'An administrator (nobody has more than {threshold}%)' },
+  firstName: { id: 'onboarding.personal-info.firstName', defaultMessage: 'First name' },
+  firstSurname: { id: 'onboarding.personal-info.firstSurname', defaultMessage: 'First surname' },
+  secondSurname: { id: 'onboarding.personal-info.secondSurname', defaultMessage: 'Second surname (optional)' },
+  document: { id: 'onboarding.royal-owners.document', defaultMessage: 'DNI or NIE' },
+  nationality: { id: 'onboarding.personal-info.nationality', defaultMessage: 'Nationality' },
+  birthDate: { id: 'onboarding.personal-info.birthDate', defaultMessage: 'Date of birth' },
+  dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
+  ownership: { id: 'onboarding.royal-owners.ownership', defaultMessage: 'Holds it' },
+  direct: { id: 'onboarding.royal-owners.ownership.direct', defaultMessage: 'Directly' },
+  indirect: { id: 'onboarding.royal-owners.ownership.indirect', defaultMessage: 'Through other companies' },
+  percentage: { id: 'onboarding.royal-owners.percentage', defaultMessage: 'Share of capital or votes (%)' },
+  percentageHint: { id: 'onboarding.royal-owners.percentageHint', defaultMessage: 'For example 25,5' },
+  pep: { id: 'onboarding.royal-owners.pep', defaultMessage: 'Is this person politically exposed (a public office of importance now or in the last two years, or a close relative of one)?' },
+  pepYes: { id: 'onboarding.royal-owners.pepYes', defaultMessage: 'Yes' },
+  pepNo: { id: 'onboarding.royal-owners.pepNo', defaultMessage: 'No, they are not' },
+  save: { id: 'onboarding.royal-owners.save', defaultMessage: 'Save this person' },
+  cancel: { id: 'onboarding.royal-owners.cancel', defaultMessage: 'Cancel' },
+  finishEditing: { id: 'onboarding.royal-owners.finishEditing', defaultMessage: 'Save or cancel the person you are editing first.' },
+  indirectOwners: { id: 'onboarding.royal-owners.indirectOwners', defaultMessage: 'Is any of the company held through other companies (indirect ownership)?' },
+  indirectYes: { id: 'onboarding.royal-owners.indirectYes', defaultMessage: 'Yes' },
+  indirectNo: { id: 'onboarding.royal-owners.indirectNo', defaultMessage: 'No, all directly' },
+});
+
+const BLANK: Owner = {
+  role: '',
+  firstName: '',
+  firstSurname: '',
+  secondSurname: '',
+  identificationDocument: '',
+  nationality: 'ES',
+  birthDate: '',
+  ownership: '',
+  percentage: '',
+  politicalPosition: undefined,
+};
+
+const OWNER_FIELDS: (keyof Owner)[] = ['role', 'firstName', 'firstSurname', 'secondSurname', 'identificationDocument', 'nationality', 'birthDate', 'ownership', 'percentage', 'politicalPosition'];
+
+const share = (owner: Owner) => Number(owner.percentage.replace(',', '.')) || 0;
+const fullName = (owner: Owner) => [owner.firstName, owner.firstSurname, owner.secondSurname].filter(Boolean).join(' ');
+
+/** The message of a field's error (a validation descriptor) in the page's language. */
+function useErrorText() {
+  const intl = useIntl();
+  return (error: unknown) => (isValidationMessage(error) ? intl.formatMessage({ id: error.id }, error.values) : undefined);
+}
+
+/** The form of one person: filled in and checked on its own, then saved into the list. */
+function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: Owner): void; onCancel(): void }) {
+  const intl = useIntl();
+  const [refs] = useState(() => Object.fromEntries(OWNER_FIELDS.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Owner, RefObject<HTMLInputElement | null>>);
+  const formik = useFormik<Owner>({
+    initialValues: owner,
+    validate: async (values) => toFormErrors(await validateSchema(ownerSchema(), values)),
+    validateOnChange: false,
+    onSubmit: (values) => onSave({ ...values, ...(values.role === 'administrator' ? { ownership: '', percentage: '' } : {}) }),
+  });
+  const errors = useFieldErrors(formik, OWNER_FIELDS, refs);
+  function bind<K extends keyof Owner>(name: K): StepField<Owner[K]> {
+    return {
+      ref: refs[name],
+      name,
+      value: formik.values[name],
+      onChange: formik.handleChange as StepField<Owner[K]>['onChange'],
+      onBlur: () => void formik.setFieldTouched(name, true),
+      set: (value) => void formik.setFieldValue(name, value, false),
+      ...errors[name],
+    };
+  }
+  const text = (name: 'firstName' | 'firstSurname' | 'secondSurname' | 'identificationDocument' | 'birthDate' | 'percentage') => {
+    const { ref, value, error, errorText } = bind(name);
+    return { ref, name: `owner-${name}`, value: String(value ?? ''), onChange: (event: { target: { value: string } }) => void formik.setFieldValue(name, event.target.value, false), onBlur: () => void formik.setFieldTouched(name, true), error, errorText };
+  };
+  const { ref: roleRef, value: role, set: setRole, error: roleError, errorText: roleErrorText } = bind('role');
+  const { ref: ownershipRef, value: ownership, set: setOwnership, error: ownershipError, errorText: ownershipErrorText } = bind('ownership');
+  const { ref: pepRef, value: pep, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = bind('politicalPosition');
+  const threshold = REAL_OWNER_THRESHOLD;
+  return (
+    <fieldset className="dv-owner-editor">
+      <legend className="dv-owner-editor__legend">{intl.formatMessage(role === 'administrator' ? messages.editorAdministrator : messages.editorOwner)}</legend>
+      <RadioGroup
+        legend={intl.formatMessage(messages.role)}
+        name="owner-role"
+        options={[
+          { value: 'owner', label: intl.formatMessage(messages.roleOwner, { threshold }) },
+          { value: 'administrator', label: intl.formatMessage(messages.roleAdministrator, { threshold }) },
+        ]}
+        ref={roleRef}
+        value={role}
+        onChange={(value) => setRole(value as Owner['role'])}
+        error={roleError}
+        errorText={roleErrorText}
+      />
+      <TextInput autoComplete="off" label={intl.formatMessage(messages.firstName)} {...text('firstName')} />
+      <div className="dv-step__row">
+        <TextInput autoComplete="off" label={intl.formatMessage(messages.firstSurname)} {...text('firstSurname')} />
+        <TextInput autoComplete="off" label={intl.formatMessage(messages.secondSurname)} {...text('secondSurname')} />
+      </div>
+      <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.document)} {...text('identificationDocument')} />
+      <CountrySelect label={intl.formatMessage(messages.nationality)} field={bind('nationality')} />
+      <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.birthDate)} description={intl.formatMessage(messages.dateHint)} {...text('birthDate')} />
+      {role === 'owner' && (
+        <>
+          <RadioGroup
+            legend={intl.formatMessage(messages.ownership)}
+            name="owner-ownership"
+            options={OWNERSHIP_KINDS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }))}
+            ref={ownershipRef}
+            value={ownership}
+            onChange={(value) => setOwnership(value as Owner['ownership'])}
+            error={ownershipError}
+            errorText={ownershipErrorText}
+          />
+          <TextInput inputMode="decimal" autoComplete="off" label={intl.formatMessage(messages.percentage)} description={intl.formatMessage(messages.percentageHint)} {...text('percentage')} />
+        </>
+      )}
+      <RadioGroup
+        legend={intl.formatMessage(messages.pep)}
+        name="owner-politicalPosition"
+        options={[
+          { value: 'yes', label: intl.formatMessage(messages.pepYes) },
+          { value: 'no', label: intl.formatMessage(messages.pepNo) },
+        ]}
+        ref={pepRef}
+        value={pep === undefined ? '' : pep ? 'yes' : 'no'}
+        onChange={(value) => setPep(value === 'yes')}
+        onBlur={pepBlur}
+        error={pepError}
+        errorText={pepErrorText}
+      />
+      <div className="dv-owner-editor__actions">
+        <LoadingButton loading={formik.isSubmitting} onClick={() => void formik.submitForm()}>
+          {intl.formatMessage(messages.save)}
+        </LoadingButton>
+        <LoadingButton color="gray" onClick={onCancel}>
+          {intl.formatMessage(messages.cancel)}
+        </LoadingButton>
+      </div>
+    </fieldset>
+  );
+}
+
+interface OwnersValues {
+  owners: Owner[];
+  indirectOwners: boolean | undefined;
+}
+
+/**
+ * /royal-owners: the real owners (more than 25%), or the administrators when nobody is; each added, edited or
+ * removed in its own small form, the shares' total shown as it goes. The applicant can add themselves from what
+ * they entered already.
+ */
+export function RoyalOwnersScreen() {
+  const intl = useIntl();
+  const errorText = useErrorText();
+  const dispatch = useAppDispatch();
+  const form = useAppSelector(selectForm);
+  const [editing, setEditing] = useState<{ index: number | null; owner: Owner } | null>(null);
+  const [finishFirst, setFinishFirst] = useState(false);
+  const { formik, field } = useStepForm<OwnersValues>({
+    step: 'royal-owners',
+    schema: royalOwnersSchema(),
+    fields: ['owners', 'indirectOwners'],
+    initialValues: () => ({ owners: form.owners, indirectOwners: form.owners.length > 0 ? form.indirectOwners : undefined }),
+  });
+  const owners = formik.values.owners;
+  const total = owners.reduce((sum, owner) => sum + share(owner), 0);
+  const ownerErrors = (formik.errors.owners ?? undefined) as unknown;
+  const listError = formik.submitCount > 0 ? errorText(ownerErrors) : undefined;
+  const errorsOf = (index: number) =>
+    formik.submitCount > 0 && Array.isArray(ownerErrors) && ownerErrors[index] ? Object.values(ownerErrors[index] as Record<string, unknown>).map(errorText).filter(Boolean) : [];
+  const { ref: listRef } = field('owners');
+  const { ref: indirectRef, value: indirect, set: setIndirect, onBlur: indirectBlur, error: indirectError, errorText: indirectErrorText } = field('indirectOwners');
+
+  // The list is kept in USER_FORM as it changes: a reload before Continue loses nobody.
+  const setOwners = (next: Owner[]) => {
+    void formik.setFieldValue('owners', next, false);
+    dispatch(formActions.ownersSubmitted({ owners: next }));
+  };
+  const save = (owner: Owner) => {
+    const next = [...owners];
+    if (editing?.index === null || editing?.index === undefined) next.push(owner);
+    else next[editing.index] = owner;
+    setOwners(next);
+    setEditing(null);
+    setFinishFirst(false);
+  };
+  const me: Owner = {
+    ...BLANK,
+    firstName: form.firstName,
+    firstSurname: form.firstSurname,
+    secondSurname: form.secondSurname,
+    identificationDocument: form.idType === 'nif' ? form.id : '',
+    nationality: form.nationality || 'ES',
+    birthDate: form.birthDate,
+    politicalPosition: form.foundsOrigin ? form.politicalPosition : undefined,
+  };
+  const alreadyListed = owners.some((owner) => owner.identificationDocument.toUpperCase() === me.identificationDocument.toUpperCase());
+
+  return (
+    <StepLayout step="royal-owners" lead={intl.formatMessage(messages.lead, { threshold: REAL_OWNER_THRESHOLD })}>
+      <p className="dv-owners__total" aria-live="polite">
+        {intl.formatMessage(messages.total, { total: intl.formatNumber(total, { maximumFractionDigits: 2 }) })}
+      </p>
+      <p id="owners-error" className="dv-step__feedback" role="alert" tabIndex={-1} ref={listRef as never}>
+        {listError}
+      </p>
+      <ul className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
+        {owners.length === 0 && <li className="dv-owners__empty">{intl.formatMessage(messages.empty)}</li>}
+        {owners.map((owner, index) => (
+          <li key={`${owner.identificationDocument}-${index}`} className="dv-owners__item">
+            <div className="dv-owners__who">
+              <strong>{fullName(owner)}</strong>
+              <span>{owner.identificationDocument}</span>
+              <span>
+                {intl.formatMessage(messages.ownerSummary, {
+                  role: owner.role,
+                  share: owner.percentage,
+                  ownership: owner.ownership,
+                  pep: owner.politicalPosition ? 'yes' : 'no',
+                })}
+              </span>
+              {errorsOf(index).map((text) => (
+                <span key={text} className="dv-owners__error">
+                  {text}
+                </span>
+              ))}
+            </div>
+            <div className="dv-owners__actions">
+              <button type="button" className="dv-link-button" onClick={() => setEditing({ index, owner })} aria-label={intl.formatMessage(messages.edit, { name: fullName(owner) })}>
+                {intl.formatMessage(messages.editShort)}
+              </button>
+              <button
+                type="button"
+                className="dv-link-button"
+                onClick={() => setOwners(owners.filter((_, other) => other !== index))}
+                aria-label={intl.formatMessage(messages.remove, { name: fullName(owner) })}
+              >
+                {intl.formatMessage(messages.removeShort)}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {editing ? (
+        <OwnerEditor key={editing.index ?? 'new'} owner={editing.owner} onSave={save} onCancel={() => setEditing(null)} />
+      ) : (
+        <div className="dv-owners__add">
+          <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: { ...BLANK, role: 'owner' } })}>
+            {intl.formatMessage(messages.addOwner)}
+          </LoadingButton>
+          <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: { ...BLANK, role: 'administrator' } })}>
+            {intl.formatMessage(messages.addAdministrator)}
+          </LoadingButton>
+          {!alreadyListed && me.identificationDocument && (
+            <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: me })}>
+              {intl.formatMessage(messages.addMe)}
+            </LoadingButton>
+          )}
+        </div>
+      )}
+      <form
+        className="dv-step__form"
+        noValidate
+        onSubmit={(event) => {
+          if (editing) {
+            event.preventDefault();
+            setFinishFirst(true);
+            return;
+          }
+          formik.handleSubmit(event);
+        }}
+      >
+        <RadioGroup
+          legend={intl.formatMessage(messages.indirectOwners)}
+          name="indirectOwners"
+          options={[
+            { value: 'yes', label: intl.formatMessage(messages.indirectYes) },
+            { value: 'no', label: intl.formatMessage(messages.indirectNo) },
+          ]}
+          ref={indirectRef}
+          value={indirect === undefined ? '' : indirect ? 'yes' : 'no'}
+          onChange={(value) => setIndirect(value === 'yes')}
+          onBlur={indirectBlur}
+          error={indirectError}
+          errorText={indirectErrorText}
+        />
+        {finishFirst && (
+          <p className="dv-step__feedback" role="alert">
+            {intl.formatMessage(messages.finishEditing)}
+          </p>
+        )}
+        <ContinueButton loading={formik.isSubmitting} />
+      </form>
+    </StepLayout>
+  );
+}
