@@ -14,6 +14,10 @@ test('a wrong password shows the error toast, which closes with the keyboard', a
   const toast = page.getByRole('alert').filter({ hasText: 'Revisa tu número de DNI o NIE y tu contraseña' });
   await expect(toast).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
+  // The reason stays on the form, focused, after the toast has gone.
+  const summary = page.getByRole('alert', { name: 'No hemos podido darte acceso' });
+  await expect(summary).toContainText('El número de documento o la contraseña no son correctos');
+  await expect(summary).toBeFocused();
   await page.getByRole('button', { name: 'Cerrar aviso' }).focus();
   await page.keyboard.press('Enter');
   await expect(toast).toBeHidden();

@@ -48,8 +48,10 @@ describeEachDialect('one-time codes', (dialect) => {
     const { token, code } = await codes.issue({ purpose: 'login', subject: 'blocked', recipient: '+34600' }, start);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i += 1) expect((await codes.check(hashToken(token), wrong, at(i))).outcome).toBe('wrong');
-    expect(await codes.check(hashToken(token), wrong, at(5))).toEqual({ outcome: 'blocked' });
+    expect(await codes.check(hashToken(token), wrong, at(5))).toEqual({ outcome: 'blocked', retryAfterSeconds: 900 });
     expect(await codes.isBlocked('login', 'blocked', at(904))).toBe(true);
+    // How long is left, for the screen to say until when.
+    expect(await codes.blockedFor('login', 'blocked', at(605))).toBe(300);
     expect(await codes.isBlocked('login', 'blocked', at(906))).toBe(false);
   });
 });
@@ -70,7 +72,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
     const judged = results.filter((result) => result.outcome === 'wrong');
     expect(judged.map((result) => (result as { attemptsLeft: number }).attemptsLeft).sort()).toEqual([1, 2, 3, 4]);
     expect(results.filter((result) => result.outcome === 'blocked')).toHaveLength(46);
-    expect(await codes.check(hashToken(token), code, at(11))).toEqual({ outcome: 'blocked' });
+    expect(await codes.check(hashToken(token), code, at(11))).toEqual({ outcome: 'blocked', retryAfterSeconds: 899 });
     expect(await codes.isBlocked('login', 'crowd', at(11))).toBe(true);
   });
 
@@ -80,7 +82,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
     for (const left of [4, 3, 2]) expect(await codes.check(hashToken(first.token), wrongFor(first.code), at(1))).toEqual({ outcome: 'wrong', attemptsLeft: left });
     const second = await codes.issue({ purpose: 'login', subject: 'persistent', recipient: '+34600' }, at(2));
     expect(await codes.check(hashToken(second.token), wrongFor(second.code), at(3))).toEqual({ outcome: 'wrong', attemptsLeft: 1 });
-    expect(await codes.check(hashToken(second.token), wrongFor(second.code), at(4))).toEqual({ outcome: 'blocked' });
+    expect(await codes.check(hashToken(second.token), wrongFor(second.code), at(4))).toEqual({ outcome: 'blocked', retryAfterSeconds: 900 });
     // Another purpose of the same person has its own count.
     const recovery = await codes.issue({ purpose: 'recovery', subject: 'persistent', recipient: '+34600' }, at(5));
     expect(await codes.check(hashToken(recovery.token), wrongFor(recovery.code), at(6))).toEqual({ outcome: 'wrong', attemptsLeft: 4 });

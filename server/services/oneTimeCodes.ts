@@ -22,7 +22,7 @@ export interface OneTimeCodeSettings {
 export type CheckResult =
   | { outcome: 'valid'; subject: string; recipient: string }
   | { outcome: 'wrong'; attemptsLeft: number }
-  | { outcome: 'blocked' }
+  | { outcome: 'blocked'; retryAfterSeconds: number }
   | { outcome: 'expired' };
 
 /** What a code is for: wrong answers count per person and purpose. */
@@ -79,7 +79,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     if (attempt > settings.maxAttempts) {
       // Answers beyond the limit are not judged (the one that reached it blocked the person already).
       await block(purpose, subject, now);
-      return { outcome: 'blocked' };
+      return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
     // The HMAC is computed even without a challenge, so both cases take the same time.
     const given = Buffer.from(hash(code.trim()), 'hex');
@@ -96,7 +96,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       // The block before using the challenge up, so that no answer sees a used challenge and no block.
       await block(purpose, subject, now);
       if (row) await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).execute();
-      return { outcome: 'blocked' };
+      return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
     return { outcome: 'wrong', attemptsLeft: settings.maxAttempts - attempt };
   }
@@ -108,13 +108,18 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     now: () => clock(),
 
     async isBlocked(purpose: Purpose, subject: string, now: Date = clock()): Promise<boolean> {
+      return (await this.blockedFor(purpose, subject, now)) > 0;
+    },
+
+    /** Seconds until a person's block for a purpose ends; 0 when not blocked. */
+    async blockedFor(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const row = await db
         .selectFrom('code_blocks')
         .select('blocked_until')
         .where('purpose', '=', purpose)
         .where('subject', '=', subject)
         .executeTakeFirst();
-      return row !== undefined && row.blocked_until > toDbTime(now);
+      return row !== undefined && row.blocked_until > toDbTime(now) ? Math.ceil((Date.parse(row.blocked_until) - now.getTime()) / 1000) : 0;
     },
 
     /**
@@ -181,7 +186,8 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return { outcome: 'expired' };
       // Blocked first: an answer racing the one that blocked (and used up the challenge) is told so.
-      if (await this.isBlocked(row.purpose as Purpose, row.subject, now)) return { outcome: 'blocked' };
+      const blocked = await this.blockedFor(row.purpose as Purpose, row.subject, now);
+      if (blocked > 0) return { outcome: 'blocked', retryAfterSeconds: blocked };
       if (row.consumed_at !== null || row.expires_at <= toDbTime(now)) return { outcome: 'expired' };
       return judge(row.purpose as Purpose, row.subject, row, code, now);
     },
@@ -192,7 +198,8 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      */
     async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock()): Promise<CheckResult> {
       const row = await this.findLatest(purpose, subject);
-      if (await this.isBlocked(purpose, subject, now)) return { outcome: 'blocked' };
+      const blocked = await this.blockedFor(purpose, subject, now);
+      if (blocked > 0) return { outcome: 'blocked', retryAfterSeconds: blocked };
       const live = row && row.expires_at > toDbTime(now) ? row : undefined;
       return judge(purpose, subject, live, code, now);
     },

@@ -127,11 +127,15 @@ describeEachDialect('create-session', (dialect) => {
       }
       const fifth = await confirm(sessionId, token, wrong);
       expect(fifth.status).toBe(423);
-      expect(await fifth.json()).toMatchObject({ code: 'CODE_BLOCKED' });
+      // The answer says how long the block lasts (the login's block time, 15 minutes by default).
+      expect(await fifth.json()).toMatchObject({ code: 'CODE_BLOCKED', retryAfterSeconds: server.app.codes.settings.lockSeconds });
       // Even the right code no longer works, and starting again is refused while the block lasts.
       expect((await confirm(sessionId, token, code)).status).toBe(423);
       const { response: blocked } = await startLogin();
       expect(blocked.status).toBe(423);
+      const { retryAfterSeconds } = (await blocked.json()) as { retryAfterSeconds: number };
+      expect(retryAfterSeconds).toBeGreaterThan(0);
+      expect(retryAfterSeconds).toBeLessThanOrEqual(server.app.codes.settings.lockSeconds);
       await server.app.db.deleteFrom('code_blocks').execute();
       await server.app.db.deleteFrom('code_failures').execute();
     });

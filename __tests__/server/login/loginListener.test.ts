@@ -36,6 +36,33 @@ async function runLogin(userId: string, password: string, token?: string) {
 }
 
 describe('the login listener', () => {
+  it('an identity service that cannot be reached: the form says so, not that the password is wrong', async () => {
+    const runtime = toRuntimeConfig(server.config);
+    setRuntimeConfig({ ...runtime, apiBaseUrl: server.api, identity: { ...runtime.identity, endpoint: 'http://127.0.0.1:9/' } });
+    try {
+      const { store } = await runLogin(ana.username, ana.password);
+      expect(store.getState().auth.loginProblem).toEqual({ kind: 'unreachable' });
+    } finally {
+      setRuntimeConfig({ ...runtime, apiBaseUrl: server.api });
+    }
+  });
+
+  it('a person blocked for codes: the form says until when', async () => {
+    const until = new Date(Date.now() + 600_000).toISOString();
+    await server.app.db.insertInto('code_blocks').values({ purpose: 'login', subject: ana.username, blocked_until: until }).execute();
+    try {
+      const before = Date.now();
+      const { store } = await runLogin(ana.username, ana.password);
+      const problem = store.getState().auth.loginProblem as { kind: string; until: number };
+      expect(problem.kind).toBe('blocked');
+      // 600 s from the server's answer, give or take the test's own run time.
+      expect(problem.until).toBeGreaterThanOrEqual(before + 590_000);
+      expect(problem.until).toBeLessThanOrEqual(Date.now() + 600_000);
+    } finally {
+      await server.app.db.deleteFrom('code_blocks').execute();
+    }
+  });
+
   it('200: keeps the id, masked phone and token, and goes to the SMS step', async () => {
     const { store, navigation } = await runLogin(ana.username, ana.password);
     expect(store.getState().auth.signingIn).toBe(false);
@@ -55,6 +82,7 @@ describe('the login listener', () => {
   it('a wrong password: the login error toast, and nothing stored', async () => {
     const { store, navigation } = await runLogin(ana.username, 'Not-The-Password-1');
     expect(store.getState().ui.toast).toEqual({ messageIds: ['commons.error', 'login.error'], kind: 'error' });
+    expect(store.getState().auth.loginProblem).toEqual({ kind: 'credentials' });
     expect(navigation.navigate).not.toHaveBeenCalled();
     expect(store.getState().auth.signInResult).toBeNull();
     expect(store.getState().auth.signingIn).toBe(false);
@@ -89,6 +117,8 @@ describe('the login listener', () => {
   it('a captcha token the server refuses: the same toast, and no sign-in attempt', async () => {
     const { store, navigation } = await runLogin(ana.username, ana.password, Buffer.from('{"challenge":{}}').toString('base64'));
     expect(store.getState().ui.toast?.messageIds).toEqual(['commons.error', 'login.error']);
+    // On the form: the captcha, not the password, was the problem.
+    expect(store.getState().auth.loginProblem).toEqual({ kind: 'captcha' });
     expect(navigation.navigate).not.toHaveBeenCalled();
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });

@@ -75,7 +75,7 @@ describe('guards', () => {
 
   it('the login SMS step is not held to the onboarding token: its own flow state lets it show', async () => {
     const { router } = renderApp('/login/confirm-telephone', {
-      state: { auth: { signInResult: { phone: '***', token: 't', status: 200, resendAvailableAt: null }, recovery: null, signingIn: false } },
+      state: { auth: { signInResult: { phone: '***', token: 't', status: 200, resendAvailableAt: null }, loginProblem: null, recovery: null, signingIn: false } },
     });
     expect(await heading("Confirm it's you")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login/confirm-telephone');

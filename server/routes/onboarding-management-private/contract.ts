@@ -190,7 +190,8 @@ export async function contractRoutes(app: FastifyInstance) {
       await validated(docuSignSchema, { electronicIdentification: request.body.electronicIdentification });
       const application = await applicationFor(request);
       checkContractTurn(application);
-      if (await app.codes.isBlocked('contract', application.id)) throw codeFailure({ outcome: 'blocked' });
+      const blocked = await app.codes.blockedFor('contract', application.id);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       if (application.answers.electronicIdentificationDate === undefined) {
         // The date of the first consent stays: asking again only sends a new code.
         let recorded = false;

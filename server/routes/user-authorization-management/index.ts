@@ -37,12 +37,13 @@ function readSignature(header: string): { token: string; verificationCode: strin
 }
 
 /** Turns a failed code check into the answer the SMS step shows. */
-export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' }>): ApiError {
+export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' | 'blocked' }> | { outcome: 'blocked'; retryAfterSeconds?: number }): ApiError {
   switch (result.outcome) {
     case 'wrong':
       return new ApiError(401, 'CODE_INVALID', 'The code is not right', { attemptsLeft: result.attemptsLeft });
     case 'blocked':
-      return new ApiError(423, 'CODE_BLOCKED', 'Too many wrong codes: blocked for a while');
+      // How long the block lasts, when known: the screen says until when.
+      return new ApiError(423, 'CODE_BLOCKED', 'Too many wrong codes: blocked for a while', result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : undefined);
     case 'expired':
       return new ApiError(410, 'CODE_EXPIRED', 'The code has expired or was already used');
   }
@@ -118,7 +119,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const username = claims['cognito:username'];
       const existing = await liveSession(request);
       if (existing && existing.userSub === claims.sub) return reply.status(201).send({ maskedPhone: '', token: '' });
-      if (await app.codes.isBlocked('login', username)) throw codeFailure({ outcome: 'blocked' });
+      const blocked = await app.codes.blockedFor('login', username);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
 
       const user = await app.identity.getUser(username);
       const phone = user?.attributes.phone_number;

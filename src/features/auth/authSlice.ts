@@ -1,3 +1,4 @@
+import type { LoginProblem } from '../login/loginProblem';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 /** The answer of a sign-in: the masked phone the SMS went to, the session token, and the status. */
@@ -24,12 +25,14 @@ export interface RecoveryState {
 
 export interface AuthState {
   signInResult: SignInResult | null;
+  /** Why the last login did not go through, shown on the form until the next attempt. */
+  loginProblem: LoginProblem | null;
   recovery: RecoveryState | null;
   /** True from submit until the login flow has ended, whatever its outcome. */
   signingIn: boolean;
 }
 
-export const initialAuthState: AuthState = { signInResult: null, recovery: null, signingIn: false };
+export const initialAuthState: AuthState = { signInResult: null, loginProblem: null, recovery: null, signingIn: false };
 
 const authSlice = createSlice({
   name: 'auth',
@@ -38,8 +41,12 @@ const authSlice = createSlice({
     loginRequested: {
       reducer(state) {
         state.signingIn = true;
+        state.loginProblem = null;
       },
       prepare: (request: LoginRequest) => ({ payload: request }),
+    },
+    loginFailed(state, action: PayloadAction<LoginProblem>) {
+      state.loginProblem = action.payload;
     },
     loginFinished(state) {
       state.signingIn = false;
@@ -62,10 +69,11 @@ const authSlice = createSlice({
   },
 });
 
-export const { loginRequested, loginFinished, signInSucceeded, codeResent, recoveryStarted, recoveryFinished, authReset } =
+export const { loginRequested, loginFailed, loginFinished, signInSucceeded, codeResent, recoveryStarted, recoveryFinished, authReset } =
   authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export const selectSignInResult = (state: { auth: AuthState }) => state.auth.signInResult;
 export const selectRecovery = (state: { auth: AuthState }) => state.auth.recovery;
+export const selectLoginProblem = (state: { auth: AuthState }) => state.auth.loginProblem;
 export const selectSigningIn = (state: { auth: AuthState }) => state.auth.signingIn;

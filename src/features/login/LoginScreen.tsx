@@ -1,5 +1,5 @@
 import { useFormik } from 'formik';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, useLocation } from 'react-router';
@@ -10,7 +10,7 @@ import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
 import { loginSchema, normaliseDocument, validateSchema, type LoginValues } from '../../validation';
-import { authReset, loginRequested, selectSigningIn } from '../auth/authSlice';
+import { authReset, loginRequested, selectLoginProblem, selectSigningIn } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
 import { toastShown } from '../ui/uiSlice';
@@ -26,6 +26,18 @@ const messages = describeMessages({
   submit: { id: 'login.submit', defaultMessage: 'Log in' },
   forgot: { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Click here</link>' },
   noAccount: { id: 'login.noAccount', defaultMessage: "Don't have an account yet? <link>Open your account</link>" },
+  credentials: { id: 'login.problem.credentials', defaultMessage: 'The ID document number or the password is not right. Check both and try again.' },
+  blockedUntil: {
+    id: 'login.problem.blockedUntil',
+    defaultMessage: 'For your security, access is blocked after too many wrong codes. You can try again at {time}.',
+  },
+  blocked: { id: 'login.problem.blocked', defaultMessage: 'For your security, access is blocked for a while after too many failed attempts. Try again later.' },
+  unreachable: {
+    id: 'login.problem.unreachable',
+    defaultMessage: 'We could not reach our service. Nothing is wrong with what you typed: try again in a moment.',
+  },
+  captcha: { id: 'login.problem.captcha', defaultMessage: 'We could not check that this is not an automated attempt. Reload the page and try again.' },
+  problemTitle: { id: 'login.problem.title', defaultMessage: 'We could not log you in' },
   legal: {
     id: 'login.legal',
     defaultMessage: 'We process your data to give you access to your account, as our <link>privacy policy</link> explains.',
@@ -40,6 +52,12 @@ export function LoginScreen() {
   const location = useLocation();
   const captcha = useCaptcha();
   const signingIn = useAppSelector(selectSigningIn);
+  const problem = useAppSelector(selectLoginProblem);
+  const summary = useRef<HTMLDivElement>(null);
+  // The reason stays on the form, and focus goes to it so that it is read out (the toast goes away).
+  useEffect(() => {
+    if (problem) summary.current?.focus();
+  }, [problem]);
 
   // Opening the login page starts from nothing: no form data, no sign-in result, no stored session.
   useEffect(() => {
@@ -70,6 +88,18 @@ export function LoginScreen() {
     <section className="dv-login" aria-labelledby="login-title">
       <RouteTitle name="login" id="login-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.subtitle)}</p>
+      {problem && (
+        <div ref={summary} className="dv-login__problem" role="alert" tabIndex={-1} aria-labelledby="login-problem-title">
+          <p id="login-problem-title" className="dv-login__problem-title">
+            {intl.formatMessage(messages.problemTitle)}
+          </p>
+          <p>
+            {problem.kind === 'blocked' && problem.until !== null
+              ? intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(problem.until, { hour: '2-digit', minute: '2-digit' }) })
+              : intl.formatMessage(messages[problem.kind])}
+          </p>
+        </div>
+      )}
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
         <DocumentNumberInput label={intl.formatMessage(messages.userId)} description={intl.formatMessage(messages.userIdHint)} {...field('userId')} />
         <PasswordInput label={intl.formatMessage(messages.password)} autoComplete="current-password" {...field('password')} />

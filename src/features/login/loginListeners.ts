@@ -3,11 +3,12 @@ import { getRuntimeConfig } from '../../config';
 import { withCurrentQuery } from '../../routing/query';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
-import { loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
+import { loginFailed, loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
 import { toastShown } from '../ui/uiSlice';
 import { signInWithPassword } from './cognito';
 import { loginApi } from './loginApi';
+import { loginProblemOf, type LoginStage } from './loginProblem';
 
 /** The identity service's pre-authentication refusal for "onboarding not finished / pending review". */
 export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
@@ -26,13 +27,16 @@ export function addLoginListeners(startListening: AppStartListening): void {
       cancelActiveListeners();
       const { identity, mainAppUrl } = getRuntimeConfig();
       const sessionId = ensureSessionId(getState(), dispatch);
+      let stage: LoginStage = 'captcha';
       try {
         const captcha = await dispatch(
           captchaApi.endpoints.verifyCaptcha.initiate({ response: payload.captchaToken, sessionId }, { forceRefetch: true }),
         ).unwrap();
-        if (!captcha.success) throw new Error('captcha');
+        if (!captcha.success) throw { status: 403, message: 'captcha' };
 
+        stage = 'password';
         const idToken = await signInWithPassword(payload.userId, payload.password, identity);
+        stage = 'session';
         const answer = await dispatch(loginApi.endpoints.createSession.initiate({ idToken, sessionId })).unwrap();
         if (answer.status === 201) {
           extra.navigation.leaveApp(mainAppUrl);
@@ -52,7 +56,9 @@ export function addLoginListeners(startListening: AppStartListening): void {
         if (messageOf(error).includes(CLIENT_VERIFICATION_CODE)) {
           extra.navigation.navigate(withCurrentQuery('/client-verification'));
         } else {
+          // The toast of the seed, and the reason left on the form.
           dispatch(toastShown({ messageIds: LOGIN_ERROR_MESSAGES, kind: 'error' }));
+          dispatch(loginFailed(loginProblemOf(stage, error)));
         }
       } finally {
         dispatch(loginFinished());

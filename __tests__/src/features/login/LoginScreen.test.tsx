@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
+import { loginFailed } from '../../../../src/features/auth/authSlice';
 import { formActions } from '../../../../src/features/form/formSlice';
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
@@ -16,6 +17,25 @@ afterAll(() => server.close());
 beforeEach(() => {
   localStorage.clear();
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+});
+
+describe('the reason a login failed, left on the form', () => {
+  it('is focused and read out, with a text for each reason; a block says until when', async () => {
+    const { store } = renderApp('/login');
+    await screen.findByLabelText('ID card (DNI or NIE)');
+    store.dispatch(loginFailed({ kind: 'credentials' }));
+    const summary = await screen.findByRole('alert', { name: 'We could not log you in' });
+    expect(summary).toHaveTextContent('The ID document number or the password is not right.');
+    await waitFor(() => expect(summary).toHaveFocus());
+
+    store.dispatch(loginFailed({ kind: 'unreachable' }));
+    expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent('Nothing is wrong with what you typed');
+    store.dispatch(loginFailed({ kind: 'captcha' }));
+    expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent('not an automated attempt');
+    const until = new Date(2026, 10, 25, 14, 35).getTime();
+    store.dispatch(loginFailed({ kind: 'blocked', until }));
+    expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent('You can try again at 02:35 PM.');
+  });
 });
 
 describe('the login form', () => {

@@ -1,0 +1,36 @@
+import type { ApiError } from '../../services/baseQuery';
+import type { SignInFailure } from './cognito';
+
+/**
+ * Why a login did not go through, as the form says it: the ID or the password is wrong (never which), the person
+ * is blocked for a while (until when, when the server says), the service could not be reached, or the captcha
+ * refused the attempt. In the last three the password may well have been right.
+ */
+export type LoginProblem =
+  | { kind: 'credentials' }
+  | { kind: 'blocked'; until: number | null }
+  | { kind: 'unreachable' }
+  | { kind: 'captcha' };
+
+/** The step of the login that failed: the captcha check, the password (SRP) or the session with its SMS. */
+export type LoginStage = 'captcha' | 'password' | 'session';
+
+const isUnreachable = (status: ApiError['status'] | undefined) => status === 'NETWORK_ERROR' || status === 'TIMEOUT' || (typeof status === 'number' && status >= 500);
+
+export function loginProblemOf(stage: LoginStage, error: unknown, now: number = Date.now()): LoginProblem {
+  if (stage === 'password') {
+    const { code = '', message = '' } = (error ?? {}) as Partial<SignInFailure>;
+    if (code === 'NotAuthorizedException' && /attempts exceeded/i.test(message)) return { kind: 'blocked', until: null };
+    if (code === 'NotAuthorizedException' || code === 'UserNotFoundException') return { kind: 'credentials' };
+    return { kind: 'unreachable' };
+  }
+  const { status, errorCode, data } = (error ?? {}) as Partial<ApiError>;
+  if (isUnreachable(status)) return { kind: 'unreachable' };
+  if (stage === 'captcha') return { kind: 'captcha' };
+  if (status === 423 || errorCode === 'CODE_BLOCKED') {
+    const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    return { kind: 'blocked', until: typeof seconds === 'number' ? now + seconds * 1000 : null };
+  }
+  if (status === 401 || status === 403) return { kind: 'credentials' };
+  return { kind: 'unreachable' };
+}
