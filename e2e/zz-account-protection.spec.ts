@@ -39,7 +39,10 @@ test('five wrong SMS codes block the sign-in', async ({ page }) => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     if (attempt < 5) await expect(page.getByRole('alert')).toContainText(`${5 - attempt} attempt`);
   }
-  await expect(page.getByRole('alert')).toContainText('Too many wrong codes');
-  await expect(page.getByLabel('SMS code')).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+  // One clear state: blocked until a time, the support phone, a way back; no field or buttons that cannot be used.
+  await expect(page.getByRole('alert')).toContainText(/Too many wrong codes\. For your security, sign-in is blocked until \d{2}:\d{2}/);
+  await expect(page.getByLabel('SMS code')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Back to the login page' }).click();
+  await expect(page).toHaveURL(/\/login\?lang=EN$/);
 });

@@ -2,7 +2,7 @@ import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
-import { Navigate, useLocation } from 'react-router';
+import { Link, Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
 import { CodeInput, LoadingButton } from '../../components';
 import { getRuntimeConfig } from '../../config';
@@ -34,10 +34,22 @@ const messages = describeMessages({
     id: 'login.confirm.blocked',
     defaultMessage: 'Too many wrong codes. For your security, sign-in is blocked for a while. Try again later.',
   },
+  blockedUntil: {
+    id: 'login.confirm.blockedUntil',
+    defaultMessage: 'Too many wrong codes. For your security, sign-in is blocked until {time}.',
+  },
+  blockedHelp: { id: 'login.confirm.blockedHelp', defaultMessage: 'If it was not you, or you need help now, call us on <phone></phone>.' },
+  backToLogin: { id: 'login.confirm.backToLogin', defaultMessage: 'Back to the login page' },
   expired: { id: 'login.confirm.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
   failed: { id: 'login.confirm.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'login.confirm.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
 });
+
+/** When a block ends, from the server's retryAfterSeconds. */
+function blockedUntil(data: unknown): number | null {
+  const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' ? Date.now() + seconds * 1000 : null;
+}
 
 type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
 
@@ -56,7 +68,8 @@ export function ConfirmTelephoneScreen() {
   const [confirm] = loginApi.useCreateSessionMutation();
   const [resend, { isLoading: resending }] = loginApi.useResendCodeMutation();
   const [feedback, setFeedback] = useState<Feedback>(null);
-  const [blocked, setBlocked] = useState(false);
+  /** Set once the server says the person is blocked: until when (epoch ms), or null when it did not say. */
+  const [blocked, setBlocked] = useState<{ until: number | null } | false>(false);
   const secondsToResend = useCountdown(signIn?.resendAvailableAt ?? null);
 
   const formik = useFormik<CodeValues>({
@@ -72,7 +85,7 @@ export function ConfirmTelephoneScreen() {
         store.navigation.leaveApp(getRuntimeConfig().mainAppUrl);
       } catch (error) {
         const { errorCode, data } = error as ApiError;
-        if (errorCode === 'CODE_BLOCKED') setBlocked(true);
+        if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
         setFeedback(feedbackFor(errorCode, data));
         void formik.setFieldValue('code', '', false);
         field('code').ref.current?.focus();
@@ -93,10 +106,30 @@ export function ConfirmTelephoneScreen() {
       setFeedback({ id: 'resent' });
     } catch (error) {
       const { errorCode, data } = error as ApiError;
-      if (errorCode === 'CODE_BLOCKED') setBlocked(true);
+      if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
       setFeedback(errorCode === 'RESEND_TOO_SOON' ? { id: 'tooSoon' } : feedbackFor(errorCode, data));
     }
   };
+
+  if (blocked) {
+    const phone = getRuntimeConfig().supportPhone;
+    return (
+      <section className="dv-login" aria-labelledby="confirm-title">
+        <RouteTitle name="login-confirm-telephone" id="confirm-title" />
+        <div className="dv-login__problem" role="alert">
+          <p>
+            {blocked.until === null
+              ? intl.formatMessage(messages.blocked)
+              : intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(blocked.until, { hour: '2-digit', minute: '2-digit' }) })}
+          </p>
+        </div>
+        <p>{intl.formatMessage(messages.blockedHelp, { phone: () => <a href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a> })}</p>
+        <p>
+          <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.backToLogin)}</Link>
+        </p>
+      </section>
+    );
+  }
 
   const codeField = field('code');
   const codeProblem = feedback !== null && feedback.id !== 'resent';
@@ -108,7 +141,6 @@ export function ConfirmTelephoneScreen() {
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
         <CodeInput
           label={intl.formatMessage(messages.code)}
-          disabled={blocked}
           {...codeField}
           // The server's answer about the code belongs to the field: announced with it and marking it invalid.
           error={codeField.error || codeProblem}
@@ -117,12 +149,12 @@ export function ConfirmTelephoneScreen() {
         <p id="code-feedback" className="dv-login__feedback" role={codeProblem ? 'alert' : 'status'}>
           {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
         </p>
-        <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>
+        <LoadingButton type="submit" loading={formik.isSubmitting}>
           {intl.formatMessage(messages.submit)}
         </LoadingButton>
       </form>
       <div className="dv-login__resend">
-        <LoadingButton color="gray" loading={resending} disabled={blocked || secondsToResend > 0} onClick={askForNewCode}>
+        <LoadingButton color="gray" loading={resending} disabled={secondsToResend > 0} onClick={askForNewCode}>
           {intl.formatMessage(messages.resend)}
         </LoadingButton>
         {secondsToResend > 0 && <p className="dv-login__countdown">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}

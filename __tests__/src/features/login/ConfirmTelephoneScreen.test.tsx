@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
 import { signInSucceeded } from '../../../../src/features/auth/authSlice';
 import { renderApp } from '../../app/renderApp';
@@ -69,14 +69,21 @@ describe('the SMS code step', () => {
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });
 
-  it('blocked after too many wrong codes: the field and buttons are disabled', async () => {
-    answer = () => [423, { code: 'CODE_BLOCKED' }];
+  it('blocked after too many wrong codes: one clear state, until when, the support phone and a way back', async () => {
+    answer = () => [423, { code: 'CODE_BLOCKED', retryAfterSeconds: 900 }];
     const { user } = renderConfirm();
     await user.type(await screen.findByLabelText('SMS code'), '000000');
+    const before = Date.now();
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Too many wrong codes');
-    expect(screen.getByLabelText('SMS code')).toBeDisabled();
-    expect(screen.getByRole('button', { name: 'Confirm' })).toBeDisabled();
+    const alert = await screen.findByRole('alert');
+    const time = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit' }).format(before + 900_000);
+    expect(alert).toHaveTextContent(`sign-in is blocked until ${time}`);
+    // No field to fill, no "required" under it, no countdown next to buttons that cannot be used.
+    expect(screen.queryByLabelText('SMS code')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send me a new code' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/required/)).not.toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: "Confirm it's you" })).getByRole('link', { name: '+34 910 000 000' })).toHaveAttribute('href', 'tel:+34910000000');
+    expect(screen.getByRole('link', { name: 'Back to the login page' })).toHaveAttribute('href', '/login');
   });
 
   it('refuses a code that is not six digits without calling the server', async () => {
