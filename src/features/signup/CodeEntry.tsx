@@ -15,14 +15,12 @@ const messages = describeMessages({
     id: 'onboarding.code.wrongCode',
     defaultMessage: 'That code is not right. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
   },
-  blocked: { id: 'onboarding.code.blocked', defaultMessage: 'Too many wrong codes. For your security, wait {minutes} minutes and ask for a new code.' },
+  blocked: { id: 'onboarding.code.blocked', defaultMessage: 'Too many wrong codes. For your security, wait until {time} and ask for a new code.' },
+  blockedWhile: { id: 'onboarding.code.blockedWhile', defaultMessage: 'Too many wrong codes. For your security, wait a few minutes and ask for a new code.' },
   expired: { id: 'onboarding.code.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
   failed: { id: 'onboarding.code.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'onboarding.code.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
 });
-
-/** How long a block lasts, as the server's settings give it (docs/login.md): said in minutes. */
-const BLOCK_MINUTES = 15;
 
 type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
 
@@ -38,7 +36,13 @@ export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
     const { errorCode, data } = (error ?? {}) as ApiError;
     if (!errorCode || !errorCode.startsWith('CODE_')) return false;
     const problem = codeProblem(errorCode, data);
-    setFeedback(problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : problem.kind === 'blocked' ? { id: 'blocked', values: { minutes: BLOCK_MINUTES } } : { id: problem.kind });
+    if (problem.kind === 'blocked') {
+      // Until when, from the server's answer: the screen shows the time.
+      const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      setFeedback(typeof seconds === 'number' ? { id: 'blocked', values: { until: Date.now() + seconds * 1000 } } : { id: 'blockedWhile' });
+      return true;
+    }
+    setFeedback(problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : { id: problem.kind });
     return true;
   };
   const resent = (afterSeconds: number) => {
@@ -55,7 +59,7 @@ export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
       setFeedback({ id: 'failed' });
     }
   };
-  return { feedback, setFeedback, secondsToResend, failure, resent, resendRefused, blocked: feedback?.id === 'blocked' };
+  return { feedback, setFeedback, secondsToResend, failure, resent, resendRefused, blocked: feedback?.id === 'blocked' || feedback?.id === 'blockedWhile' };
 }
 
 export interface CodeEntryProps {
@@ -85,7 +89,11 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
         aria-describedby={problem ? `${name}-feedback` : undefined}
       />
       <p id={`${name}-feedback`} className="dv-step__feedback" role={problem ? 'alert' : 'status'}>
-        {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
+        {feedback &&
+          intl.formatMessage(
+            messages[feedback.id],
+            feedback.id === 'blocked' ? { time: intl.formatTime(feedback.values?.until, { hour: '2-digit', minute: '2-digit' }) } : feedback.values,
+          )}
       </p>
     </>
   );
