@@ -1,5 +1,6 @@
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { StartupError } from './app/StartupError';
 import { resumePath } from './app/guards';
 import { createAppRouter } from './app/router';
 import { initialStateFromBrowser, makeStore } from './app/store';
@@ -8,8 +9,14 @@ import { detectLocale, localeFromQuery, shareLocale, storeLocale } from './i18n/
 import './styles/global.css';
 
 async function start() {
-  await loadRuntimeConfig();
   const locale = detectLocale(window.location.search, navigator.language);
+  try {
+    await loadRuntimeConfig();
+  } catch {
+    // Not a blank page: what went wrong, in the page's language, and a way to try again.
+    createRoot(document.getElementById('app')!).render(<StartupError locale={locale} />);
+    return;
+  }
   // `?lang=` is a choice like the selector's: kept, so it survives login, /app and logout.
   if (localeFromQuery(window.location.search)) storeLocale(locale);
   else shareLocale(locale);

@@ -3,6 +3,7 @@ import { carryQuery } from '../routing/query';
 import { ROUTES, type RouteArea, type RouteName } from '../routing/routes';
 import type { ScreenMap } from '../routing/screenMap';
 import { AppShell } from './AppShell';
+import { RouteLoadError } from './RouteLoadError';
 import { guardRoute } from './guards';
 import type { AppStore } from './store';
 
@@ -21,6 +22,8 @@ export function buildRoutes(store: AppStore): RouteObject[] {
     {
       path: '/',
       element: <AppShell />,
+      // A screen's code that does not arrive (a dropped connection, a new release): say so, offer to try again.
+      errorElement: <RouteLoadError />,
       // Screens load with their bundle; until the first one arrives the page stays as it is.
       HydrateFallback: Redirecting,
       children: [

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
+import { StartupError } from '../app/StartupError';
 import { FALLBACK_LOCALE, loadMessages, type Locale, type Messages } from './locale';
 
 interface Props {
@@ -12,20 +13,38 @@ interface Props {
 /** Provides react-intl with the locale file of the chosen language, fetched when the language changes. */
 export function IntlRoot({ locale, children, fallback = null }: Props) {
   const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages } | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let current = true;
     loadMessages(locale)
-      .catch(() => (locale === FALLBACK_LOCALE ? {} : loadMessages(FALLBACK_LOCALE)))
-      .catch(() => ({}))
-      .then((messages) => {
-        if (current) setLoaded({ locale, messages });
-      });
+      .catch(() => (locale === FALLBACK_LOCALE ? Promise.reject(new Error('no texts')) : loadMessages(FALLBACK_LOCALE)))
+      .then(
+        (messages) => {
+          if (current) setLoaded({ locale, messages });
+        },
+        () => {
+          // Neither the language asked for nor the fallback: the app cannot speak, so it says so and offers a retry.
+          if (current) setFailed(true);
+        },
+      );
     return () => {
       current = false;
     };
-  }, [locale]);
+  }, [locale, attempt]);
 
+  if (failed && !loaded) {
+    return (
+      <StartupError
+        locale={locale}
+        onRetry={() => {
+          setFailed(false);
+          setAttempt((count) => count + 1);
+        }}
+      />
+    );
+  }
   if (!loaded) return <>{fallback}</>;
   return (
     <IntlProvider locale={loaded.locale} messages={loaded.messages} defaultLocale="en">
