@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { constants as zlib } from 'node:zlib';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import type { Configuration } from 'webpack';
@@ -6,6 +8,8 @@ import type { Configuration as DevServerConfiguration } from 'webpack-dev-server
 
 const apiPort = Number(process.env.PORT ?? 8080);
 // Everything that is not the SPA itself comes from the API server, in development too.
+/** The files worth compressing (not source maps: only developers fetch those). */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 const serverPaths = ['/api', '/locales', '/config.json', '/cognito', '/s3', '/dev', '/docs', '/health', '/app'];
 
 export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configuration & { devServer?: DevServerConfiguration } => {
@@ -43,6 +47,13 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
       }),
+      // Every text file also as brotli and gzip, made once at build time: the server sends the one the browser takes.
+      ...(production
+        ? [
+            new CompressionPlugin({ test: COMPRESSIBLE, filename: '[path][base].br', algorithm: 'brotliCompress', compressionOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }, threshold: 1024, minRatio: 0.9 }),
+            new CompressionPlugin({ test: COMPRESSIBLE, filename: '[path][base].gz', algorithm: 'gzip', compressionOptions: { level: 9 }, threshold: 1024, minRatio: 0.9 }),
+          ]
+        : []),
     ],
     performance: { hints: false },
     optimization: { splitChunks: { chunks: 'all' }, runtimeChunk: 'single' },

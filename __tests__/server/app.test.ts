@@ -2,6 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { createStorageClient } from '../../src/features/documents/uploadDocument';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { loadConfig, toRuntimeConfig } from '../../server/config';
 import { extraOrigins } from '../../server/plugins/security';
@@ -21,6 +22,9 @@ beforeAll(() => {
   writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><div id="app"></div>');
   writeFileSync(path.join(distDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(distDir, 'assets', 'main.0123456789.js'), 'console.log(1)');
+  // As the build leaves them: each text file with its brotli and gzip.
+  writeFileSync(path.join(distDir, 'assets', 'main.0123456789.js.br'), brotliCompressSync('console.log(1)'));
+  writeFileSync(path.join(distDir, 'assets', 'main.0123456789.js.gz'), gzipSync('console.log(1)'));
   writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo' }));
   writeFileSync(path.join(localesDir, 'es.json'), JSON.stringify({ 'app.title': 'Divilo (es)' }));
   writeFileSync(path.join(fixtures, 'secret.json'), '{"secret":true}');
@@ -180,6 +184,20 @@ describe('the server', () => {
     expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
     const traversal = await server.app.inject('/assets/..%2f..%2fsecret.json');
     expect(traversal.body).not.toContain('"secret":true');
+  });
+
+  it('sends the brotli or gzip the build made when the browser takes it, and tells caches the encodings differ', async () => {
+    const brotli = await server.app.inject({ url: '/assets/main.0123456789.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log(1)');
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/);
+    const gzip = await server.app.inject({ url: '/assets/main.0123456789.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await server.app.inject({ url: '/assets/main.0123456789.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('echoes a well-formed request id and replaces a malformed one', async () => {

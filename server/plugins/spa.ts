@@ -22,7 +22,7 @@ function isPageRequest(request: FastifyRequest): boolean {
 
 /**
  * Serves the built SPA: hashed assets (`/assets/*`, names carry a content hash) cached for a year, every
- * other file revalidated; a page load gets index.html (the app's router takes it from there). Anything
+ * other file revalidated, each in the brotli or gzip made at build time when the browser accepts it; a page load gets index.html (the app's router takes it from there). Anything
  * else that matches no route gets a JSON 404 with a code.
  */
 export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir: string }) => {
@@ -35,6 +35,8 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
       index: false,
       // The headers below decide caching; send's own max-age would override them.
       cacheControl: false,
+      // The build made .br and .gz beside each text file: sent as they are to a browser that takes them.
+      preCompressed: true,
       setHeaders: (response, filePath) => {
         const hashed = path.relative(root, filePath).startsWith(`assets${path.sep}`);
         response.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -42,6 +44,14 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
     });
     // Assets are looked up per request (not only those present at start), so a rebuild is served at once.
     app.get('/assets/*', { schema: { hide: true } }, (request, reply) => reply.sendFile(path.join('assets', (request.params as { '*': string })['*'])));
+    // The same URL is sent in three encodings (brotli, gzip, none): caches must keep them apart.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.url.startsWith('/assets/')) {
+        const vary = String(reply.getHeader('vary') ?? '');
+        if (!/accept-encoding/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+      }
+      return payload;
+    });
   }
 
   // An attacker could search for valid URLs if the 404 handling were not rate limited.
