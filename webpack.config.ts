@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { constants as zlib } from 'node:zlib';
+import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
@@ -50,7 +50,7 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
       // Every text file also as brotli and gzip, made once at build time: the server sends the one the browser takes.
       ...(production
         ? [
-            new CompressionPlugin({ test: COMPRESSIBLE, filename: '[path][base].br', algorithm: 'brotliCompress', compressionOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }, threshold: 1024, minRatio: 0.9 }),
+            new CompressionPlugin<BrotliOptions>({ test: COMPRESSIBLE, filename: '[path][base].br', algorithm: 'brotliCompress', compressionOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }, threshold: 1024, minRatio: 0.9 }),
             new CompressionPlugin({ test: COMPRESSIBLE, filename: '[path][base].gz', algorithm: 'gzip', compressionOptions: { level: 9 }, threshold: 1024, minRatio: 0.9 }),
           ]
         : []),

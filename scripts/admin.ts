@@ -15,6 +15,34 @@ import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
 import { approveApplication, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
 import { loadServerSecret } from '../server/services/serverSecret';
+import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import type { Kysely } from 'kysely';
+import type { Database } from '../server/db';
+import { presignGetObject } from '../src/features/documents/uploadDocument';
+import { onboardingDocumentRepository } from '../server/repositories/onboardingDocumentRepository';
+import { embeddedStorageCredentials } from '../server/plugins/storage';
+
+/** How long a document's link in `show` works. */
+const DOCUMENT_LINK_SECONDS = 600;
+
+/**
+ * An application's checked documents, each with a link signed with the server's storage credentials (the
+ * embedded endpoint's own, or the AWS credentials of the machine) that works for DOCUMENT_LINK_SECONDS.
+ */
+export function documentsWithLinks(db: Kysely<Database>, config: Config, secret: Buffer): NonNullable<ReviewDependencies['documents']> {
+  const checked = onboardingDocumentRepository(db);
+  const credentials = config.storage.embedded ? embeddedStorageCredentials(secret) : fromNodeProviderChain();
+  return async (applicationId) =>
+    Promise.all(
+      (await checked.list(applicationId)).map(async (document) => ({
+        kind: document.kind,
+        key: document.key,
+        size: document.size,
+        checkedAt: document.checkedAt,
+        link: await presignGetObject(document.key, { credentials, config: config.storage, expiresIn: DOCUMENT_LINK_SECONDS }),
+      })),
+    );
+}
 
 /** What the commands need, made from the configuration as the server makes it. */
 export async function reviewDependencies(config: Config): Promise<ReviewDependencies & { close(): Promise<void> }> {
@@ -32,6 +60,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   const log = pino({ level: 'warn' });
   return {
     db: handle.db,
+    documents: documentsWithLinks(handle.db, config, secret),
     applications: applicationRepository(handle.db),
     contracts: contractRepository(handle.db),
     auditLog: auditLogRepository(handle.db),
@@ -65,13 +94,14 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
     );
   program
     .command('show <id>')
-    .description('one application: its answers, its signed contract (SHA-256) and its audit trail')
+    .description('one application: its answers (a company with its owners), its documents with 10-minute links, its signed contract (SHA-256) and its audit trail')
     .action(
       withDeps(async (d, id) => {
         const application = await d.applications.find(id);
         if (!application) throw new ReviewError(`No application ${id}`);
         const contract = (await d.contracts.find(id)) ?? null;
-        out(JSON.stringify({ ...application, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        const documents = (await d.documents?.(id)) ?? [];
+        out(JSON.stringify({ ...application, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
       }),
     );
   program

@@ -65,6 +65,8 @@ const HOLDERS: Record<'freelance' | 'company', { fields: PartyField[]; represent
     fields: [
       { label: 'companyName', value: (answers) => answer(answers, 'socialDenomination') },
       { label: 'cif', value: (answers) => answer(answers, 'cif') },
+      { label: 'legalForm', value: (answers) => answer(answers, 'legalForm') },
+      { label: 'registeredAddress', value: addressOf('company') },
     ],
     representedByApplicant: true,
   },

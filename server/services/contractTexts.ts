@@ -24,6 +24,8 @@ export interface ContractTexts {
     email: string;
     phone: string;
     fiscalAddress: string;
+    registeredAddress: string;
+    legalForm: string;
   };
   idTypes: Record<string, string>;
   productHeading: string;
@@ -75,6 +77,8 @@ export const CONTRACT_TEXTS: Record<'es' | 'en', ContractTexts> = {
       email: 'Correo electrónico',
       phone: 'Teléfono móvil verificado',
       fiscalAddress: 'Domicilio fiscal',
+      registeredAddress: 'Domicilio social',
+      legalForm: 'Forma jurídica',
     },
     idTypes: { nif: 'DNI/NIE', passport: 'Pasaporte' },
     productHeading: 'Producto contratado',
@@ -140,6 +144,8 @@ export const CONTRACT_TEXTS: Record<'es' | 'en', ContractTexts> = {
       email: 'E-mail',
       phone: 'Verified mobile phone',
       fiscalAddress: 'Fiscal address',
+      registeredAddress: 'Registered address',
+      legalForm: 'Legal form',
     },
     idTypes: { nif: 'DNI/NIE', passport: 'Passport' },
     productHeading: 'Product',

@@ -1,6 +1,7 @@
 // The onboarding application as the wizard sees it, and the decision an e-mail code confirms: a new
 // application, one to resume (another device, a cleared browser), or an applicant who is a customer already.
 import { journey, type StepId } from '../../src/features/signup/flow';
+import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';
 
@@ -18,11 +19,20 @@ export function maskEmail(email: string): string {
  * is not done, or the page without a call just before it (a checklist, the identity check's wait).
  */
 export function currentStepOf(application: Pick<Application, 'answers' | 'personType' | 'completedSteps'>): string {
-  const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
+  const steps = journey({
+    residenceCountry: application.answers.residenceCountry as string | undefined,
+    personType: application.personType ?? '',
+    cif: application.answers.cif as string | undefined,
+  });
   const index = steps.findIndex((step) => step.endpoint !== undefined && !application.completedSteps.includes(step.id));
   if (index < 0) return steps[steps.length - 1].id;
   const before = steps[index - 1];
   return before && before.endpoint === undefined && !application.completedSteps.includes(before.id) ? before.id : steps[index].id;
+}
+
+/** The page of an application the bank cannot serve: a company of a refused entity type, or the person. */
+function closedPageOf(application: Application): 'company-error' | 'forbidden-user' {
+  return application.personType === 'company' && typeof application.answers.cif === 'string' && !isServedEntity(application.answers.cif) ? 'company-error' : 'forbidden-user';
 }
 
 /** What the SPA gets of an application: the answers (never a secret), the steps done and where to go on. */
@@ -31,8 +41,8 @@ export function applicationView(application: Application) {
     id: application.id,
     status: application.status,
     personType: application.personType,
-    // An applicant the bank cannot serve stays on the page that says so.
-    currentStep: application.status === 'not-allowed' ? 'forbidden-user' : currentStepOf(application),
+    // An applicant the bank cannot serve stays on the page that says so: the company's or the person's.
+    currentStep: application.status === 'not-allowed' ? closedPageOf(application) : currentStepOf(application),
     completedSteps: application.completedSteps,
     answers: application.answers,
     maskedEmail: maskEmail(application.email),

@@ -13,6 +13,8 @@ import { currentStepOf } from './onboardingApplications';
 
 export interface ReviewDependencies {
   db: Kysely<Database>;
+  /** The application's checked documents, each with a link that works for a few minutes. */
+  documents?: (applicationId: string) => Promise<{ kind: string; key: string; size: number; checkedAt: string; link: string }[]>;
   applications: ApplicationRepository;
   contracts: ContractRepository;
   identity: Pick<IdentityService, 'updateAttributes'>;

@@ -23,12 +23,27 @@ export function loadHighRiskCountries(file = path.join(__dirname, '..', 'data', 
 /** Origins of funds that call for a closer look on their own. */
 const WATCHED_ORIGINS = new Set(['loan', 'other', 'inheritance-or-gift']);
 
-/** The risk of an application's answers (the form record's names); missing answers add nothing. */
+const listed = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * The risk of an application's answers (the form record's names); missing answers add nothing. A company's
+ * real owners count as the applicant does: one politically exposed, or of a listed nationality, raises it.
+ */
 export function riskOf(answers: Record<string, unknown>, lists: HighRiskCountries): RiskFactor {
-  const countries = [answers.nationality, answers.residenceCountry, answers.birthCountry, ...(Array.isArray(answers.countriesWhereOperate) ? answers.countriesWhereOperate : [])]
+  const owners = listed(answers.owners).filter((owner): owner is Record<string, unknown> => typeof owner === 'object' && owner !== null);
+  const countries = [
+    answers.nationality,
+    answers.residenceCountry,
+    answers.birthCountry,
+    answers.companyCountry,
+    ...listed(answers.countriesWhereOperate),
+    ...listed(answers.operativeCountries),
+    ...owners.map((owner) => owner.nationality),
+  ]
     .filter((code): code is string => typeof code === 'string')
     .map((code) => code.toUpperCase());
-  if (answers.politicalPosition === true || countries.some((code) => lists.black.has(code))) return 'high';
+  const exposed = answers.politicalPosition === true || owners.some((owner) => owner.politicalPosition === true);
+  if (exposed || countries.some((code) => lists.black.has(code))) return 'high';
   if (countries.some((code) => lists.grey.has(code)) || [answers.foundsOrigin, answers.assetsOrigin].some((origin) => typeof origin === 'string' && WATCHED_ORIGINS.has(origin))) {
     return 'medium';
   }

@@ -4,7 +4,16 @@
 import type { FastifyInstance } from 'fastify';
 import { isIaeCode } from '../../../src/data/iae';
 import { journey, stepById, type StepId } from '../../../src/features/signup/flow';
+import { isCnaeCode } from '../../../src/data/cnae';
 import {
+  aboutCompanyInfoSchema,
+  aboutCompanyNumbersSchema,
+  aboutCompanySchema,
+  articlesOfAssociationSchema,
+  companyAddressSchema,
+  corporateTaxSchema,
+  royalOwnersSchema,
+  tellUsMoreCompanySchema,
   fiscalAddressSchema,
   personalInfoSchema,
   registerAsSchema,
@@ -20,11 +29,12 @@ import { applicationView } from '../../services/onboardingApplications';
 import { riskOf } from '../../services/risk';
 import { applicationOf } from './tokens';
 
-type FieldType = 'string' | 'boolean' | 'countries';
+type FieldType = 'string' | 'boolean' | 'countries' | 'owners';
 
 interface StepDeclaration {
   step: StepId;
-  schema: () => ValidatableSchema;
+  /** The step's shared schema; some rules depend on answers saved before (the CIF, the founding date). */
+  schema: (saved: Record<string, unknown>, now: () => Date) => ValidatableSchema;
   fields: Record<string, FieldType>;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
@@ -34,16 +44,30 @@ interface StepDeclaration {
 
 const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
 
+/** A company's tax ID as stored: capitals, no spaces, dots or dashes. */
+const normaliseCif = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : '');
+
+/** The documents of `kinds` named in the answers must be ones the server checked for this application. */
+const checkedDocuments =
+  (...kinds: string[]) =>
+  async (app: FastifyInstance, applicationId: string, answers: Record<string, unknown>): Promise<FieldError[]> => {
+    const documents = await app.onboardingDocuments.list(applicationId);
+    return kinds
+      .filter((kind) => typeof answers[kind] === 'string' && answers[kind] !== '')
+      .filter((kind) => !documents.some((document) => document.kind === kind && document.key === answers[kind]))
+      .map((kind) => ({ field: kind, id: 'validations.documentMissing' }));
+  };
+
 export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'personal-info',
-    schema: () => personalInfoSchema(),
+    schema: (_saved, now) => personalInfoSchema({ now }),
     fields: { firstName: 'string', firstSurname: 'string', secondSurname: 'string', nationality: 'string', residenceCountry: 'string', birthCountry: 'string', birthDate: 'string' },
   },
   { step: 'register-as', schema: () => registerAsSchema, fields: { personType: 'string' } },
   {
     step: 'your-activity',
-    schema: () => yourActivitySchema(isIaeCode),
+    schema: (_saved, now) => yourActivitySchema(isIaeCode, { now }),
     fields: { selfEmployedId: 'string', selfEmployedActivity: 'string', selfEmployedDate: 'string', selfEmployedAtaCode: 'string', promotionalCode: 'string' },
     normalise: (body) => ({ ...trimmed(body), selfEmployedId: normaliseDocument(body.selfEmployedId) ?? '' }),
   },
@@ -63,35 +87,129 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     schema: () => taxRegistrationSchema,
     fields: { selfEmployedTax: 'string', model036: 'string' },
     // The modelo 036/037 must be the document the server checked for this application.
-    verify: async (app, applicationId, answers) => {
-      const documents = await app.onboardingDocuments.list(applicationId);
-      return documents.some((document) => document.kind === 'model036' && document.key === answers.model036) ? [] : [{ field: 'model036', id: 'validations.documentMissing' }];
-    },
+    verify: checkedDocuments('model036'),
   },
   {
     step: 'tell-us-more-freelance',
     schema: () => tellUsMoreFreelanceSchema,
     fields: { website: 'string', countriesWhereOperate: 'countries', diviloProduct: 'string', foundsOrigin: 'string', assetsOrigin: 'string', politicalPosition: 'boolean' },
   },
+  // The company path
+  {
+    step: 'about-company',
+    schema: () => aboutCompanySchema,
+    fields: { cif: 'string' },
+    // The company is known by its tax ID: companyId is the CIF as stored, isCif says the ID is an entity's.
+    normalise: (body) => {
+      const cif = normaliseCif(body.cif);
+      return { cif, isCif: true, companyId: cif };
+    },
+  },
+  {
+    step: 'about-company-info',
+    schema: (saved, now) => aboutCompanyInfoSchema(isCnaeCode, { cif: saved.cif as string | undefined, now }),
+    fields: { socialDenomination: 'string', legalForm: 'string', cnae: 'string', foundedDate: 'string' },
+  },
+  {
+    step: 'about-company-address',
+    schema: () => companyAddressSchema,
+    fields: { companyAddress: 'string', companyAdditionalAddress: 'string', companyPostalCode: 'string', companyCity: 'string', companyCountry: 'string' },
+  },
+  {
+    step: 'articles-of-association',
+    schema: () => articlesOfAssociationSchema,
+    fields: { companyDeeds: 'string', articlesOfIncorporation: 'string' },
+    verify: checkedDocuments('companyDeeds', 'articlesOfIncorporation'),
+  },
+  {
+    step: 'corporate-tax',
+    schema: (saved, now) => corporateTaxSchema({ foundedDate: saved.foundedDate as string | undefined, now }),
+    fields: { model200: 'string' },
+    verify: checkedDocuments('model200'),
+  },
+  { step: 'about-company-numbers', schema: () => aboutCompanyNumbersSchema, fields: { employeeNumber: 'string', bussinesVolume: 'string' } },
+  {
+    step: 'royal-owners',
+    schema: (_saved, now) => royalOwnersSchema({ now }),
+    fields: { owners: 'owners', indirectOwners: 'boolean' },
+    normalise: (body) => ({
+      owners: (body.owners as Record<string, unknown>[]).map((owner) => {
+        const clean = trimmed(owner);
+        return {
+          ...clean,
+          identificationDocument: normaliseDocument(owner.identificationDocument) ?? '',
+          // An administrator holds no share of their own here.
+          ...(owner.role === 'administrator' ? { ownership: '', percentage: '' } : {}),
+        };
+      }),
+      indirectOwners: body.indirectOwners,
+    }),
+  },
+  {
+    step: 'tell-us-more-company',
+    schema: () => tellUsMoreCompanySchema,
+    fields: {
+      website: 'string',
+      operativeCountries: 'countries',
+      countriesWhereOperate: 'countries',
+      kindOfCompany: 'string',
+      subsidiaries: 'string',
+      diviloProduct: 'string',
+      foundsOrigin: 'string',
+      assetsOrigin: 'string',
+      politicalPosition: 'boolean',
+    },
+  },
 ];
+
+const OWNER_FIELD = { type: 'string', maxLength: 100 };
 
 const JSON_TYPES: Record<FieldType, object> = {
   string: { type: 'string', maxLength: 200 },
   boolean: { type: 'boolean' },
   countries: { type: 'array', maxItems: 250, items: { type: 'string', maxLength: 2 } },
+  owners: {
+    type: 'array',
+    maxItems: 20,
+    items: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        role: OWNER_FIELD,
+        firstName: OWNER_FIELD,
+        firstSurname: OWNER_FIELD,
+        secondSurname: OWNER_FIELD,
+        identificationDocument: OWNER_FIELD,
+        nationality: OWNER_FIELD,
+        birthDate: OWNER_FIELD,
+        ownership: OWNER_FIELD,
+        percentage: OWNER_FIELD,
+        politicalPosition: { type: 'boolean' },
+      },
+    },
+  },
 };
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
 export function checkTurn(application: Application, step: StepId): void {
-  const steps = journey({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' });
+  const steps = journey(flowAnswersOf(application));
   const index = steps.findIndex((candidate) => candidate.id === step);
   if (index < 0) throw new ApiError(409, 'STEP_NOT_ON_PATH', 'This step is not part of this application');
   // Steps without a call (checklists) need no saving; every other earlier step must be done.
   const missing = steps.slice(0, index).find((earlier) => earlier.endpoint !== undefined && !application.completedSteps.includes(earlier.id));
   if (missing) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'An earlier step is not done yet', { currentStep: missing.id });
   if (application.status !== 'in-progress') throw new ApiError(409, 'APPLICATION_CLOSED', 'This application can no longer change');
+}
+
+/** What the flow's rules look at, from an application. */
+export function flowAnswersOf(application: Pick<Application, 'answers' | 'personType'>) {
+  return {
+    residenceCountry: application.answers.residenceCountry as string | undefined,
+    personType: application.personType ?? '',
+    cif: application.answers.cif as string | undefined,
+  } as const;
 }
 
 /** Registers one POST route per declared step, at the path flow.ts gives it. */
@@ -118,8 +236,12 @@ export async function stepRoutes(app: FastifyInstance) {
       async (request) => {
         const applicationId = await applicationOf(app, request);
         // The same rules as the screen's, on what was sent (fields not sent are empty, as on a blank form).
-        const body = Object.fromEntries(Object.keys(declaration.fields).map((name) => [name, request.body[name] ?? (declaration.fields[name] === 'countries' ? [] : declaration.fields[name] === 'boolean' ? undefined : '')]));
-        const invalid = toFieldErrors(await validateSchema(declaration.schema(), body));
+        const body = Object.fromEntries(
+          Object.keys(declaration.fields).map((name) => [name, request.body[name] ?? (['countries', 'owners'].includes(declaration.fields[name]) ? [] : declaration.fields[name] === 'boolean' ? undefined : '')]),
+        );
+        const before = await app.applications.find(applicationId);
+        if (!before) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+        const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
         const unchecked = (await declaration.verify?.(app, applicationId, answers)) ?? [];
@@ -131,7 +253,7 @@ export async function stepRoutes(app: FastifyInstance) {
           checkTurn(application, declaration.step);
           const merged = { ...application.answers, ...answers };
           const personType = declaration.step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
-          const next = flowStep.next({ residenceCountry: merged.residenceCountry as string | undefined, personType: personType ?? '' }) ?? 'welcome';
+          const next = flowStep.next(flowAnswersOf({ answers: merged, personType })) ?? 'welcome';
           const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(declaration.step);
           const riskfactor = riskOf(merged, app.highRiskCountries);
           const saved = await app.applications.save(
@@ -140,7 +262,7 @@ export async function stepRoutes(app: FastifyInstance) {
               answers: merged,
               personType,
               completedSteps: application.completedSteps.includes(declaration.step) ? application.completedSteps : [...application.completedSteps, declaration.step],
-              status: next === 'forbidden-user' ? 'not-allowed' : application.status,
+              status: next === 'forbidden-user' || next === 'company-error' ? 'not-allowed' : application.status,
               riskfactor,
             },
             app.codes.now(),

@@ -252,9 +252,16 @@ export async function getDownloadUrl(
   key: string,
   options: { level: AccessLevel; identityId: string; credentials: CredentialsSource; config: StorageConfig; expiresIn?: number },
 ): Promise<string> {
+  return presignGetObject(storageKey(key, options.level, options.identityId), options);
+}
+
+/** The same URL for a full key (`private/<identity>/…`), as the bank's own tools sign it with their credentials. */
+export async function presignGetObject(
+  Key: string,
+  options: { credentials: CredentialsSource; config: StorageConfig; expiresIn?: number },
+): Promise<string> {
   const expiresIn = options.expiresIn ?? DEFAULT_URL_EXPIRY_SECONDS;
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 604_800) throw new Error('expiresIn must be a whole number of seconds from 1 to 604800');
-  const Key = storageKey(key, options.level, options.identityId);
   const credentials = await resolveCredentials(options.credentials);
   const { region, bucket, endpoint } = options.config;
   const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
