@@ -289,9 +289,9 @@ export async function addOwner(page: Page, lang: Lang, share: string, person?: {
     await page.getByRole('button', { name: t.addMe }).click();
     await page.getByLabel(t.role).check();
   }
-  await page.getByLabel(t.direct).check();
+  await page.getByLabel(t.direct, { exact: true }).check();
   await page.getByLabel(t.percentage).fill(share);
-  await page.getByLabel(t.pepNo).check();
+  await page.getByLabel(t.pepNo, { exact: true }).check();
   await page.getByRole('button', { name: t.save }).click();
 }
 
