@@ -86,7 +86,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
 
     const before = await lastMessageId(page);
     await page.goto(`/login?lang=${lang}`);
-    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID card (DNI or NIE)').fill(who.dni);
+    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID document (DNI or NIE)').fill(who.dni);
     await page.getByLabel(t.password, { exact: true }).fill(who.password);
     await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Log in' }).click();
     await expect(page).toHaveURL(/\/login\/confirm-telephone/);

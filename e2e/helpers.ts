@@ -4,7 +4,7 @@ export const ANA = { id: '12345678Z', password: 'Divilo-Demo-2026', phone: '+346
 export const PENDING = { id: 'X1234567L', password: 'Divilo-Demo-2026' };
 
 export const TEXTS = {
-  en: { id: 'ID card (DNI or NIE)', password: 'Password', submit: 'Log in', code: 'SMS code', confirm: 'Confirm', title: 'Log in' },
+  en: { id: 'ID document (DNI or NIE)', password: 'Password', submit: 'Log in', code: 'SMS code', confirm: 'Confirm', title: 'Log in' },
   es: { id: 'DNI o NIE', password: 'Contraseña', submit: 'Entrar', code: 'Código SMS', confirm: 'Confirmar', title: 'Inicia sesión' },
 } as const;
 

@@ -97,7 +97,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
 
     // Not a customer until the bank approves: the login says the application is being reviewed.
     await page.goto(`/login?lang=${lang}`);
-    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID card (DNI or NIE)').fill(who.dni);
+    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID document (DNI or NIE)').fill(who.dni);
     await page.getByLabel(t.password, { exact: true }).fill(who.password);
     await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Log in' }).click();
     await expect(page).toHaveURL(/\/client-verification/);
@@ -106,7 +106,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     expect(admin('approve', id)).toContain('approved');
     const before = await lastMessageId(page);
     await page.goto(`/login?lang=${lang}`);
-    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID card (DNI or NIE)').fill(who.dni);
+    await page.getByLabel(lang === 'es' ? 'DNI o NIE' : 'ID document (DNI or NIE)').fill(who.dni);
     await page.getByLabel(t.password, { exact: true }).fill(who.password);
     await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Log in' }).click();
     await expect(page).toHaveURL(/\/login\/confirm-telephone/);

@@ -17,7 +17,7 @@ test('failed locale files show the error in the page language, and a retry loads
   await expect(page.getByRole('alert')).toContainText("We couldn't load Divilo");
   await page.unroute('**/locales/*.json');
   await page.getByRole('button', { name: 'Try again' }).click();
-  await expect(page.getByLabel('ID card (DNI or NIE)')).toBeVisible();
+  await expect(page.getByLabel('ID document (DNI or NIE)')).toBeVisible();
 });
 
 test("a screen whose code does not arrive shows the error instead of a blank page", async ({ page }) => {

@@ -9,7 +9,7 @@ const NEW_PASSWORD = 'Nueva-Clave-2026';
 test('recovers the password by SMS code and logs in with the new one', async ({ page }) => {
   const before = await lastOutboxId(page);
   await page.goto('/login?lang=ES');
-  await page.getByRole('link', { name: 'Haz clic aquí' }).click();
+  await page.getByRole('link', { name: 'Recupérala' }).click();
   await expect(page).toHaveURL(/\/recover-password\/init/);
   await page.getByLabel('DNI o NIE').fill(ANA.id);
   await page.getByRole('button', { name: 'Enviarme un código' }).click();

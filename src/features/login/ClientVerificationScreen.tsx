@@ -1,5 +1,6 @@
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
+import { getRuntimeConfig } from '../../config';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
@@ -13,7 +14,7 @@ const messages = describeMessages({
   },
   help: {
     id: 'login.clientVerification.help',
-    defaultMessage: 'If you have any questions, call us: you will find our phone number on this page.',
+    defaultMessage: 'If you have any questions, call us on {phone}.',
   },
   back: { id: 'login.clientVerification.back', defaultMessage: 'Back to log in' },
 });
@@ -22,11 +23,14 @@ const messages = describeMessages({
 export function ClientVerificationScreen() {
   const intl = useIntl();
   const location = useLocation();
+  const phone = getRuntimeConfig().supportPhone;
   return (
     <section className="dv-login" aria-labelledby="verification-title">
       <RouteTitle name="client-verification" id="verification-title" />
       <p>{intl.formatMessage(messages.body)}</p>
-      <p className="dv-login__subtitle">{intl.formatMessage(messages.help)}</p>
+      <p className="dv-login__subtitle">
+        {intl.formatMessage(messages.help, { phone: <a key="phone" href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a> })}
+      </p>
       <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.back)}</Link>
     </section>
   );

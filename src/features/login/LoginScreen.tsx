@@ -20,11 +20,11 @@ import './login.css';
 
 const messages = describeMessages({
   subtitle: { id: 'login.subtitle', defaultMessage: 'Access your Divilo business account.' },
-  userId: { id: 'login.userId.label', defaultMessage: 'ID card (DNI or NIE)' },
+  userId: { id: 'login.userId.label', defaultMessage: 'ID document (DNI or NIE)' },
   userIdHint: { id: 'login.userId.description', defaultMessage: 'The one you signed up with, for example 12345678Z.' },
   password: { id: 'login.password.label', defaultMessage: 'Password' },
   submit: { id: 'login.submit', defaultMessage: 'Log in' },
-  forgot: { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Click here</link>' },
+  forgot: { id: 'login.forgotPassword', defaultMessage: 'Forgot your password? <link>Recover it</link>' },
   noAccount: { id: 'login.noAccount', defaultMessage: "Don't have an account yet? <link>Open your account</link>" },
   credentials: { id: 'login.problem.credentials', defaultMessage: 'The ID document number or the password is not right. Check both and try again.' },
   blockedUntil: {

@@ -7,6 +7,7 @@ import { CodeInput, LoadingButton, PasswordInput } from '../../components';
 import { codeProblem, type CodeProblem } from '../../forms/codeProblem';
 import { useFormFields } from '../../forms/useFormFields';
 import { describeMessages } from '../../i18n/messages';
+import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../validation/constants';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { ApiError } from '../../services/baseQuery';
@@ -21,9 +22,10 @@ const messages = describeMessages({
   intro: { id: 'recovery.confirm.intro', defaultMessage: 'Type the code we sent you by SMS and choose a new password.' },
   code: { id: 'recovery.confirm.code', defaultMessage: 'SMS code' },
   newPassword: { id: 'recovery.confirm.newPassword', defaultMessage: 'New password' },
+  // One wording of the rule: the hint is the error's own text.
   passwordRule: {
-    id: 'recovery.confirm.passwordRule',
-    defaultMessage: '8 to 99 characters, with a lower-case letter, a capital letter, a number and a symbol, and no spaces.',
+    id: 'validations.diviloPassword',
+    defaultMessage: 'The password must be {min} to {max} characters long and include a lowercase letter, an uppercase letter, a number and a special character, with no spaces',
   },
   confirmation: { id: 'recovery.confirm.confirmation', defaultMessage: 'Repeat the new password' },
   submit: { id: 'recovery.confirm.submit', defaultMessage: 'Change password' },
@@ -93,7 +95,7 @@ export function RecoverConfirmScreen() {
         />
         <PasswordInput
           label={intl.formatMessage(messages.newPassword)}
-          description={intl.formatMessage(messages.passwordRule)}
+          description={intl.formatMessage(messages.passwordRule, { min: PRODUCT_PASSWORD_MIN_LENGTH, max: PRODUCT_PASSWORD_MAX_LENGTH })}
           autoComplete="new-password"
           success={formik.values.newPassword !== '' && !formik.errors.newPassword && Boolean(formik.touched.newPassword)}
           {...field('newPassword')}

@@ -22,7 +22,7 @@ const messages = describeMessages({
     id: 'recovery.init.intro',
     defaultMessage: 'Tell us your ID document number. If it belongs to a customer, we will send a code by SMS to the phone we have.',
   },
-  userId: { id: 'recovery.init.userId', defaultMessage: 'ID card (DNI or NIE)' },
+  userId: { id: 'recovery.init.userId', defaultMessage: 'ID document (DNI or NIE)' },
   submit: { id: 'recovery.init.submit', defaultMessage: 'Send me a code' },
   back: { id: 'recovery.backToLogin', defaultMessage: 'Back to log in' },
   failed: { id: 'recovery.init.failed', defaultMessage: 'We could not start the recovery. Please try again.' },

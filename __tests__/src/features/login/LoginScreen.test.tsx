@@ -22,7 +22,7 @@ beforeEach(() => {
 describe('the reason a login failed, left on the form', () => {
   it('is focused and read out, with a text for each reason; a block says until when', async () => {
     const { store } = renderApp('/login');
-    await screen.findByLabelText('ID card (DNI or NIE)');
+    await screen.findByLabelText('ID document (DNI or NIE)');
     store.dispatch(loginFailed({ kind: 'credentials' }));
     const summary = await screen.findByRole('alert', { name: 'We could not log you in' });
     expect(summary).toHaveTextContent('The ID document number or the password is not right.');
@@ -51,7 +51,7 @@ describe('the login form', () => {
 
   it('needs 4 to 25 characters once trimmed, in English', async () => {
     const { user } = renderApp('/login');
-    const userId = await screen.findByLabelText('ID card (DNI or NIE)');
+    const userId = await screen.findByLabelText('ID document (DNI or NIE)');
     await user.type(userId, '  12  ');
     await user.type(screen.getByLabelText('Password'), 'whatever');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
@@ -64,7 +64,7 @@ describe('the login form', () => {
 
   it('says nothing while someone merely tabs through the empty fields; a changed and left field shows its error', async () => {
     const { user } = renderApp('/login');
-    const userId = await screen.findByLabelText('ID card (DNI or NIE)');
+    const userId = await screen.findByLabelText('ID document (DNI or NIE)');
     userId.focus();
     await user.tab();
     await user.tab();
@@ -77,10 +77,10 @@ describe('the login form', () => {
 
   it('keeps what was typed after a validation error', async () => {
     const { user } = renderApp('/login');
-    await user.type(await screen.findByLabelText('ID card (DNI or NIE)'), '12345678Z');
+    await user.type(await screen.findByLabelText('ID document (DNI or NIE)'), '12345678Z');
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
-    expect(screen.getByLabelText('ID card (DNI or NIE)')).toHaveValue('12345678Z');
+    expect(screen.getByLabelText('ID document (DNI or NIE)')).toHaveValue('12345678Z');
   });
 
   it('opening it resets the form and the session and clears the stored session', async () => {
@@ -98,7 +98,7 @@ describe('the login form', () => {
 
   it('links to password recovery and to sign-up, carrying the query', async () => {
     renderApp('/login?promo=SPRING');
-    expect(await screen.findByRole('link', { name: 'Click here' })).toHaveAttribute('href', '/recover-password/init?promo=SPRING');
+    expect(await screen.findByRole('link', { name: 'Recover it' })).toHaveAttribute('href', '/recover-password/init?promo=SPRING');
     expect(screen.getByRole('link', { name: 'Open your account' })).toHaveAttribute('href', '/signUp?promo=SPRING');
     expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', 'https://legal.divilo.test/privacy.pdf');
   });

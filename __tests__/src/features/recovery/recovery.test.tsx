@@ -64,7 +64,7 @@ beforeEach(() => {
 describe('password recovery', () => {
   it('step 1 solves the captcha, sends the ID upper-cased with the session id, and goes to step 2', async () => {
     const { user, router, store } = renderApp('/recover-password/init?promo=X');
-    await user.type(await screen.findByLabelText('ID card (DNI or NIE)'), ' 12345678z ');
+    await user.type(await screen.findByLabelText('ID document (DNI or NIE)'), ' 12345678z ');
     await user.click(screen.getByRole('button', { name: 'Send me a code' }));
     await screen.findByRole('heading', { name: 'Choose a new password' }, { timeout: 10_000 });
     expect(router.state.location).toMatchObject({ pathname: '/recover-password/confirm', search: '?promo=X' });
