@@ -26,9 +26,9 @@ async function start() {
 
   // The router needs the store (its guards dispatch) and listeners need the router to navigate: moves asked
   // for while the router is being made (its first guards run at once) wait for it.
-  const built: { router?: ReturnType<typeof createAppRouter>; pending?: [string, { replace?: boolean } | undefined] } = {};
+  const built: { router?: ReturnType<typeof createAppRouter>; pending?: [string, { replace?: boolean; state?: unknown } | undefined] } = {};
   const navigation = {
-    navigate: (to: string, options?: { replace?: boolean }) => {
+    navigate: (to: string, options?: { replace?: boolean; state?: unknown }) => {
       if (built.router) void built.router.navigate(to, options);
       else built.pending = [to, options];
     },

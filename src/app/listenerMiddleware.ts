@@ -3,7 +3,7 @@ import type { AppDispatch, RootState } from './store';
 
 /** How listeners move the user between routes; the app plugs in the router's navigate. */
 export interface Navigation {
-  navigate: (to: string, options?: { replace?: boolean }) => void;
+  navigate: (to: string, options?: { replace?: boolean; state?: unknown }) => void;
   /** Leaves the SPA for another site (the main app after login). */
   leaveApp: (url: string) => void;
 }

@@ -18,7 +18,7 @@ export function renderApp(path: string, { state, locale = 'en' }: { state?: Part
   const navigation = { navigate: jest.fn(), leaveApp: jest.fn() };
   const store = makeStore({ ...state, ui: { locale, toast: null, ...state?.ui } }, { navigation, persist: false });
   const router = createAppMemoryRouter(store, path);
-  navigation.navigate.mockImplementation((to: string, options?: { replace?: boolean }) => void router.navigate(to, options));
+  navigation.navigate.mockImplementation((to: string, options?: { replace?: boolean; state?: unknown }) => void router.navigate(to, options));
   const view = render(
     <Provider store={store}>
       <IntlProvider

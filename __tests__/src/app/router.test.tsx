@@ -97,8 +97,10 @@ describe('start-up', () => {
     const calls = server.requests.map((r) => r.url.split('/').pop());
     expect(calls.indexOf('logout')).toBeLessThan(calls.indexOf('get-session') === -1 ? Infinity : calls.indexOf('get-session'));
     expect(calls[0]).toBe('logout');
-    expect(navigation.navigate).toHaveBeenCalledWith('/login', { replace: true });
+    expect(navigation.navigate).toHaveBeenCalledWith('/login', { replace: true, state: { loggedOut: true } });
     expect(router.state.historyAction).toBe('REPLACE');
+    // The login page says the customer has logged out.
+    expect(await screen.findByRole('status')).toHaveTextContent('You have logged out.');
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });
 });

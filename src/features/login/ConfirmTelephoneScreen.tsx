@@ -40,6 +40,7 @@ const messages = describeMessages({
   },
   blockedHelp: { id: 'login.confirm.blockedHelp', defaultMessage: 'If it was not you, or you need help now, call us on <phone></phone>.' },
   backToLogin: { id: 'login.confirm.backToLogin', defaultMessage: 'Back to the login page' },
+  back: { id: 'login.confirm.back', defaultMessage: 'Log in with another ID or password' },
   expired: { id: 'login.confirm.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
   failed: { id: 'login.confirm.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'login.confirm.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
@@ -136,6 +137,10 @@ export function ConfirmTelephoneScreen() {
 
   return (
     <section className="dv-login" aria-labelledby="confirm-title">
+      <Link className="dv-login__back" to={carryQuery('/login', location.search)}>
+        <span aria-hidden="true">←&nbsp;</span>
+        {intl.formatMessage(messages.back)}
+      </Link>
       <RouteTitle name="login-confirm-telephone" id="confirm-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{signIn.phone}</strong> })}</p>
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>

@@ -38,6 +38,7 @@ const messages = describeMessages({
   },
   captcha: { id: 'login.problem.captcha', defaultMessage: 'We could not check that this is not an automated attempt. Reload the page and try again.' },
   problemTitle: { id: 'login.problem.title', defaultMessage: 'We could not log you in' },
+  loggedOut: { id: 'login.loggedOut', defaultMessage: 'You have logged out. See you soon.' },
   legal: {
     id: 'login.legal',
     defaultMessage: 'We process your data to give you access to your account, as our <link>privacy policy</link> explains.',
@@ -88,6 +89,11 @@ export function LoginScreen() {
     <section className="dv-login" aria-labelledby="login-title">
       <RouteTitle name="login" id="login-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.subtitle)}</p>
+      {!problem && (location.state as { loggedOut?: boolean } | null)?.loggedOut && (
+        <p className="dv-login__notice" role="status">
+          {intl.formatMessage(messages.loggedOut)}
+        </p>
+      )}
       {problem && (
         <div ref={summary} className="dv-login__problem" role="alert" tabIndex={-1} aria-labelledby="login-problem-title">
           <p id="login-problem-title" className="dv-login__problem-title">

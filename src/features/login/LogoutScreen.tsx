@@ -6,7 +6,7 @@ import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
 import { loginApi } from './loginApi';
 
-/** Signs out (the server revokes the session and its cookie), forgets everything, then goes to login. */
+/** Signs out (the server revokes the session and its cookie), forgets everything, then goes to login, which says so. */
 export function LogoutScreen() {
   const dispatch = useAppDispatch();
   const store = useAppStore();
@@ -20,7 +20,7 @@ export function LogoutScreen() {
         dispatch(sessionCleared());
         dispatch(authReset());
         dispatch(formActions.formReset());
-        if (active) store.navigation.navigate('/login', { replace: true });
+        if (active) store.navigation.navigate('/login', { replace: true, state: { loggedOut: true } });
       });
     return () => {
       active = false;

@@ -1,8 +1,12 @@
 import { useFormik } from 'formik';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
+import { captchaApi } from '../../services/captchaApi';
+import { useCaptcha } from '../../services/captcha';
+import { ensureSessionId } from '../../services/sessionId';
+import { useCountdown } from '../../forms/useCountdown';
 import { CodeInput, LoadingButton, PasswordInput } from '../../components';
 import { codeProblem, type CodeProblem } from '../../forms/codeProblem';
 import { useFormFields } from '../../forms/useFormFields';
@@ -12,14 +16,20 @@ import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { ApiError } from '../../services/baseQuery';
 import { validateSchema } from '../../validation';
-import { selectRecovery } from '../auth/authSlice';
+import { recoveryStarted, selectRecovery } from '../auth/authSlice';
 import { recoveryApi } from './recoveryApi';
 import { recoverConfirmSchema, type RecoverConfirmValues } from './recoverySchemas';
 import { sealForServer } from './sealForServer';
 import './recovery.css';
 
 const messages = describeMessages({
-  intro: { id: 'recovery.confirm.intro', defaultMessage: 'Type the code we sent you by SMS and choose a new password.' },
+  intro: {
+    id: 'recovery.confirm.intro',
+    defaultMessage: 'If {id} is the ID document of a Divilo account, we have sent a 6-digit code by SMS to the mobile phone of that account. Type it and choose a new password.',
+  },
+  resend: { id: 'recovery.confirm.resend', defaultMessage: 'Send me a new code' },
+  resendIn: { id: 'recovery.confirm.resendIn', defaultMessage: 'You can ask for a new code in {seconds, plural, one {# second} other {# seconds}}.' },
+  resent: { id: 'recovery.confirm.resent', defaultMessage: 'If the account exists, we have sent it a new code.' },
   code: { id: 'recovery.confirm.code', defaultMessage: 'SMS code' },
   newPassword: { id: 'recovery.confirm.newPassword', defaultMessage: 'New password' },
   // One wording of the rule: the hint is the error's own text.
@@ -49,6 +59,32 @@ export function RecoverConfirmScreen() {
   const [getKey] = recoveryApi.useLazyGetPublicKeyQuery();
   const [resetPassword] = recoveryApi.useResetPasswordMutation();
   const [problem, setProblem] = useState<CodeProblem | null>(null);
+  const [startRecovery, { isLoading: resending }] = recoveryApi.useStartRecoveryMutation();
+  const [resent, setResent] = useState(false);
+  const dispatch = useAppDispatch();
+  const store = useAppStore();
+  const captcha = useCaptcha();
+  const [verifyCaptcha] = captchaApi.useLazyVerifyCaptchaQuery();
+  const secondsToResend = useCountdown(recovery?.resendAvailableAt ?? null);
+  const notice = useRef<HTMLParagraphElement>(null);
+
+  // A new code, once the cooldown is over, through the captcha like the first: the same answer whether or not
+  // the account exists.
+  const askForNewCode = async () => {
+    if (!recovery) return;
+    try {
+      const sessionId = ensureSessionId(store.getState(), dispatch);
+      const { success } = await verifyCaptcha({ response: await captcha.execute('recovery'), sessionId }).unwrap();
+      if (!success) throw new Error('captcha');
+      const answer = await startRecovery({ userId: recovery.userId }).unwrap();
+      dispatch(recoveryStarted({ userId: recovery.userId, resendAvailableAt: Date.now() + (answer.resendAfterSeconds ?? 60) * 1000 }));
+      setProblem(null);
+      setResent(true);
+      notice.current?.focus();
+    } catch {
+      setProblem({ kind: 'failed' });
+    }
+  };
 
   const formik = useFormik<RecoverConfirmValues>({
     initialValues: { code: '', newPassword: '', confirmation: '' },
@@ -84,7 +120,7 @@ export function RecoverConfirmScreen() {
   return (
     <section className="dv-recovery" aria-labelledby="recovery-title">
       <RouteTitle name="recover-password-confirm" id="recovery-title" />
-      <p className="dv-recovery__intro">{intl.formatMessage(messages.intro)}</p>
+      <p className="dv-recovery__intro">{intl.formatMessage(messages.intro, { id: <strong key="id">{recovery.userId}</strong> })}</p>
       <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
         <CodeInput
           label={intl.formatMessage(messages.code)}
@@ -108,6 +144,15 @@ export function RecoverConfirmScreen() {
           {intl.formatMessage(messages.submit)}
         </LoadingButton>
       </form>
+      <div className="dv-recovery__resend">
+        <p ref={notice} tabIndex={-1} role="status" className="dv-recovery__notice">
+          {resent ? intl.formatMessage(messages.resent) : null}
+        </p>
+        <LoadingButton color="gray" loading={resending} disabled={secondsToResend > 0} onClick={askForNewCode}>
+          {intl.formatMessage(messages.resend)}
+        </LoadingButton>
+        {secondsToResend > 0 && <p className="dv-recovery__countdown">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}
+      </div>
     </section>
   );
 }

@@ -81,6 +81,22 @@ describe('password recovery', () => {
     expect(router.state.location.pathname).toBe('/recover-password/init');
   });
 
+  it('says where the code went, for the ID given, and sends a new one with a countdown', async () => {
+    const { user, store } = renderApp('/recover-password/confirm');
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    expect(await screen.findByText(/we have sent a 6-digit code by SMS to the mobile phone of that account/)).toHaveTextContent('If 12345678Z is the ID document of a Divilo account');
+    server.requests.length = 0;
+    await user.click(screen.getByRole('button', { name: 'Send me a new code' }));
+    expect(await screen.findByText('If the account exists, we have sent it a new code.')).toHaveFocus();
+    const [request] = server.requests.filter((r) => r.url.endsWith('credentials-management/password') && r.method === 'POST');
+    // Through the captcha, as the first code: its pass is for this browser's session id.
+    const verify = server.requests.find((r) => r.url.includes('captcha/verify'))!;
+    expect(request.body).toEqual({ userId: '12345678Z', sessionId: new URL(verify.url, 'http://x').searchParams.get('sessionId') });
+    expect(server.requests.indexOf(verify)).toBeLessThan(server.requests.indexOf(request));
+    expect(screen.getByRole('button', { name: 'Send me a new code' })).toBeDisabled();
+    expect(screen.getByText(/You can ask for a new code in 3\d seconds|You can ask for a new code in 30 seconds/)).toBeInTheDocument();
+  });
+
   it('step 2 checks the password rule and the repetition before sending anything', async () => {
     const { user, store } = renderApp('/recover-password/confirm');
     store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
