@@ -82,8 +82,36 @@ test('a language chosen with ?lang= follows the customer to /app and back to /lo
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(page.getByRole('button', { name: 'Cerrar sesión' })).toBeVisible();
     await page.getByRole('button', { name: 'Cerrar sesión' }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?lang=es$/);
     await expect(page.getByRole('heading', { level: 1, name: TEXTS.es.title })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('Has cerrado la sesión. ¡Hasta pronto!');
+  } finally {
+    await context.close();
+  }
+});
+
+test('the main app is in the app\'s own frame: logo, language switch (kept for the login page), its typeface, no horizontal scroll', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'es-ES' });
+  const page = await context.newPage();
+  try {
+    await logIn(page, 'es');
+    await expect(page.getByRole('banner')).toContainText('Divilo');
+    // Arriving, focus is on the page's heading.
+    await expect(page.getByRole('heading', { level: 1, name: 'Tu cuenta Divilo' })).toBeFocused();
+    const fontFamily = await page.getByRole('heading', { level: 1 }).evaluate((el) => getComputedStyle(el).fontFamily);
+    expect(fontFamily).toMatch(/^Figtree/);
+    expect(await page.evaluate(() => document.fonts.check('16px Figtree'))).toBe(true);
+    const languages = page.getByRole('navigation', { name: 'Idioma' });
+    await expect(languages.getByRole('link', { name: /ES/ })).toHaveAttribute('aria-current', 'true');
+    await languages.getByRole('link', { name: /EN/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Your Divilo account' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // The choice made on /app holds on the login page after logging out, over the browser's Spanish.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: TEXTS.en.title })).toBeVisible();
+    await expect(page.getByRole('status')).toHaveText('You have logged out. See you soon.');
+    await expect(page).not.toHaveURL(/loggedOut/);
   } finally {
     await context.close();
   }
@@ -109,7 +137,7 @@ test('the whole login by keyboard only', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Log out' })).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?lang=en$/);
 });
 
 test('the main app warns before the idle limit, can be continued, and shows the end of the session', async ({ page }) => {
@@ -123,8 +151,14 @@ test('the main app warns before the idle limit, can be continued, and shows the 
   await expect(warning).toBeVisible();
   await expect(warning).toContainText(/Your session will end because of inactivity in 0:5\d\./);
   await expect(page.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+  // Modal: the page behind is out of reach while the warning shows.
+  expect(await page.locator('.dv-layout').evaluate((el) => (el as HTMLElement).inert)).toBe(true);
   await page.keyboard.press('Enter');
   await expect(warning).toBeHidden();
+  // Focus goes to the news that the session goes on.
+  await expect(page.getByRole('status')).toHaveText('You are still signed in. Your session has been renewed.');
+  await expect(page.getByRole('status')).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
   // The server renewed the session: the page still shows who is signed in after a reload.
   await page.reload();
   await expect(page.getByTestId('signed-in-user')).toBeVisible();

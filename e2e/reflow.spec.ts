@@ -1,6 +1,7 @@
 // WCAG 1.4.4 and 1.4.10: at 200% text size on a 320 px wide screen, every page reflows — no horizontal
 // scroll, nothing wider than the screen. The text size is set as a browser's setting does: on the root.
 import { expect, test, type Page } from '@playwright/test';
+import { logIn } from './helpers';
 import { freelanceBusiness, freshApplicant, onEveryPage, password, personalInfo, phone, signUp, taxRegistration, tellUsMore } from './wizard';
 
 test.use({ viewport: { width: 320, height: 640 } });
@@ -33,6 +34,15 @@ test('the login journey reflows at 200% text on a 320 px screen', async ({ page 
   await page.goto('/login?lang=es');
   await page.getByRole('button', { name: 'Entrar' }).click();
   await expect(page.getByLabel('DNI o NIE')).toHaveAttribute('aria-invalid', 'true');
+  await expectReflow(page);
+});
+
+test('the main app and its idle warning reflow at 200% text on a 320 px screen', async ({ page }) => {
+  await page.clock.install();
+  await logIn(page, 'es');
+  await expectReflow(page);
+  await page.clock.fastForward('04:01');
+  await expect(page.getByRole('alertdialog')).toBeVisible();
   await expectReflow(page);
 });
 

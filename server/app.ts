@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -17,7 +18,7 @@ import { publicFileRoutes } from './routes/publicFiles';
 import { captchaRoutes } from './routes/captcha';
 import { credentialsRoutes } from './routes/credentials-management';
 import { devRoutes } from './routes/dev';
-import { SERVER_CSS } from './routes/html';
+import { FONT_FILES, SERVER_CSS } from './routes/html';
 import { mainAppRoutes } from './routes/main-app';
 import { onboardingRoutes } from './routes/onboarding-management';
 import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
@@ -122,6 +123,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Browsers ask for /favicon.ico on pages that name no icon: the one icon there is.
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301));
   app.get('/server.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(SERVER_CSS));
+  // The typeface of the server's pages (the app bundles its own copy); the address carries the version.
+  for (const { url, file } of Object.values(FONT_FILES)) {
+    const font = readFileSync(file);
+    app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.type('font/woff2').header('cache-control', 'public, max-age=31536000, immutable').send(font));
+  }
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
   await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
   return app;

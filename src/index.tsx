@@ -6,6 +6,7 @@ import { createAppRouter } from './app/router';
 import { initialStateFromBrowser, makeStore } from './app/store';
 import { loadRuntimeConfig } from './config';
 import { detectLocale, localeFromQuery, shareLocale, storeLocale } from './i18n/locale';
+import './styles/fonts.css';
 import './styles/global.css';
 
 async function start() {

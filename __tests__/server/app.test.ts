@@ -504,7 +504,8 @@ describeEachDialect('the main app page', (dialect) => {
     expect(english.headers['cache-control']).toBe('no-store');
     expect(english.body).toContain('data-session-idle="120" data-session-warning="30"');
     expect(english.body).toContain('the session ends after 2 min without activity');
-    expect(english.body).toMatch(/role="alertdialog"[^>]*hidden/);
+    // The warning is a modal dialog over a backdrop, hidden until the script shows it.
+    expect(english.body).toMatch(/<div class="dv-modal__backdrop" id="session-warning-backdrop" hidden>\s*<div class="dv-modal" id="session-warning" role="alertdialog" aria-modal="true"/);
     expect(english.body).toContain('<script src="/app/session.js" defer></script>');
     expect(english.body).not.toMatch(/<script>(?!<\/script>)/);
     expect((await open('es-ES')).body).toContain('la sesión se cierra tras 2 min sin actividad');
@@ -517,9 +518,39 @@ describeEachDialect('the main app page', (dialect) => {
     const asked = await server.app.inject({ url: '/app?lang=en', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie; divilo_lang=es`, 'accept-language': 'es' } });
     expect(asked.body).toContain('the session ends after 2 min without activity');
 
+    // A language picked on the page is kept (for the login page too); the switch points at the same page.
+    expect(asked.headers['set-cookie']).toEqual(expect.stringContaining('divilo_lang=en; Max-Age=31536000; Path=/; SameSite=Lax'));
+    expect(chosen.headers['set-cookie']).toBeUndefined();
+    expect(chosen.body).toContain('<a class="dv-languages__button" lang="en" hreflang="en" href="/app?lang=en">EN');
+    expect(chosen.body).toContain('href="/app?lang=es" aria-current="true">ES');
+    expect(chosen.body).toContain('<form method="post" action="/app/logout?lang=es"');
+
     const script = await server.app.inject('/app/session.js');
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toContain('text/javascript');
     expect(script.body).toContain('/api/user-authorization-management/get-session');
+  });
+
+  it('signs out to the login page in the customer\'s language, which says so', async () => {
+    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-out'), userSub: 'u-out', username: 'name-out', expiresAt: new Date(Date.now() + 3600_000) });
+    const out = await server.app.inject({ method: 'POST', url: '/app/logout?lang=es', headers: { cookie: `${SESSION_COOKIE}=main-app-out`, 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/login?lang=es&loggedOut=1');
+    expect((await server.app.inject({ url: '/app', headers: { cookie: `${SESSION_COOKIE}=main-app-out` } })).headers.location).toBe('/login');
+  });
+
+  it('styles its pages with the app\'s own style sheets and typeface, served for good under a versioned address', async () => {
+    const css = await server.app.inject('/server.css');
+    expect(css.body).toContain('.dv-layout__header');
+    expect(css.body).toContain('.dv-button--blue');
+    expect(css.body).toContain('.dv-modal__backdrop');
+    const face = /url\('(\/fonts\/figtree-[\d.]+\/latin\.woff2)'\)/.exec(css.body);
+    expect(face).not.toBeNull();
+    expect(css.body).not.toContain("url('@fontsource");
+    const font = await server.app.inject(face![1]);
+    expect(font.statusCode).toBe(200);
+    expect(font.headers['content-type']).toBe('font/woff2');
+    expect(font.headers['cache-control']).toContain('immutable');
+    expect(font.rawPayload.subarray(0, 4).toString('latin1')).toBe('wOF2');
   });
 });

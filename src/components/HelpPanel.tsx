@@ -1,7 +1,6 @@
 import { useId } from 'react';
 import { defineMessages, useIntl } from 'react-intl';
 import { PhoneIcon } from './icons';
-import { LoadingButton } from './LoadingButton';
 import './base.css';
 import './HelpPanel.css';
 
@@ -54,9 +53,10 @@ export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics }: H
       </p>
       {onDownloadDiagnostics && (
         <div className="dv-help__diagnostics">
-          <LoadingButton color="gray" aria-describedby={hintId} onClick={onDownloadDiagnostics}>
+          {/* A quiet link-like action: it is for support, and must not compete with the screen's own buttons. */}
+          <button type="button" className="dv-help__quiet" aria-describedby={hintId} onClick={onDownloadDiagnostics}>
             {intl.formatMessage(messages.diagnostics)}
-          </LoadingButton>
+          </button>
           <p id={hintId} className="dv-help__hint">
             {intl.formatMessage(messages.diagnosticsHint)}
           </p>

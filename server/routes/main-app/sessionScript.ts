@@ -6,18 +6,29 @@ export const SESSION_SCRIPT = `(() => {
   if (!root) return;
   const idleMs = Number(root.dataset.sessionIdle) * 1000;
   const warningMs = Number(root.dataset.sessionWarning) * 1000;
-  const dialog = document.getElementById('session-warning');
+  const frame = document.querySelector('.dv-layout');
+  const backdrop = document.getElementById('session-warning-backdrop');
   const remaining = document.getElementById('session-remaining');
   const button = document.getElementById('session-continue');
+  const status = document.getElementById('session-status');
   const expired = document.getElementById('session-expired');
   let deadline = Date.now() + idleMs;
   let warnTimer;
   let ticker;
 
+  // Arriving on the page, the keyboard and screen readers start at its heading.
+  document.getElementById('app-title').focus();
+
   const format = (seconds) => Math.floor(seconds / 60) + ':' + String(seconds % 60).padStart(2, '0');
   const schedule = () => {
     clearTimeout(warnTimer);
     warnTimer = setTimeout(warn, Math.max(0, deadline - warningMs - Date.now()));
+  };
+  // The dialog is modal: the page behind it is out of reach (inert) while it shows.
+  const showDialog = (shown) => {
+    backdrop.hidden = !shown;
+    frame.inert = shown;
+    document.body.classList.toggle('dv-modal-open', shown);
   };
   function tick() {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
@@ -26,7 +37,8 @@ export const SESSION_SCRIPT = `(() => {
   }
   function warn() {
     tick();
-    dialog.hidden = false;
+    status.textContent = '';
+    showDialog(true);
     button.focus();
     ticker = setInterval(tick, 1000);
   }
@@ -34,8 +46,8 @@ export const SESSION_SCRIPT = `(() => {
     clearInterval(ticker);
     clearTimeout(warnTimer);
     fetch('/api/user-authorization-management/logout', { method: 'POST', credentials: 'same-origin', keepalive: true }).catch(() => undefined);
+    showDialog(false);
     root.hidden = true;
-    dialog.hidden = true;
     expired.hidden = false;
     expired.querySelector('a').focus();
   }
@@ -46,7 +58,10 @@ export const SESSION_SCRIPT = `(() => {
       if (!answer.ok) return expire();
       deadline = Date.now() + idleMs;
       clearInterval(ticker);
-      dialog.hidden = true;
+      showDialog(false);
+      // Focus goes to the news that the session goes on, not back to the top of the page.
+      status.textContent = status.dataset.text;
+      status.focus();
       schedule();
     } catch {
       // Offline for a moment: the countdown goes on, the customer can try again.

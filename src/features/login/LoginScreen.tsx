@@ -2,7 +2,7 @@ import { useFormik } from 'formik';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { DocumentNumberInput, LoadingButton, PasswordInput } from '../../components';
 import { getRuntimeConfig } from '../../config';
@@ -60,6 +60,16 @@ export function LoginScreen() {
     if (problem) summary.current?.focus();
   }, [problem]);
 
+  // The server's pages sign out with a redirect to /login?loggedOut=1: the notice shows, the address loses the flag.
+  const navigate = useNavigate();
+  useEffect(() => {
+    const query = new URLSearchParams(location.search);
+    if (!query.has('loggedOut')) return;
+    query.delete('loggedOut');
+    const search = query.toString();
+    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true, state: { loggedOut: true } });
+  }, [location.pathname, location.search, navigate]);
+
   // Opening the login page starts from nothing: no form data, no sign-in result, no stored session.
   useEffect(() => {
     dispatch(formActions.formReset());
@@ -89,7 +99,7 @@ export function LoginScreen() {
     <section className="dv-login" aria-labelledby="login-title">
       <RouteTitle name="login" id="login-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.subtitle)}</p>
-      {!problem && (location.state as { loggedOut?: boolean } | null)?.loggedOut && (
+      {!problem && ((location.state as { loggedOut?: boolean } | null)?.loggedOut || new URLSearchParams(location.search).has('loggedOut')) && (
         <p className="dv-login__notice" role="status">
           {intl.formatMessage(messages.loggedOut)}
         </p>
