@@ -47,16 +47,17 @@ export function AppShell() {
     }
   };
 
+  const help = {
+    supportPhone: config.supportPhone,
+    privacyUrl: config.legalLinks.privacy,
+    onDownloadDiagnostics: () => downloadDiagnostics(store.recorder, store.getState()),
+  };
+
   return (
     <Layout
       languageSelector={<LanguageSelector locale={locale} onChange={chooseLocale} />}
-      helpPanel={
-        <HelpPanel
-          supportPhone={config.supportPhone}
-          privacyUrl={config.legalLinks.privacy}
-          onDownloadDiagnostics={() => downloadDiagnostics(store.recorder, store.getState())}
-        />
-      }
+      helpPanel={<HelpPanel {...help} />}
+      helpSheet={<HelpPanel {...help} inDialog />}
     >
       <CaptchaProvider>
         <Outlet />

@@ -22,19 +22,24 @@ export interface HelpPanelProps {
   supportPhone: string;
   privacyUrl: string;
   onDownloadDiagnostics?: () => void;
+  /** Shown inside a dialog that has the title: no heading or landmark of its own. */
+  inDialog?: boolean;
 }
 
 /** Help, in the same place on every screen (WCAG 3.2.6): phone, opening hours, privacy policy. */
-export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics }: HelpPanelProps) {
+export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics, inDialog = false }: HelpPanelProps) {
   const intl = useIntl();
   const headingId = useId();
   const hintId = useId();
+  const Frame = inDialog ? 'div' : 'aside';
 
   return (
-    <aside className="dv-help" aria-labelledby={headingId}>
-      <h2 id={headingId} className="dv-help__title">
-        {intl.formatMessage(messages.title)}
-      </h2>
+    <Frame className={inDialog ? 'dv-help dv-help--dialog' : 'dv-help'} aria-labelledby={inDialog ? undefined : headingId}>
+      {!inDialog && (
+        <h2 id={headingId} className="dv-help__title">
+          {intl.formatMessage(messages.title)}
+        </h2>
+      )}
       <p className="dv-help__phone">
         <PhoneIcon className="dv-help__icon" />
         <span>
@@ -62,7 +67,7 @@ export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics }: H
           </p>
         </div>
       )}
-    </aside>
+    </Frame>
   );
 }
 

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { HelpPanel, LanguageSelector, Layout } from '../../../src/components';
 import { renderWithIntl } from './renderWithIntl';
 
@@ -7,6 +7,7 @@ function Screen({ locale = 'es' as const }) {
     <Layout
       languageSelector={<LanguageSelector locale={locale} onChange={() => {}} />}
       helpPanel={<HelpPanel supportPhone="900 123 456" privacyUrl="https://legal.example.com/privacy.pdf" />}
+      helpSheet={<HelpPanel supportPhone="900 123 456" privacyUrl="https://legal.example.com/privacy.pdf" inDialog />}
     >
       <h1>Accede a tu cuenta</h1>
     </Layout>
@@ -45,5 +46,23 @@ describe('Layout', () => {
   it('names the skip link in English', () => {
     renderWithIntl(<Screen />, { locale: 'en' });
     expect(screen.getByRole('link', { name: 'Skip to main content' })).toBeInTheDocument();
+  });
+
+  it("opens the help as a sheet from the header's Help button (phones), and gives focus back when it closes", async () => {
+    const { user } = renderWithIntl(<Screen />);
+    const button = screen.getByRole('button', { name: 'Ayuda' });
+    expect(screen.getByRole('banner')).toContainElement(button);
+    expect(button).toHaveAttribute('aria-haspopup', 'dialog');
+    await user.click(button);
+    const sheet = screen.getByRole('dialog', { name: '¿Necesitas ayuda?' });
+    expect(sheet).toHaveFocus();
+    expect(within(sheet).getByRole('link', { name: '900 123 456' })).toHaveAttribute('href', 'tel:900123456');
+    expect(within(sheet).getByText('De lunes a viernes de 9:00 a 18:00')).toBeInTheDocument();
+    // No second heading or landmark inside the sheet: the dialog's title names it.
+    expect(within(sheet).queryByRole('complementary')).not.toBeInTheDocument();
+    expect(within(sheet).getAllByRole('heading')).toHaveLength(1);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(button).toHaveFocus();
   });
 });
