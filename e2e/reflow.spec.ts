@@ -2,7 +2,7 @@
 // scroll, nothing wider than the screen. The text size is set as a browser's setting does: on the root.
 import { expect, test, type Page } from '@playwright/test';
 import { logIn } from './helpers';
-import { freelanceBusiness, freshApplicant, onEveryPage, password, personalInfo, phone, signUp, taxRegistration, tellUsMore } from './wizard';
+import { freelancerUpToIdentity, onEveryPage } from './wizard';
 
 test.use({ viewport: { width: 320, height: 640 } });
 test.beforeEach(async ({ page }) => {
@@ -48,13 +48,6 @@ test('the main app and its idle warning reflow at 200% text on a 320 px screen',
 
 test("the freelancer's wizard reflows at 200% text on a 320 px screen, every page of it", async ({ page }) => {
   onEveryPage.check = expectReflow;
-  const who = freshApplicant();
-  await signUp(page, 'es', who);
-  await personalInfo(page, 'es');
-  await phone(page, 'es', who);
-  await freelanceBusiness(page, 'es');
-  await taxRegistration(page, 'es');
-  await tellUsMore(page, 'es');
-  await password(page, 'es', who);
+  await freelancerUpToIdentity(page, 'es');
   await expectReflow(page);
 });

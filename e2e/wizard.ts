@@ -307,3 +307,16 @@ export async function tellUsMoreCompany(page: Page, lang: Lang) {
   await page.getByLabel(t.notPep, { exact: true }).check();
   await continueOn(page, lang, /\/divilo-password/);
 }
+
+/** A new freelancer from /signUp through the password step (where the identity check starts). */
+export async function freelancerUpToIdentity(page: Page, lang: Lang) {
+  const who = freshApplicant();
+  await signUp(page, lang, who);
+  await personalInfo(page, lang);
+  await phone(page, lang, who);
+  await freelanceBusiness(page, lang);
+  await taxRegistration(page, lang);
+  await tellUsMore(page, lang);
+  await password(page, lang, who);
+  return who;
+}
