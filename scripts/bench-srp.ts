@@ -97,10 +97,11 @@ async function tokenSigning(): Promise<number> {
     clientId: CLIENT_ID,
     lifetimes: { idTokenSeconds: 3600, accessTokenSeconds: 3600, refreshTokenSeconds: 86_400 },
     keyRotationSeconds: 86_400,
+    keyPublishSeconds: 1800,
     keyEncryptionKey: deriveKey('bench-server-secret-000000000000000000000', 'signing-keys'),
     store: {
       listKeys: async () => keys,
-      addKey: async (key) => void keys.push(key),
+      addKey: async (key) => keys.push(key) > 0,
       retireKeysExcept: async () => undefined,
       deleteKeysRetiredBefore: async () => undefined,
     },

@@ -25,6 +25,11 @@ export interface Config {
   trustProxy: boolean | number;
   /** `sensitiveMax`: the tighter limit of the routes that send codes, check captchas or change passwords. */
   rateLimit: { max: number; windowMs: number; sensitiveMax: number };
+  /**
+   * The Redis every server process keeps its rate-limit counters in (REDIS_URL), their keys under `keyPrefix`
+   * (REDIS_KEY_PREFIX); unset: each process counts on its own, in memory.
+   */
+  redis?: { url: string; keyPrefix: string };
   supportPhone: string;
   legalBaseUrl: string;
   sessionIdleSeconds: number;
@@ -85,7 +90,7 @@ function number(env: Env, name: string, fallback: number, min: number, max: numb
 }
 
 /** URLs that may carry a password (DATABASE_URL, SMTP_URL, ...): their value never appears in an error. */
-const CREDENTIAL_URLS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_PROVIDER_URL']);
+const CREDENTIAL_URLS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_PROVIDER_URL', 'REDIS_URL']);
 
 function url(env: Env, name: string, fallback?: string, protocols = ['http:', 'https:']): string | undefined {
   const raw = read(env, name) ?? fallback;
@@ -154,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
   // The session cookie is Secure: outside localhost a browser keeps it only over HTTPS.
   if (production && !publicUrl.startsWith('https://')) throw new ConfigError('PUBLIC_URL must start with https:// in production');
   const databaseUrl = url(env, 'DATABASE_URL', undefined, ['postgres:', 'postgresql:']);
+  const redisUrl = url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']);
   const corsOrigins = (read(env, 'CORS_ORIGINS') ?? new URL(publicUrl).origin).split(',').map((origin, index) => {
     const value = origin.trim();
     const parsed = URL.canParse(value) ? new URL(value) : undefined;
@@ -214,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400) * 1000,
       sensitiveMax: integer(env, 'RATE_LIMIT_SENSITIVE_MAX', 20, 1, 1_000_000),
     },
+    redis: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix: matching(env, 'REDIS_KEY_PREFIX', /^[\w:.-]{1,64}$/, 'divilo:', 'letters, digits and _ : . - (at most 64)') },
     supportPhone: matching(env, 'SUPPORT_PHONE', /^\+?[\d ]{6,20}$/, '+34 910 000 000', 'a phone number such as +34 910 000 000'),
     legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
     sessionIdleSeconds,

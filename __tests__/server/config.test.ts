@@ -77,6 +77,15 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: ' ' })).toMatchObject({ databaseUrl: undefined, port: 8080 });
   });
 
+  it('counts rate limits in memory unless REDIS_URL names the Redis the server processes share', () => {
+    expect(loadConfig({}).redis).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2' }).redis).toEqual({ url: 'redis://127.0.0.1:6379/2', keyPrefix: 'divilo:' });
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.internal:6380', REDIS_KEY_PREFIX: 'divilo-pre:' }).redis).toEqual({
+      url: 'rediss://:pw@cache.internal:6380',
+      keyPrefix: 'divilo-pre:',
+    });
+  });
+
   it('reads a proxy count for TRUST_PROXY', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -100,6 +109,8 @@ describe('configuration', () => {
     [{ RATE_LIMIT_MAX: '0' }, 'RATE_LIMIT_MAX'],
     [{ RATE_LIMIT_WINDOW_SECONDS: '-1' }, 'RATE_LIMIT_WINDOW_SECONDS'],
     [{ RATE_LIMIT_SENSITIVE_MAX: 'many' }, 'RATE_LIMIT_SENSITIVE_MAX'],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: 'divilo prod' }, 'REDIS_KEY_PREFIX'],
     [{ SUPPORT_PHONE: 'call us' }, 'SUPPORT_PHONE'],
     [{ SESSION_IDLE_SECONDS: '301' }, 'SESSION_IDLE_SECONDS'],
     [{ ONBOARDING_TOKEN_SECONDS: '10' }, 'ONBOARDING_TOKEN_SECONDS'],
@@ -136,6 +147,7 @@ describe('configuration', () => {
   it('never repeats a database or mail URL in its message: they carry passwords', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://admin:hunter2@db/x' })).not.toContain('hunter2');
     expect(errorOf({ SMTP_URL: 'http://user:hunter2@mail' })).not.toContain('hunter2');
+    expect(errorOf({ REDIS_URL: 'http://:hunter2@cache' })).not.toContain('hunter2');
   });
 
   it('checks identity photos with the built-in check unless a provider is named, and never repeats the webhook secret', () => {

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { storageOrigin } from '../../src/features/documents/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
+import { connectRedis } from './redis';
 
 /**
  * Origins other than our own that the browser must reach: the identity and storage endpoints (AWS itself
@@ -87,6 +88,10 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
+    // With several server processes the counters live in Redis, so a client's requests count together
+    // whichever process they reach. Redis away, requests pass uncounted rather than all failing: the limits
+    // that guard secrets (code attempts, sign-in lockouts, captchas) are in the database and still hold.
+    ...(config.redis ? { redis: await connectRedis(app, config.redis.url), nameSpace: `${config.redis.keyPrefix}rate-limit:`, skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',

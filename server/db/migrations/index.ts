@@ -8,6 +8,7 @@ import * as documents from './0006_documents';
 import * as codeFailures from './0007_code_failures';
 import * as onboardingApplications from './0008_onboarding_applications';
 import * as onboardingContracts from './0010_onboarding_contracts';
+import * as signingKeySuccession from './0011_signing_key_succession';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_code_failures': codeFailures,
   '0008_onboarding_applications': onboardingApplications,
   '0010_onboarding_contracts': onboardingContracts,
+  '0011_signing_key_succession': signingKeySuccession,
 };

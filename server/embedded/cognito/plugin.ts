@@ -56,6 +56,11 @@ export interface EmbeddedCognitoOptions {
   tokenLifetimes?: Partial<TokenLifetimes>;
   /** A new signing key takes over after this long (default 30 days). */
   keyRotationSeconds?: number;
+  /**
+   * A new signing key is in the JWKS this long before it signs (default 30 minutes): longer than the interval at
+   * which every server process rereads the keys (10 minutes), and than the JWKS's cache time (5 minutes).
+   */
+  keyPublishSeconds?: number;
   lockout?: Partial<{ maxFailures: number; lockSeconds: number }>;
   /** Tolerated distance between the client's TIMESTAMP or x-amz-date and the server clock (default 300 s). */
   maxClockSkewSeconds?: number;
@@ -74,7 +79,9 @@ export interface EmbeddedCognitoOptions {
 
 const JSON_1_1 = 'application/x-amz-json-1.1';
 const BODY_LIMIT = 64 * 1024;
+/** How often every process rereads the signing keys and deletes what has expired. */
 const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
+const KEY_PUBLISH_SECONDS = 3 * (MAINTENANCE_INTERVAL_MS / 1000);
 const ALLOWED_HEADERS = [
   'content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control', 'authorization', 'x-amz-date',
   'x-amz-security-token', 'x-amz-content-sha256', 'amz-sdk-invocation-id', 'amz-sdk-request',
@@ -163,6 +170,7 @@ function buildContext(options: EmbeddedCognitoOptions): PoolContext {
       clientId: options.clientId,
       lifetimes,
       keyRotationSeconds: options.keyRotationSeconds ?? 30 * 86_400,
+      keyPublishSeconds: options.keyPublishSeconds ?? KEY_PUBLISH_SECONDS,
       keyEncryptionKey: deriveKey(options.serverSecret, 'signing-keys'),
       store: repository.signingKeys,
       now,

@@ -294,8 +294,9 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
         retiredAt: row.retired_at === null ? null : fromDbTime(row.retired_at),
       }));
     },
-    async addKey(key) {
-      await db
+    async addKey(key, replaces) {
+      // `replaces` is unique: of two processes making a successor to one key, the second inserts nothing.
+      const result = await db
         .insertInto('cognito_signing_keys')
         .values({
           kid: key.kid,
@@ -303,8 +304,11 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
           sealed_private_key: key.sealedPrivateKey,
           created_at: toDbTime(key.createdAt),
           retired_at: key.retiredAt === null ? null : toDbTime(key.retiredAt),
+          replaces,
         })
-        .execute();
+        .onConflict((conflict) => conflict.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
     async retireKeysExcept(kid, at) {
       await db

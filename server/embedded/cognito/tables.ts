@@ -60,6 +60,8 @@ export type CognitoSigningKeyTable = {
   sealed_private_key: string;
   created_at: DbTimestamp;
   retired_at: DbTimestamp | null;
+  /** The key this one succeeds ('' for the first key), unique (0011); null on keys made before. */
+  replaces: string | null;
 };
 
 export type CognitoIdentityTable = {

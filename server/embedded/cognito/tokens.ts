@@ -27,13 +27,20 @@ export interface SigningKeyRecord {
   publicJwk: JWK;
   sealedPrivateKey: string;
   createdAt: number;
-  /** When a newer key took over; the public key stays published until tokens it signed have expired. */
+  /**
+   * When a newer key takes (or took) over: set in the future when the successor is made, so every process
+   * knows the successor before it signs. The public key stays published until tokens it signed have expired.
+   */
   retiredAt: number | null;
 }
 
 export interface SigningKeyStore {
   listKeys(): Promise<SigningKeyRecord[]>;
-  addKey(key: SigningKeyRecord): Promise<void>;
+  /**
+   * Adds the successor of the key `replaces` ('' for the first key). One successor per key: false when another
+   * server process added it first, so processes that rotate at the same moment agree on one key.
+   */
+  addKey(key: SigningKeyRecord, replaces: string): Promise<boolean>;
   retireKeysExcept(kid: string, at: number): Promise<void>;
   deleteKeysRetiredBefore(at: number): Promise<void>;
 }
@@ -45,6 +52,11 @@ export interface TokenIssuerOptions {
   lifetimes: TokenLifetimes;
   /** A new signing key takes over when the active one is this old. */
   keyRotationSeconds: number;
+  /**
+   * A new key is published this long before it signs: longer than the interval at which every process rereads
+   * the keys, so no process meets a token signed with a key it has not read yet.
+   */
+  keyPublishSeconds: number;
   /** Seals the private keys in the store. */
   keyEncryptionKey: Buffer;
   store: SigningKeyStore;
@@ -101,24 +113,30 @@ export const OPENID_TOKEN_MAX_SECONDS = 86_400;
 
 export function createTokenIssuer(options: TokenIssuerOptions) {
   const { issuer, clientId, lifetimes, store, now } = options;
+  /** Newest first. */
   let keys: LoadedKey[] = [];
   let rotation: Promise<void> | undefined;
   let lastReload = 0;
   const longestTokenSeconds = Math.max(lifetimes.idTokenSeconds, lifetimes.accessTokenSeconds, OPENID_TOKEN_MAX_SECONDS);
 
+  const unsealed = (record: SigningKeyRecord) => open(options.keyEncryptionKey, record.sealedPrivateKey, `${KEY_CONTEXT}:${record.kid}`);
+  /** The newest key: the one that signs once its predecessor retires. */
+  const newestKey = () => keys.find((key) => key.record.retiredAt === null);
+
+  /**
+   * The key that signs now: the oldest one not yet retired. A successor is published before its predecessor's
+   * retirement time, and every process reads the same times, so they all switch at the same moment.
+   */
   function activeKey(): LoadedKey {
-    const key = keys.find((candidate) => candidate.record.retiredAt === null);
+    const at = now();
+    const key = keys.findLast((candidate) => candidate.record.retiredAt === null || candidate.record.retiredAt > at);
     if (!key) throw new Error('the token issuer has no signing key; call init() first');
     if (!key.privateKey) {
-      const pem = open(options.keyEncryptionKey, key.record.sealedPrivateKey, `${KEY_CONTEXT}:${key.record.kid}`);
+      const pem = unsealed(key.record);
       if (!pem) throw new Error(`signing key ${key.record.kid} cannot be unsealed with the configured secret`);
       key.privateKey = createPrivateKey(pem.toString('utf8'));
     }
     return key;
-  }
-
-  function unseals(record: SigningKeyRecord): boolean {
-    return open(options.keyEncryptionKey, record.sealedPrivateKey, `${KEY_CONTEXT}:${record.kid}`) !== undefined;
   }
 
   /** Reads the keys again (another process may have rotated them). */
@@ -127,7 +145,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     const records = await store.listKeys();
     const previous = new Map(keys.map((key) => [key.record.kid, key]));
     keys = records
-      .sort((a, b) => b.createdAt - a.createdAt)
+      .sort((a, b) => b.createdAt - a.createdAt || b.kid.localeCompare(a.kid))
       .map((record) => {
         const known = previous.get(record.kid);
         return known && known.record.retiredAt === record.retiredAt
@@ -136,32 +154,45 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
       });
   }
 
-  async function rotateKey(): Promise<void> {
+  /** Makes the successor of `replaces`, signing after `takesOverInSeconds`; another process may have made it first. */
+  async function addSuccessor(replaces: string, takesOverInSeconds: number): Promise<void> {
     const { publicKey, privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
     const jwk = publicKey.export({ format: 'jwk' }) as JWK;
     const kid = await calculateJwkThumbprint(jwk);
     const createdAt = now();
     const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-    await store.addKey({
-      kid,
-      publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, alg: 'RS256', use: 'sig', kid },
-      sealedPrivateKey: seal(options.keyEncryptionKey, pem, `${KEY_CONTEXT}:${kid}`),
-      createdAt,
-      retiredAt: null,
-    });
-    await store.retireKeysExcept(kid, createdAt);
-    await store.deleteKeysRetiredBefore(createdAt - longestTokenSeconds * 1000);
+    const added = await store.addKey(
+      {
+        kid,
+        publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, alg: 'RS256', use: 'sig', kid },
+        sealedPrivateKey: seal(options.keyEncryptionKey, pem, `${KEY_CONTEXT}:${kid}`),
+        createdAt,
+        retiredAt: null,
+      },
+      replaces,
+    );
+    if (added) {
+      await store.retireKeysExcept(kid, createdAt + takesOverInSeconds * 1000);
+      await store.deleteKeysRetiredBefore(createdAt - longestTokenSeconds * 1000);
+    }
     await reload();
   }
 
-  /** Loads the keys, creating the first one, and rotates when the active key is due. Safe to call often. */
+  /** Publishes a new key now; it signs after keyPublishSeconds. */
+  async function rotateKey(): Promise<void> {
+    await reload();
+    await addSuccessor(newestKey()?.record.kid ?? '', options.keyPublishSeconds);
+  }
+
+  /** Loads the keys, creating the first one, and rotates when the newest key is due. Safe to call often. */
   async function maintainKeys(): Promise<void> {
     rotation ??= (async () => {
       await reload();
-      const active = keys.find((key) => key.record.retiredAt === null);
-      const due = !active || now() - active.record.createdAt >= options.keyRotationSeconds * 1000;
-      // A changed server secret leaves the stored key unusable: a new key takes over instead of every sign-in failing.
-      if (due || !unseals(active.record)) await rotateKey();
+      const newest = newestKey();
+      if (!newest) await addSuccessor('', 0);
+      // A changed server secret leaves the stored key unusable: a new key takes over at once instead of every sign-in failing.
+      else if (!unsealed(newest.record)) await addSuccessor(newest.record.kid, 0);
+      else if (now() - newest.record.createdAt >= options.keyRotationSeconds * 1000) await addSuccessor(newest.record.kid, options.keyPublishSeconds);
       else await store.deleteKeysRetiredBefore(now() - longestTokenSeconds * 1000);
     })().finally(() => {
       rotation = undefined;

@@ -10,15 +10,20 @@ import {
   type TokenIssuerOptions,
 } from '../../../../server/embedded/cognito/tokens';
 
+/** The database's rules in memory: one successor per key. */
 function memoryStore(): SigningKeyStore & { rows: SigningKeyRecord[] } {
   const rows: SigningKeyRecord[] = [];
+  const replaced = new Set<string>();
   return {
     rows,
     async listKeys() {
       return rows.map((row) => ({ ...row }));
     },
-    async addKey(key) {
+    async addKey(key, replaces) {
+      if (replaced.has(replaces)) return false;
+      replaced.add(replaces);
       rows.push({ ...key });
+      return true;
     },
     async retireKeysExcept(kid, at) {
       for (const row of rows) if (row.kid !== kid && row.retiredAt === null) row.retiredAt = at;
@@ -45,6 +50,7 @@ function issuer(overrides: Partial<TokenIssuerOptions> & { clock?: { now: number
       clientId: 'client-1',
       lifetimes: { idTokenSeconds: 600, accessTokenSeconds: 300, refreshTokenSeconds: 86_400 },
       keyRotationSeconds: 30 * 86_400,
+      keyPublishSeconds: 1800,
       keyEncryptionKey: deriveKey('server-secret', 'signing-keys'),
       store: memoryStore(),
       now: () => clock.now,
@@ -124,7 +130,7 @@ describe('the token issuer', () => {
 
   it('rotates the key when due and publishes the old public key until its tokens have expired', async () => {
     const store = memoryStore();
-    const { tokens, clock } = issuer({ store, keyRotationSeconds: 3600 });
+    const { tokens, clock } = issuer({ store, keyRotationSeconds: 3600, keyPublishSeconds: 0 });
     await tokens.maintainKeys();
     const oldKid = store.rows[0].kid;
     const oldToken = (await tokens.issue(subject, { authTime: 1, originJti: 'o' })).idToken;
@@ -145,6 +151,45 @@ describe('the token issuer', () => {
     await tokens.maintainKeys();
     expect(tokens.jwks().keys.map((key) => key.kid)).not.toContain(oldKid);
     expect(store.rows.map((row) => row.kid)).not.toContain(oldKid);
+  });
+
+  it('publishes a new key before it signs, and processes sharing the store switch to it at the same moment', async () => {
+    const store = memoryStore();
+    const clock = { now: Date.now() };
+    const one = issuer({ store, clock, keyRotationSeconds: 3600, keyPublishSeconds: 1800 }).tokens;
+    const other = issuer({ store, clock, keyRotationSeconds: 3600, keyPublishSeconds: 1800 }).tokens;
+    await Promise.all([one.maintainKeys(), other.maintainKeys()]);
+    const kidOf = async (tokens: typeof one) => decodeProtectedHeader((await tokens.issue(subject, { authTime: 1, originJti: 'o' })).idToken).kid;
+    const oldKid = store.rows[0].kid;
+
+    clock.now += 3600_000;
+    await one.maintainKeys();
+    expect(store.rows).toHaveLength(2);
+    const newKid = store.rows[1].kid;
+    // Published at once, signing only later: the other process has time to read it before meeting its tokens.
+    expect(one.jwks().keys.map((key) => key.kid)).toEqual([newKid, oldKid]);
+    expect(await kidOf(one)).toBe(oldKid);
+    await other.maintainKeys();
+    expect(store.rows).toHaveLength(2);
+    expect(await kidOf(other)).toBe(oldKid);
+
+    clock.now += 1800_000;
+    expect(await kidOf(one)).toBe(newKid);
+    expect(await kidOf(other)).toBe(newKid);
+    const token = (await one.issue(subject, { authTime: 1, originJti: 'o' })).accessToken;
+    expect(await other.verifyAccessToken(token)).toMatchObject({ username: subject.username });
+  });
+
+  it('makes one key, not one each, when processes sharing the store start or rotate at the same moment', async () => {
+    const store = memoryStore();
+    const clock = { now: Date.now() };
+    const processes = [1, 2, 3].map(() => issuer({ store, clock, keyRotationSeconds: 3600 }).tokens);
+    await Promise.all(processes.map((tokens) => tokens.maintainKeys()));
+    expect(store.rows).toHaveLength(1);
+    clock.now += 3600_000;
+    await Promise.all(processes.map((tokens) => tokens.maintainKeys()));
+    expect(store.rows).toHaveLength(2);
+    expect(new Set(processes.map((tokens) => JSON.stringify(tokens.jwks())))).toHaveProperty('size', 1);
   });
 
   it('makes opaque refresh tokens and stores only their SHA-256', () => {

@@ -36,6 +36,7 @@ describeEachDialect('id tokens of the embedded pool', (dialect) => {
       clientId: overrides.clientId ?? CLIENT_ID,
       lifetimes: { idTokenSeconds: 3600, accessTokenSeconds: 3600, refreshTokenSeconds: 3600 },
       keyRotationSeconds: 86_400,
+      keyPublishSeconds: 1800,
       keyEncryptionKey: deriveKey(SERVER_SECRET, 'signing-keys'),
       store: createIdentityRepository(harness.db as Kysely<IdentityTables>).signingKeys,
       now: () => overrides.now ?? Date.now(),
