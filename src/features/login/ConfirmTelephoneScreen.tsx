@@ -105,6 +105,8 @@ export function ConfirmTelephoneScreen() {
       const answer = await resend({ token: signIn.token, sessionId }).unwrap();
       dispatch(codeResent({ phone: answer.maskedPhone, resendAvailableAt: Date.now() + answer.resendAfterSeconds * 1000 }));
       setFeedback({ id: 'resent' });
+      // The button is now disabled: focus goes to the field the new code goes in, which the notice describes.
+      field('code').ref.current?.focus();
     } catch (error) {
       const { errorCode, data } = error as ApiError;
       if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
@@ -149,7 +151,7 @@ export function ConfirmTelephoneScreen() {
           {...codeField}
           // The server's answer about the code belongs to the field: announced with it and marking it invalid.
           error={codeField.error || codeProblem}
-          aria-describedby={codeProblem ? 'code-feedback' : undefined}
+          aria-describedby={feedback ? 'code-feedback' : undefined}
         />
         <p id="code-feedback" className="dv-login__feedback" role={codeProblem ? 'alert' : 'status'}>
           {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}

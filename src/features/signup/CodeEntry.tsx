@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CodeInput, LoadingButton } from '../../components';
 import { codeProblem } from '../../forms/codeProblem';
@@ -74,6 +74,12 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
   const { feedback, blocked } = state;
   // Only an answer about the code itself marks the field: "resent" and "wait before asking again" are notices.
   const problem = feedback !== null && feedback.id !== 'resent' && feedback.id !== 'tooSoon';
+  // After "send me a new code" (its button is now disabled), focus goes to the field the new code goes in,
+  // which the notice describes.
+  const notice = feedback !== null && !problem;
+  useEffect(() => {
+    if (notice) ref.current?.focus();
+  }, [feedback, notice, ref]);
   return (
     <>
       <CodeInput
@@ -86,7 +92,7 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
         onBlur={onBlur}
         error={error || problem}
         errorText={errorText}
-        aria-describedby={problem ? `${name}-feedback` : undefined}
+        aria-describedby={feedback ? `${name}-feedback` : undefined}
       />
       <p id={`${name}-feedback`} className="dv-step__feedback" role={problem ? 'alert' : 'status'}>
         {feedback &&

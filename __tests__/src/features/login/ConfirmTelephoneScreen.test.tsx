@@ -103,6 +103,9 @@ describe('the SMS code step', () => {
     await waitFor(() => expect(resend).toBeEnabled(), { timeout: 3000 });
     await user.click(resend);
     expect(await screen.findByRole('status')).toHaveTextContent('We have sent you a new code.');
+    // The button is disabled now: focus is on the field for the new code, described by the notice.
+    expect(screen.getByLabelText('SMS code')).toHaveFocus();
+    expect(screen.getByLabelText('SMS code')).toHaveAccessibleDescription(expect.stringContaining('We have sent you a new code.'));
     expect(server.requests.find((r) => r.url.endsWith('resend-code'))?.body).toEqual({ token: 'pending-token' });
     expect(await screen.findByText(/You can ask for a new code in (30|29) seconds\./)).toBeInTheDocument();
   });

@@ -357,6 +357,9 @@ describe('/reg-code', () => {
     // A notice about the resend, not about the code: announced politely, and the code field is not marked wrong.
     expect(screen.getByText('Please wait a little before asking for another code.')).toHaveAttribute('role', 'status');
     expect(screen.getByLabelText('Code from the e-mail')).not.toHaveAttribute('aria-invalid');
+    // Focus does not drop with the disabled button: it is on the code field, which the notice describes.
+    expect(screen.getByLabelText('Code from the e-mail')).toHaveFocus();
+    expect(screen.getByLabelText('Code from the e-mail')).toHaveAccessibleDescription(expect.stringContaining('Please wait a little'));
     expect(requestsTo('onboarding-management-private/email/resend')).toHaveLength(1);
   });
 });
