@@ -60,6 +60,9 @@ function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
 }
 
 /** The second factor of the login: the SMS code sent to the registered phone. */
+/** When a wait of `seconds` that starts now is over (ms since the epoch). */
+const secondsFromNow = (seconds: number) => Date.now() + seconds * 1000;
+
 export function ConfirmTelephoneScreen() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
@@ -94,6 +97,7 @@ export function ConfirmTelephoneScreen() {
     },
   });
   const field = useFormFields(formik, ['code']);
+  const codeRef = field('code').ref;
 
   // The step needs the pending sign-in from the login page; after a reload it starts again there.
   if (!signIn) return <Navigate to={carryQuery('/login', location.search)} replace />;
@@ -103,10 +107,10 @@ export function ConfirmTelephoneScreen() {
     try {
       const sessionId = ensureSessionId(store.getState(), dispatch);
       const answer = await resend({ token: signIn.token, sessionId }).unwrap();
-      dispatch(codeResent({ phone: answer.maskedPhone, resendAvailableAt: Date.now() + answer.resendAfterSeconds * 1000 }));
+      dispatch(codeResent({ phone: answer.maskedPhone, resendAvailableAt: secondsFromNow(answer.resendAfterSeconds) }));
       setFeedback({ id: 'resent' });
       // The button is now disabled: focus goes to the field the new code goes in, which the notice describes.
-      field('code').ref.current?.focus();
+      codeRef.current?.focus();
     } catch (error) {
       const { errorCode, data } = error as ApiError;
       if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
