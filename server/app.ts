@@ -103,7 +103,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(healthRoutes);
   // The sample legal documents, unless production points LEGAL_BASE_URL at the bank's own.
   if (config.legalBaseUrl === `${config.publicUrl}/legal`) await app.register(legalRoutes);
-  await app.register(publicFileRoutes, { runtimeConfig: toRuntimeConfig(config), localesDir: options.localesDir ?? path.join(root, 'locales') });
+  const runtimeConfig = toRuntimeConfig(config);
+  const localesDir = options.localesDir ?? path.join(root, 'locales');
+  await app.register(publicFileRoutes, { runtimeConfig, localesDir });
   await app.register(
     async (api) => {
       await api.register(userAuthorizationRoutes, {
@@ -123,6 +125,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301));
   app.get('/server.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').header('cache-control', 'no-cache').send(SERVER_CSS));
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
-  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
+  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist'), runtimeConfig, localesDir });
   return app;
 }
