@@ -3,14 +3,35 @@ import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
-import type { Configuration } from 'webpack';
+import { Compilation, sources, type Compiler, type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
+import { CHUNK_GROUPS_FILE } from './src/config/firstPage';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 // Everything that is not the SPA itself comes from the API server, in development too.
 /** The files worth compressing (not source maps: only developers fetch those). */
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 const serverPaths = ['/api', '/locales', '/config.json', '/cognito', '/s3', '/dev', '/docs', '/health', '/app'];
+
+/**
+ * Writes CHUNK_GROUPS_FILE: for each named chunk group loaded on demand (`login`, `onboarding`, ...), the
+ * JavaScript and CSS files it needs beyond those the page already loads, under their final hashed names.
+ */
+class ChunkGroupsPlugin {
+  apply(compiler: Compiler) {
+    compiler.hooks.thisCompilation.tap('ChunkGroupsPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'ChunkGroupsPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
+        const filesOf = (chunks: Iterable<{ files: Iterable<string> }>) => [...chunks].flatMap((chunk) => [...chunk.files]).filter((file) => /\.(js|css)$/.test(file));
+        const initial = new Set([...compilation.entrypoints.values()].flatMap((entrypoint) => filesOf(entrypoint.chunks)));
+        const groups: Record<string, string[]> = {};
+        for (const [name, group] of compilation.namedChunkGroups) {
+          if (!group.isInitial()) groups[name] = [...new Set(filesOf(group.chunks))].filter((file) => !initial.has(file));
+        }
+        compilation.emitAsset(CHUNK_GROUPS_FILE, new sources.RawSource(JSON.stringify(groups)));
+      });
+    });
+  }
+}
 
 export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configuration & { devServer?: DevServerConfiguration } => {
   const production = argv.mode !== 'development';
@@ -43,6 +64,7 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     },
     plugins: [
       new HtmlWebpackPlugin({ template: 'public/index.html', favicon: 'public/favicon.svg' }),
+      new ChunkGroupsPlugin(),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:10].css' : 'assets/[name].css',

@@ -1,8 +1,41 @@
-// When the page cannot start — its configuration, its texts or a screen's code do not arrive — it says so in
-// the page's language and offers to try again, instead of staying blank.
-import { expect, test } from '@playwright/test';
+// The page carries what the app needs first (its configuration, its texts, the preload of the screen's code);
+// when the page lacks them the app fetches them, and when it cannot start — its configuration, its texts or a
+// screen's code do not arrive — it says so in the page's language and offers to try again, instead of staying blank.
+import { expect, test, type Page } from '@playwright/test';
 
-test('a failed /config.json shows a translated error with a retry that recovers', async ({ page }) => {
+/** Serves the real page without the data block given (an older server, a proxy that rewrote it). */
+async function withoutBlock(page: Page, id: 'divilo-config' | 'divilo-locale') {
+  const block = new RegExp(`<script type="application/json" id="${id}"[^>]*>[^]*?</script>`);
+  await page.route(
+    (url) => url.pathname === '/login',
+    async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      expect(html).toMatch(block);
+      await route.fulfill({ response, body: html.replace(block, '') });
+    },
+  );
+}
+
+test('the page carries its configuration and texts and preloads the login screen: nothing waits on another request', async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  const response = await page.goto('/login?lang=es');
+  await expect(page.getByLabel('DNI o NIE')).toBeEnabled();
+  expect(requested).not.toContain('/config.json');
+  expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual([]);
+  const html = await response!.text();
+  const preloaded = [...html.matchAll(/<link rel="preload" as="\w+" href="([^"]+)">/g)].map(([, href]) => href);
+  expect(preloaded.some((href) => /^\/assets\/login\.[0-9a-f]+\.js$/.test(href))).toBe(true);
+  for (const href of preloaded) {
+    expect((await page.request.get(href)).status()).toBe(200);
+    // Fetched once: the preload is what the app's own loading then uses.
+    expect(requested.filter((path) => path === href)).toEqual([href]);
+  }
+});
+
+test('a page without its configuration fetches /config.json; when that fails too, a translated error with a retry that recovers', async ({ page }) => {
+  await withoutBlock(page, 'divilo-config');
   await page.route('**/config.json', (route) => route.abort());
   await page.goto('/login?lang=es');
   await expect(page.getByRole('alert')).toContainText('No hemos podido cargar Divilo');
@@ -11,7 +44,8 @@ test('a failed /config.json shows a translated error with a retry that recovers'
   await expect(page.getByLabel('DNI o NIE')).toBeVisible();
 });
 
-test('failed locale files show the error in the page language, and a retry loads them', async ({ page }) => {
+test('a page without its texts fetches them; failed locale files show the error in the page language, and a retry loads them', async ({ page }) => {
+  await withoutBlock(page, 'divilo-locale');
   await page.route('**/locales/*.json', (route) => route.fulfill({ status: 503, body: 'down' }));
   await page.goto('/login?lang=en');
   await expect(page.getByRole('alert')).toContainText("We couldn't load Divilo");

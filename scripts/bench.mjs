@@ -8,6 +8,7 @@ const benches = [
   ['bench:srp', 'scripts/bench-srp.ts'],
   ['bench:storage', 'scripts/bench-storage.ts'],
   ['bench:wizard', 'scripts/bench-wizard.ts'],
+  ['bench:first-load', 'scripts/bench-first-load.ts'],
 ];
 
 let failed = false;

@@ -104,7 +104,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(healthRoutes);
   // The sample legal documents, unless production points LEGAL_BASE_URL at the bank's own.
   if (config.legalBaseUrl === `${config.publicUrl}/legal`) await app.register(legalRoutes);
-  await app.register(publicFileRoutes, { runtimeConfig: toRuntimeConfig(config), localesDir: options.localesDir ?? path.join(root, 'locales') });
+  const runtimeConfig = toRuntimeConfig(config);
+  const localesDir = options.localesDir ?? path.join(root, 'locales');
+  await app.register(publicFileRoutes, { runtimeConfig, localesDir });
   await app.register(
     async (api) => {
       await api.register(userAuthorizationRoutes, {
@@ -129,6 +131,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.type('font/woff2').header('cache-control', 'public, max-age=31536000, immutable').send(font));
   }
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
-  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist') });
+  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist'), runtimeConfig, localesDir });
   return app;
 }

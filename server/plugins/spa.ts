@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { CHUNK_GROUPS_FILE } from '../../src/config/firstPage';
+import type { RuntimeConfig } from '../../src/config/runtimeConfig';
+import { compressedCopies, etagOf, preferredEncoding } from '../services/compression';
+import { pageArea, pageLocale, renderFirstPage } from '../services/firstPage';
+import { readCompiledCatalog } from '../services/localeCatalogs';
 
 /** Paths that belong to the server, never to the SPA's history fallback. */
 const SERVER_PATHS = /^\/(api|cognito|s3|dev|docs|health|locales|config\.json|assets)(\/|$)/;
@@ -20,14 +26,58 @@ function isPageRequest(request: FastifyRequest): boolean {
   return !SERVER_PATHS.test(pathname) && !lastSegment.includes('.') && (request.headers.accept ?? '').includes('text/html');
 }
 
+/** The build's chunk groups (webpack.config.ts), read per page load like index.html: a rebuild is served at once. */
+async function readChunkGroups(root: string): Promise<Record<string, string[]>> {
+  try {
+    const groups: unknown = JSON.parse(await readFile(path.join(root, CHUNK_GROUPS_FILE), 'utf8'));
+    return groups !== null && typeof groups === 'object' ? (groups as Record<string, string[]>) : {};
+  } catch {
+    // A build from before the list existed: the page loads without preloads.
+    return {};
+  }
+}
+
+export interface SpaOptions {
+  distDir: string;
+  /** What `/config.json` answers: the page carries the same object. */
+  runtimeConfig: RuntimeConfig;
+  localesDir: string;
+}
+
 /**
  * Serves the built SPA: hashed assets (`/assets/*`, names carry a content hash) cached for a year, every
- * other file revalidated, each in the brotli or gzip made at build time when the browser accepts it; a page load gets index.html (the app's router takes it from there). Anything
- * else that matches no route gets a JSON 404 with a code.
+ * other file revalidated, each in the brotli or gzip made at build time when the browser accepts it; a page
+ * load gets index.html with what the app needs first (services/firstPage.ts), revalidated. Anything else that
+ * matches no route gets a JSON 404 with a code.
  */
-export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir: string }) => {
+export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfig, localesDir }: SpaOptions) => {
   const root = path.resolve(distDir);
   const built = existsSync(path.join(root, 'index.html'));
+  const compressed = compressedCopies();
+
+  // The page differs by language (the query, the language cookie, Accept-Language) and by screen area (the
+  // path): never cached without revalidation, the ETag makes a repeat visit a 304.
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = new URL(request.url, 'http://page');
+    const locale = pageLocale({ search: url.search, cookies: request.cookies ?? {}, acceptLanguage: request.headers['accept-language'] });
+    const [template, groups, catalog] = await Promise.all([
+      readFile(path.join(root, 'index.html'), 'utf8'),
+      readChunkGroups(root),
+      readCompiledCatalog(localesDir, locale).catch((error: unknown) => {
+        request.log.warn({ err: error, locale }, 'locale file unreadable: the page goes without its texts');
+        return undefined;
+      }),
+    ]);
+    const preload = (groups[pageArea(url.pathname)] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file));
+    const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog, preload });
+    const etag = etagOf(html);
+    reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding, Accept-Language, Cookie').header('etag', etag).type('text/html; charset=utf-8');
+    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (!encoding) return reply.send(html);
+    return reply.header('content-encoding', encoding).send(await compressed(html, encoding, etag));
+  };
+
   if (built) {
     await app.register(fastifyStatic, {
       root,
@@ -57,7 +107,7 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir }: { distDir:
   // An attacker could search for valid URLs if the 404 handling were not rate limited.
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     if (isPageRequest(request)) {
-      if (built) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      if (built) return sendPage(request, reply);
       return reply.status(503).type('text/plain; charset=utf-8').send('The web app is not built yet: run `npm run build`.\n');
     }
     return reply.status(404).send({ code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?', 1)[0].slice(0, 200)}` });

@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { parse } from '@formatjs/icu-messageformat-parser';
 import type { FastifyInstance } from 'fastify';
 import type { RuntimeConfig } from '../../src/config/runtimeConfig';
+import { LOCALES } from '../../src/i18n/locale';
+import { compressedCopies, etagOf, preferredEncoding } from '../services/compression';
+import { compileCatalog, readLocaleSource } from '../services/localeCatalogs';
 
-const LOCALE_FILES = ['es.json', 'en.json'];
 /** `es.ast.json`: the same texts parsed into ICU message ASTs, so the browser needs no message parser. */
 const COMPILED_SUFFIX = '.ast.json';
 
@@ -45,6 +43,7 @@ const RUNTIME_CONFIG_SCHEMA = {
 
 /** `/config.json` (what the SPA needs to start) and `/locales/{es,en}.json` (fetched on demand). */
 export async function publicFileRoutes(app: FastifyInstance, options: { runtimeConfig: RuntimeConfig; localesDir: string }) {
+  const compressed = compressedCopies(8);
   app.get(
     '/config.json',
     { schema: { tags: ['system'], summary: 'Runtime configuration of the web app', response: { 200: RUNTIME_CONFIG_SCHEMA } } },
@@ -73,40 +72,19 @@ export async function publicFileRoutes(app: FastifyInstance, options: { runtimeC
       const requested = request.params.locale;
       const compiled = requested.endsWith(COMPILED_SUFFIX);
       const name = compiled ? `${requested.slice(0, -COMPILED_SUFFIX.length)}.json` : requested;
-      // Only the two literal file names: no path is ever built from what the client sent.
-      const file = LOCALE_FILES.find((candidate) => candidate === name);
-      const source = file ? await readLocale(path.join(options.localesDir, file)) : undefined;
+      // Only the two literal languages: no path is ever built from what the client sent.
+      const locale = LOCALES.find((candidate) => `${candidate}.json` === name);
+      const source = locale ? await readLocaleSource(options.localesDir, locale) : undefined;
       if (source === undefined) return reply.status(404).send({ code: 'LOCALE_NOT_FOUND', message: 'Languages: es, en' });
       const text = compiled ? compileCatalog(source) : source;
       // The texts change between deployments under the same URL: revalidated every time, cheap with the ETag.
-      const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
-      reply.header('etag', etag).header('cache-control', 'no-cache');
+      const etag = etagOf(text);
+      reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-      return reply.type('application/json; charset=utf-8').send(text);
+      reply.type('application/json; charset=utf-8');
+      // About 40 KB of parsed texts, a fifth of that compressed.
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      return encoding ? reply.header('content-encoding', encoding).send(await compressed(text, encoding, etag)) : reply.send(text);
     },
   );
-}
-
-async function readLocale(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-const compiledCatalogs = new Map<string, string>();
-
-/** The catalog with every message parsed (cached per source text: the files change only between deployments). */
-function compileCatalog(source: string): string {
-  let compiled = compiledCatalogs.get(source);
-  if (compiled === undefined) {
-    const messages = JSON.parse(source) as Record<string, string>;
-    compiled = JSON.stringify(Object.fromEntries(Object.entries(messages).map(([id, message]) => [id, parse(message)])));
-    // Two languages, and at most one older version of each while a deployment changes them.
-    if (compiledCatalogs.size >= 4) compiledCatalogs.delete(compiledCatalogs.keys().next().value!);
-    compiledCatalogs.set(source, compiled);
-  }
-  return compiled;
 }

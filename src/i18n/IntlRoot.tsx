@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { StartupError } from '../app/StartupError';
-import { FALLBACK_LOCALE, loadMessages, type Locale, type Messages } from './locale';
+import { FALLBACK_LOCALE, loadedMessages, loadMessages, type Locale, type Messages } from './locale';
 
 interface Props {
   locale: Locale;
@@ -10,9 +10,15 @@ interface Props {
   fallback?: ReactNode;
 }
 
-/** Provides react-intl with the locale file of the chosen language, fetched when the language changes. */
+/**
+ * Provides react-intl with the locale file of the chosen language, fetched when the language changes; a catalog
+ * already here (the one the page carried) renders at once.
+ */
 export function IntlRoot({ locale, children, fallback = null }: Props) {
-  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages } | null>(null);
+  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages } | null>(() => {
+    const messages = loadedMessages(locale);
+    return messages ? { locale, messages } : null;
+  });
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
@@ -22,7 +28,8 @@ export function IntlRoot({ locale, children, fallback = null }: Props) {
       .catch(() => (locale === FALLBACK_LOCALE ? Promise.reject(new Error('no texts')) : loadMessages(FALLBACK_LOCALE)))
       .then(
         (messages) => {
-          if (current) setLoaded({ locale, messages });
+          // The same catalog as the one shown keeps the state (and the tree) as it is.
+          if (current) setLoaded((shown) => (shown?.locale === locale && shown.messages === messages ? shown : { locale, messages }));
         },
         () => {
           // Neither the language asked for nor the fallback: the app cannot speak, so it says so and offers a retry.

@@ -1,4 +1,5 @@
 import type { MessageFormatElement } from 'react-intl';
+import { FIRST_PAGE_BLOCKS, readDataBlock } from '../config/firstPage';
 import { loadItem, saveItem, StorageKey } from '../storage/browserStorage';
 
 export const LOCALES = ['es', 'en'] as const;
@@ -49,6 +50,8 @@ export function localeFromQuery(search: string): Locale | undefined {
 export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
 const cache = new Map<Locale, Promise<Messages>>();
+/** The catalogs that have arrived, for a first render that need not wait. */
+const arrived = new Map<Locale, Messages>();
 
 /**
  * Locale files are fetched on demand, never bundled, already parsed by the server (`/locales/{locale}.ast.json`):
@@ -57,12 +60,34 @@ const cache = new Map<Locale, Promise<Messages>>();
 export function loadMessages(locale: Locale, fetchImpl: typeof fetch = fetch): Promise<Messages> {
   let pending = cache.get(locale);
   if (!pending) {
-    pending = fetchImpl(`/locales/${locale}.ast.json`).then((response) => {
+    pending = fetchImpl(`/locales/${locale}.ast.json`).then(async (response) => {
       if (!response.ok) throw new Error(`Request failed with status code ${response.status}`);
-      return response.json() as Promise<Messages>;
+      const messages = (await response.json()) as Messages;
+      arrived.set(locale, messages);
+      return messages;
     });
     pending.catch(() => cache.delete(locale));
     cache.set(locale, pending);
   }
   return pending;
+}
+
+/** A catalog already here (written into the page, or fetched before), without waiting. */
+export function loadedMessages(locale: Locale): Messages | undefined {
+  return arrived.get(locale);
+}
+
+/**
+ * Takes the catalog the server wrote into the page (`#divilo-locale`, the same parsed texts as
+ * `/locales/{locale}.ast.json`), under the language it names: that language is then never fetched. Returns
+ * that language, or undefined when the page carries no whole catalog.
+ */
+export function adoptInlinedMessages(page?: Document): Locale | undefined {
+  const block = readDataBlock(FIRST_PAGE_BLOCKS.locale, page);
+  const locale = block?.element.getAttribute('data-locale');
+  if (!block || !isLocale(locale)) return undefined;
+  const messages = block.data as Messages;
+  arrived.set(locale, messages);
+  cache.set(locale, Promise.resolve(messages));
+  return locale;
 }

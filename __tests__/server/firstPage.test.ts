@@ -1,0 +1,197 @@
+// The page a browser gets for a screen of the app carries what the app needs first: the runtime configuration,
+// the texts of its language and the preload of its screen's files, so the app starts without a second round trip.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { jsonForScript, pageArea, pageLocale } from '../../server/services/firstPage';
+import { buildTestApp, type TestApp } from './helpers';
+
+let fixtures: string;
+let distDir: string;
+let localesDir: string;
+let server: TestApp;
+
+// As the production build writes it (minified, unquoted attributes).
+const INDEX_HTML =
+  '<!doctype html><html lang=en><head><meta charset=utf-8><title>Divilo</title><script defer src=/assets/runtime.0123456789.js></script>' +
+  '<script defer src=/assets/main.0123456789.js></script><link href=/assets/main.0123456789.css rel=stylesheet></head><body><div id=app></div></body></html>';
+const CHUNK_GROUPS = {
+  login: ['assets/398.0123456789.js', 'assets/login.0123456789.css', 'assets/login.0123456789.js'],
+  onboarding: ['assets/398.0123456789.js', 'assets/onboarding.0123456789.js'],
+  identity: ['assets/identity.0123456789.js'],
+};
+// A text that would end the <script> element, or open a comment in it, were it written as it is (quoted for
+// ICU, which would read a tag there).
+const TRICKY = "Pulsa '</script><script>alert(1)</script><!--' aquí";
+const TRICKY_READ = 'Pulsa </script><script>alert(1)</script><!-- aquí';
+
+beforeAll(async () => {
+  fixtures = mkdtempSync(path.join(tmpdir(), 'divilo-first-page-'));
+  distDir = path.join(fixtures, 'dist');
+  localesDir = path.join(fixtures, 'locales');
+  mkdirSync(path.join(distDir, 'assets'), { recursive: true });
+  mkdirSync(localesDir);
+  writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
+  writeFileSync(path.join(distDir, 'chunk-groups.json'), JSON.stringify(CHUNK_GROUPS));
+  for (const file of new Set(Object.values(CHUNK_GROUPS).flat())) writeFileSync(path.join(distDir, file), `/* ${file} */`);
+  writeFileSync(path.join(localesDir, 'es.json'), JSON.stringify({ 'app.title': 'Divilo', 'login.hint': TRICKY, 'login.greeting': 'Hola, {name}' }));
+  writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo', 'login.hint': 'Press here', 'login.greeting': 'Hello, {name}' }));
+  server = await buildTestApp({}, { distDir, localesDir });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(fixtures, { recursive: true, force: true });
+});
+
+const load = (url: string, headers: Record<string, string> = {}) => server.app.inject({ url, headers: { accept: 'text/html', ...headers } });
+
+/** The raw text of a data block, and its language when it says one. */
+function block(html: string, id: string): { text: string; locale?: string } | undefined {
+  const match = new RegExp(`<script type="application/json" id="${id}"(?: data-locale="(\\w+)")?>([^]*?)</script>`).exec(html);
+  return match ? { text: match[2], locale: match[1] } : undefined;
+}
+
+const preloads = (html: string) => [...html.matchAll(/<link rel="preload" as="(\w+)" href="([^"]+)">/g)].map(([, as, href]) => ({ as, href }));
+
+describe('the runtime configuration in the page', () => {
+  it('is the object /config.json answers', async () => {
+    const page = await load('/login');
+    const config = block(page.body, 'divilo-config');
+    expect(config).toBeDefined();
+    expect(JSON.parse(config!.text)).toEqual((await server.app.inject('/config.json')).json());
+  });
+
+  it('is data, not a script: the CSP, which allows scripts from files only, needs nothing for it', async () => {
+    const page = await load('/login');
+    const inline = [...page.body.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes).filter((attributes) => !/\bsrc=/.test(attributes));
+    expect(inline.length).toBeGreaterThanOrEqual(2);
+    for (const attributes of inline) expect(attributes).toContain('type="application/json"');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+  });
+});
+
+describe('the texts in the page', () => {
+  it('are what /locales/{language}.ast.json answers, with no "<" that could end their element', async () => {
+    const page = await load('/login?lang=es');
+    const locale = block(page.body, 'divilo-locale')!;
+    expect(locale.locale).toBe('es');
+    expect(locale.text).not.toContain('<');
+    expect(locale.text).toContain('\\u003c/script>');
+    expect(JSON.parse(locale.text)).toEqual((await server.app.inject('/locales/es.ast.json')).json());
+    // The parsed text still reads as written.
+    expect(JSON.parse(locale.text)['login.hint']).toEqual([{ type: 0, value: TRICKY_READ }]);
+    expect(page.body.match(/<\/script>/g)).toHaveLength(2 + 2);
+  });
+
+  it('are in the language the app will choose: ?lang=, else the language cookie, else the browser\'s first, else English', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['/login?lang=EN', { cookie: 'divilo_lang=es', 'accept-language': 'es-ES,es;q=0.9' }, 'en'],
+      ['/login?lang=fr', { cookie: 'divilo_lang=es', 'accept-language': 'en-GB' }, 'es'],
+      ['/login', { cookie: 'other=1; divilo_lang=en', 'accept-language': 'es-ES' }, 'en'],
+      ['/login', { cookie: 'divilo_lang=de', 'accept-language': 'es-MX,en;q=0.8' }, 'es'],
+      ['/login', { 'accept-language': 'EN-us' }, 'en'],
+      // The first language only, as navigator.language: a Catalan browser gets English, not its second choice.
+      ['/login', { 'accept-language': 'ca-ES,es;q=0.9' }, 'en'],
+      ['/login', {}, 'en'],
+    ];
+    for (const [url, headers, expected] of cases) {
+      const page = await load(url, headers);
+      expect([url, headers, block(page.body, 'divilo-locale')?.locale]).toEqual([url, headers, expected]);
+      expect(page.body).toContain(`<html lang="${expected}">`);
+    }
+  });
+
+  it('tell caches the page differs by language, encoding and cookie, and is revalidated', async () => {
+    const page = await load('/login', { 'accept-language': 'es' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(String(page.headers.vary).split(/,\s*/)).toEqual(expect.arrayContaining(['Accept-Language', 'Cookie', 'Accept-Encoding']));
+    const again = await load('/login', { 'accept-language': 'es', 'if-none-match': String(page.headers.etag) });
+    expect(again.statusCode).toBe(304);
+    const english = await load('/login', { 'accept-language': 'en', 'if-none-match': String(page.headers.etag) });
+    expect(english.statusCode).toBe(200);
+  });
+
+  it('are left out when the language file cannot be read: the app then fetches them', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'divilo-no-locales-'));
+    const bare = await buildTestApp({}, { distDir, localesDir: empty });
+    try {
+      const page = await bare.app.inject({ url: '/login', headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(200);
+      expect(block(page.body, 'divilo-locale')).toBeUndefined();
+      expect(block(page.body, 'divilo-config')).toBeDefined();
+    } finally {
+      await bare.close();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the preload of the screen\'s files', () => {
+  it('names, for /login, the files of the login area the build listed, each of which the server sends', async () => {
+    const page = await load('/login');
+    const links = preloads(page.body);
+    expect(links).toEqual([
+      { as: 'script', href: '/assets/398.0123456789.js' },
+      { as: 'style', href: '/assets/login.0123456789.css' },
+      { as: 'script', href: '/assets/login.0123456789.js' },
+    ]);
+    // In the head, found before the body is parsed.
+    expect(page.body.indexOf('rel="preload"')).toBeLessThan(page.body.indexOf('</head>'));
+    for (const { href } of links) {
+      expect(existsSync(path.join(distDir, href))).toBe(true);
+      expect((await server.app.inject(href)).statusCode).toBe(200);
+    }
+  });
+
+  it('follows the area each path ends in: / is the login, an onboarding step or an unknown path the wizard', async () => {
+    expect(preloads((await load('/')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
+    expect(preloads((await load('/recover-password/init')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
+    for (const url of ['/signUp', '/royal-owners', '/no/such/page']) {
+      expect(preloads((await load(url)).body).map(({ href }) => href)).toEqual(['/assets/398.0123456789.js', '/assets/onboarding.0123456789.js']);
+    }
+  });
+});
+
+describe('sending the page', () => {
+  it('compresses it with brotli or gzip as the browser takes them', async () => {
+    const plain = await load('/login?lang=es', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const brotli = await load('/login?lang=es', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.rawPayload.length).toBeLessThan(plain.body.length / 2);
+    const gzip = await load('/login?lang=es', { 'accept-encoding': 'gzip, br;q=0' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+  });
+
+  it('sends the locale files compressed too, when the app fetches one', async () => {
+    const plain = await server.app.inject('/locales/en.ast.json');
+    const brotli = await server.app.inject({ url: '/locales/en.ast.json', headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/Accept-Encoding/);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(brotli.headers.etag).toBe(plain.headers.etag);
+  });
+});
+
+describe('the parts', () => {
+  it('jsonForScript keeps the JSON and writes every "<" as \\u003c', () => {
+    const value = { url: 'https://x.test/</script><!--', nested: ['<b>'] };
+    const written = jsonForScript(JSON.stringify(value));
+    expect(written).not.toContain('<');
+    expect(JSON.parse(written)).toEqual(value);
+  });
+
+  it('pageLocale ignores a cookie for a language the app does not have', () => {
+    expect(pageLocale({ search: '', cookies: { divilo_lang: 'fr' }, acceptLanguage: 'es' })).toBe('es');
+    expect(pageLocale({ search: '', cookies: {}, acceptLanguage: undefined })).toBe('en');
+  });
+
+  it('pageArea reads the path as the router does, case and trailing slash aside', () => {
+    expect(pageArea('/LOGIN/')).toBe('login');
+    expect(pageArea('/login/confirm-telephone')).toBe('login');
+    expect(pageArea('/welcome')).toBe('onboarding');
+  });
+});

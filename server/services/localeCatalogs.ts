@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from '@formatjs/icu-messageformat-parser';
+import type { Locale } from '../../src/i18n/locale';
+
+/** The texts of one language (locales/{locale}.json), or undefined when the file is not there. */
+export async function readLocaleSource(localesDir: string, locale: Locale): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(localesDir, `${locale}.json`), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+const compiledCatalogs = new Map<string, string>();
+
+/** The catalog with every message parsed (cached per source text: the files change only between deployments). */
+export function compileCatalog(source: string): string {
+  let compiled = compiledCatalogs.get(source);
+  if (compiled === undefined) {
+    const messages = JSON.parse(source) as Record<string, string>;
+    compiled = JSON.stringify(Object.fromEntries(Object.entries(messages).map(([id, message]) => [id, parse(message)])));
+    // Two languages, and at most one older version of each while a deployment changes them.
+    if (compiledCatalogs.size >= 4) compiledCatalogs.delete(compiledCatalogs.keys().next().value!);
+    compiledCatalogs.set(source, compiled);
+  }
+  return compiled;
+}
+
+/** What `/locales/{locale}.ast.json` answers: the language's texts parsed into ICU ASTs, or undefined. */
+export async function readCompiledCatalog(localesDir: string, locale: Locale): Promise<string | undefined> {
+  const source = await readLocaleSource(localesDir, locale);
+  return source === undefined ? undefined : compileCatalog(source);
+}

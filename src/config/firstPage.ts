@@ -1,0 +1,29 @@
+/**
+ * The data the server writes into index.html for the app's start (server/plugins/spa.ts): the runtime
+ * configuration (what `/config.json` answers) and the texts of the language chosen for the request, each in a
+ * `<script type="application/json">` block — data, never run, so the CSP needs nothing for them. The app uses
+ * them when they are there and whole, and fetches otherwise (the development server's page has none).
+ */
+export const FIRST_PAGE_BLOCKS = {
+  config: 'divilo-config',
+  /** Carries its language in `data-locale`. */
+  locale: 'divilo-locale',
+} as const;
+
+/**
+ * The build's list of the files each screen area loads on demand (`{ "login": ["assets/login.….js", …] }`),
+ * in dist/: the server preloads those of the requested page's area with the page.
+ */
+export const CHUNK_GROUPS_FILE = 'chunk-groups.json';
+
+/** The parsed content of a data block, or undefined when it is missing or not a JSON object. */
+export function readDataBlock(id: string, page: Document | undefined = globalThis.document): { data: Record<string, unknown>; element: HTMLElement } | undefined {
+  const element = page?.getElementById(id);
+  if (!element || element.getAttribute('type') !== 'application/json') return undefined;
+  try {
+    const data: unknown = JSON.parse(element.textContent ?? '');
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? { data: data as Record<string, unknown>, element } : undefined;
+  } catch {
+    return undefined;
+  }
+}
