@@ -5,7 +5,7 @@ import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import { Compilation, sources, type Compiler, type Configuration } from 'webpack';
 import type { Configuration as DevServerConfiguration } from 'webpack-dev-server';
-import { CHUNK_GROUPS_FILE } from './src/config/firstPage';
+import { CHUNK_GROUPS_FILE, FONT_GROUP } from './src/config/firstPage';
 
 const apiPort = Number(process.env.PORT ?? 8080);
 // Everything that is not the SPA itself comes from the API server, in development too.
@@ -15,7 +15,8 @@ const serverPaths = ['/api', '/locales', '/config.json', '/cognito', '/s3', '/de
 
 /**
  * Writes CHUNK_GROUPS_FILE: for each named chunk group loaded on demand (`login`, `onboarding`, ...), the
- * JavaScript and CSS files it needs beyond those the page already loads, under their final hashed names.
+ * JavaScript and CSS files it needs beyond those the page already loads, under their final hashed names; and
+ * under FONT_GROUP, the font files every page uses.
  */
 class ChunkGroupsPlugin {
   apply(compiler: Compiler) {
@@ -27,6 +28,8 @@ class ChunkGroupsPlugin {
         for (const [name, group] of compilation.namedChunkGroups) {
           if (!group.isInitial()) groups[name] = [...new Set(filesOf(group.chunks))].filter((file) => !initial.has(file));
         }
+        // The typeface's Latin file (src/styles/fonts.css): every page's text needs it at once.
+        groups[FONT_GROUP] = Object.keys(compilation.assets).filter((file) => /-latin-wght-normal\.[0-9a-f]+\.woff2$/.test(file));
         compilation.emitAsset(CHUNK_GROUPS_FILE, new sources.RawSource(JSON.stringify(groups)));
       });
     });

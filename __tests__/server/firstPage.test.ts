@@ -20,6 +20,7 @@ const CHUNK_GROUPS = {
   login: ['assets/398.0123456789.js', 'assets/login.0123456789.css', 'assets/login.0123456789.js'],
   onboarding: ['assets/398.0123456789.js', 'assets/onboarding.0123456789.js'],
   identity: ['assets/identity.0123456789.js'],
+  fonts: ['assets/figtree-latin-wght-normal.0123456789.woff2'],
 };
 // A text that would end the <script> element, or open a comment in it, were it written as it is (quoted for
 // ICU, which would read a tag there).
@@ -52,7 +53,7 @@ function block(html: string, id: string): { text: string; locale?: string } | un
   return match ? { text: match[2], locale: match[1] } : undefined;
 }
 
-const preloads = (html: string) => [...html.matchAll(/<link rel="preload" as="(\w+)" href="([^"]+)">/g)].map(([, as, href]) => ({ as, href }));
+const preloads = (html: string) => [...html.matchAll(/<link rel="preload" as="(\w+)"(?: type="[^"]+")? href="([^"]+)"( crossorigin)?>/g)].map(([, as, href]) => ({ as, href }));
 
 describe('the runtime configuration in the page', () => {
   it('is the object /config.json answers', async () => {
@@ -132,10 +133,13 @@ describe('the preload of the screen\'s files', () => {
     const page = await load('/login');
     const links = preloads(page.body);
     expect(links).toEqual([
+      { as: 'font', href: '/assets/figtree-latin-wght-normal.0123456789.woff2' },
       { as: 'script', href: '/assets/398.0123456789.js' },
       { as: 'style', href: '/assets/login.0123456789.css' },
       { as: 'script', href: '/assets/login.0123456789.js' },
     ]);
+    // The font, in CORS mode as fonts are fetched (else the browser fetches it twice).
+    expect(page.body).toContain('<link rel="preload" as="font" type="font/woff2" href="/assets/figtree-latin-wght-normal.0123456789.woff2" crossorigin>');
     // In the head, found before the body is parsed.
     expect(page.body.indexOf('rel="preload"')).toBeLessThan(page.body.indexOf('</head>'));
     for (const { href } of links) {
@@ -148,7 +152,11 @@ describe('the preload of the screen\'s files', () => {
     expect(preloads((await load('/')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
     expect(preloads((await load('/recover-password/init')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
     for (const url of ['/signUp', '/royal-owners', '/no/such/page']) {
-      expect(preloads((await load(url)).body).map(({ href }) => href)).toEqual(['/assets/398.0123456789.js', '/assets/onboarding.0123456789.js']);
+      expect(preloads((await load(url)).body).map(({ href }) => href)).toEqual([
+        '/assets/figtree-latin-wght-normal.0123456789.woff2',
+        '/assets/398.0123456789.js',
+        '/assets/onboarding.0123456789.js',
+      ]);
     }
   });
 });

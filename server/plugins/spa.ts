@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CHUNK_GROUPS_FILE } from '../../src/config/firstPage';
+import { CHUNK_GROUPS_FILE, FONT_GROUP } from '../../src/config/firstPage';
 import type { RuntimeConfig } from '../../src/config/runtimeConfig';
 import { compressedCopies, etagOf, preferredEncoding } from '../services/compression';
 import { pageArea, pageLocale, renderFirstPage } from '../services/firstPage';
@@ -68,7 +68,10 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
         return undefined;
       }),
     ]);
-    const preload = (groups[pageArea(url.pathname)] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file));
+    const preload = [
+      ...(groups[FONT_GROUP] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.woff2$/.test(file)),
+      ...(groups[pageArea(url.pathname)] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file)),
+    ];
     const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog, preload });
     const etag = etagOf(html);
     reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding, Accept-Language, Cookie').header('etag', etag).type('text/html; charset=utf-8');

@@ -47,6 +47,8 @@ function insertBefore(html: string, tag: string, content: string): string {
 export function renderFirstPage(template: string, parts: { config: RuntimeConfig; locale: Locale; catalog?: string; preload: string[] }): string {
   const links = parts.preload
     .map((file) => {
+      // A font is fetched in CORS mode even from the same origin: its preload must say so to be used.
+      if (file.endsWith('.woff2')) return `<link rel="preload" as="font" type="font/woff2" href="/${escapeHtml(file)}" crossorigin>`;
       const as = file.endsWith('.css') ? 'style' : 'script';
       return `<link rel="preload" as="${as}" href="/${escapeHtml(file)}">`;
     })

@@ -16,6 +16,9 @@ export const FIRST_PAGE_BLOCKS = {
  */
 export const CHUNK_GROUPS_FILE = 'chunk-groups.json';
 
+/** The entry of that list with the font files every page uses (preloaded on every page). */
+export const FONT_GROUP = 'fonts';
+
 /** The parsed content of a data block, or undefined when it is missing or not a JSON object. */
 export function readDataBlock(id: string, page: Document | undefined = globalThis.document): { data: Record<string, unknown>; element: HTMLElement } | undefined {
   const element = page?.getElementById(id);
