@@ -54,6 +54,8 @@ export interface Step {
   next(answers: FlowAnswers): StepId | OutcomeId | undefined;
   /** Which path the step belongs to: shared by every applicant, or one person type's. */
   path: 'common' | 'freelance' | 'company';
+  /** No Back: what came before is settled for good (the identity, once verified). */
+  final?: boolean;
 }
 
 const to = (id: StepId | OutcomeId) => () => id;
@@ -121,7 +123,7 @@ export const STEPS: readonly Step[] = [
   { id: 'divilo-password', section: 'security', path: 'common', endpoint: 'onboarding-management-private/password', next: to('check-identity') },
   { id: 'check-identity', section: 'security', path: 'common', endpoint: 'onboarding-management-private/identity-check', next: to('check-identity-waiting') },
   { id: 'check-identity-waiting', section: 'security', path: 'common', next: to('docu-sign') },
-  { id: 'docu-sign', section: 'contract', path: 'common', endpoint: 'onboarding-management-private/contract/sign', next: to('welcome') },
+  { id: 'docu-sign', section: 'contract', path: 'common', endpoint: 'onboarding-management-private/contract/sign', next: to('welcome'), final: true },
   { id: 'welcome', section: 'contract', path: 'common', next: () => undefined },
 ];
 
@@ -151,8 +153,9 @@ export function journey(answers: FlowAnswers): Step[] {
   return walked;
 }
 
-/** The step before `id` on this applicant's journey (Back), or `undefined` on the first step. */
+/** The step before `id` on this applicant's journey (Back), or `undefined` on the first step and a final one. */
 export function previousStep(id: StepId, answers: FlowAnswers): StepId | undefined {
+  if (byId.get(id)?.final) return undefined;
   const steps = journey(answers);
   const index = steps.findIndex((step) => step.id === id);
   return index > 0 ? steps[index - 1].id : undefined;

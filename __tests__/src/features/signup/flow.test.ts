@@ -93,9 +93,14 @@ describe('Back', () => {
     expect(previousStep('your-activity', freelancer)).toBe('requirements-freelance');
   });
 
-  it('goes to the step walked just before, for every step after the first', () => {
+  it('goes to the step walked just before, for every step after the first but the contract', () => {
     const walked = ids(freelancer);
-    walked.slice(1).forEach((id, index) => expect(previousStep(id, freelancer)).toBe(walked[index]));
+    walked.slice(1).forEach((id, index) => expect(previousStep(id, freelancer)).toBe(id === 'docu-sign' ? undefined : walked[index]));
+  });
+
+  it('has none on the contract: the identity before it is verified for good (its waiting page would send the applicant straight back)', () => {
+    expect(ids(freelancer)).toContain('docu-sign');
+    expect(previousStep('docu-sign', freelancer)).toBeUndefined();
   });
 });
 
