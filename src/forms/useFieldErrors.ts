@@ -2,6 +2,7 @@ import type { FormikErrors, FormikProps } from 'formik';
 import { useEffect, useRef, type RefObject } from 'react';
 import { useIntl } from 'react-intl';
 import { isValidationMessage } from '../validation';
+import { VALIDATION_FALLBACK_TEXTS } from '../validation/messages';
 
 export interface FieldErrorProps {
   error: boolean;
@@ -38,7 +39,7 @@ export function useFieldErrors<Values extends object>(
     const changed = !Object.is(values[field], initialValues[field]);
     const visible = Boolean(error) && ((Boolean(touched[field]) && changed) || formik.submitCount > 0);
     result[field] = error && visible
-      ? { error: true, errorText: isValidationMessage(error) ? intl.formatMessage({ id: error.id }, error.values) : String(error) }
+      ? { error: true, errorText: isValidationMessage(error) ? intl.formatMessage({ id: error.id, defaultMessage: VALIDATION_FALLBACK_TEXTS[error.id] }, error.values) : String(error) }
       : { error: false };
   }
   return result;

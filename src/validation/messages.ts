@@ -3,6 +3,17 @@
 // A rule never carries text: it yields `{ id, values }`. The browser translates the id with react-intl
 // (the texts live in locales/*.json under the same ids), the server returns it as is in its 400 answers.
 
+/**
+ * The English texts shown when the language's file lacks a message (the specification's fallback texts). The
+ * locale files say the same things in words of their own.
+ */
+export const VALIDATION_FALLBACK_TEXTS: Readonly<Record<string, string>> = {
+  'validations.minLength': 'This field should be at least {min} characters long',
+  'validations.maxLength': 'The maximum length allowed is {max}',
+  'validations.minValue': 'The minimum value allowed is {min}',
+  'validations.required': 'Value is required',
+};
+
 /** What a failed rule yields: a translatable message id plus the ICU values it needs. */
 export interface ValidationMessage {
   id: string;

@@ -1,4 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { IntlProvider } from 'react-intl';
 import { useFormik } from 'formik';
 import { object, string } from 'yup';
 import { CodeInput, DocumentNumberInput } from '../../../src/components';
@@ -55,5 +57,16 @@ describe('form fields bound with useFormFields', () => {
     await user.type(code, '123456');
     await user.click(screen.getByRole('button', { name: 'Enviar' }));
     expect(onSubmit).toHaveBeenCalledWith({ userId: '12345678Z', code: '123456' }, expect.anything());
+  });
+
+  it("fall back to the specification's English text when the language's file lacks the message", async () => {
+    const user = userEvent.setup();
+    render(
+      <IntlProvider locale="en" defaultLocale="en" messages={{}} onError={() => undefined}>
+        <CodeForm onSubmit={jest.fn()} />
+      </IntlProvider>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Enviar' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'DNI' })).toHaveAccessibleDescription(expect.stringContaining('Value is required')));
   });
 });

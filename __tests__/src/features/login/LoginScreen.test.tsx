@@ -68,7 +68,7 @@ describe('the login form', () => {
     userId.focus();
     await user.tab();
     await user.tab();
-    expect(screen.queryByText('Value is required')).not.toBeInTheDocument();
+    expect(screen.queryByText('This field is required')).not.toBeInTheDocument();
     expect(userId).not.toHaveAttribute('aria-invalid');
     await user.type(userId, '12');
     await user.tab();

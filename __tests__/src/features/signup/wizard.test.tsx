@@ -102,10 +102,10 @@ describe('/signUp', () => {
     const email = screen.getByLabelText('E-mail');
     await waitFor(() => expect(email).toHaveFocus());
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    expect(email).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+    expect(email).toHaveAccessibleDescription(expect.stringContaining('This field is required'));
     const id = screen.getByLabelText('DNI or NIE number');
     expect(id).toHaveAttribute('aria-invalid', 'true');
-    expect(id).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+    expect(id).toHaveAccessibleDescription(expect.stringContaining('This field is required'));
     for (const consent of [/privacy policy/, /pre-contract information/]) {
       const box = screen.getByRole('checkbox', { name: consent });
       expect(box).toHaveAttribute('aria-invalid', 'true');
@@ -125,7 +125,7 @@ describe('/signUp', () => {
     expect(screen.queryByLabelText('DNI or NIE number')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Send me the code' }));
     await waitFor(() => expect(country).toHaveAttribute('aria-invalid', 'true'));
-    expect(country).toHaveAccessibleDescription(expect.stringContaining('Value is required'));
+    expect(country).toHaveAccessibleDescription(expect.stringContaining('This field is required'));
   });
 
   it('takes the promotional code from the link, passes the captcha, registers, keeps the token and opens /reg-code', async () => {
