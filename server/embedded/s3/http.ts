@@ -8,6 +8,7 @@ import type { S3Request } from './context';
 import { checkChunkedHeaders, decodeAwsChunked, STREAMING_PAYLOADS } from './chunked';
 import { errors, S3Error } from './errors';
 import { receiveFile, type WrittenFile } from './files';
+import type { BodyHashing, DigestName } from './hashing';
 
 export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
@@ -62,7 +63,7 @@ export function checkEmptyPayload(s3: S3Request): void {
  * Streams the request body into `target`, checking its length, its x-amz-content-sha256 and any Content-MD5 or
  * x-amz-checksum-crc32/-sha256 it came with; fsyncs it when asked. Nothing is left at `target` when a check fails.
  */
-export async function receiveBody(s3: S3Request, target: string, options: { maxBytes: number; sync: boolean }): Promise<WrittenFile> {
+export async function receiveBody(s3: S3Request, target: string, options: { maxBytes: number; sync: boolean; hashing: BodyHashing }): Promise<WrittenFile> {
   const { maxBytes } = options;
   const { headers } = s3.request;
   if (s3.payloadHash === UNSIGNED_PAYLOAD) {
@@ -98,15 +99,22 @@ export async function receiveBody(s3: S3Request, target: string, options: { maxB
   const expectedCrc32 = crc32 === undefined ? undefined : decodeBase64(crc32, 4, 'x-amz-checksum-crc32').readUInt32BE(0);
   const expectedSha256 = checksumSha256 === undefined ? undefined : decodeBase64(checksumSha256, 32, 'x-amz-checksum-sha256');
 
-  const written = await receiveFile(body, target, { maxBytes, sync: options.sync, crc32: expectedCrc32 !== undefined });
+  // Only the digests this request is checked with: MD5 for the ETag (and Content-MD5), SHA-256 for a signed
+  // payload hash or a SHA-256 checksum (aws-chunked bodies check their chunks' hashes as they decode), CRC32 for
+  // a CRC32 checksum.
+  const digests: Exclude<DigestName, 'md5'>[] = [];
+  if (!streaming || expectedSha256) digests.push('sha256');
+  if (expectedCrc32 !== undefined) digests.push('crc32');
+  const written = await receiveFile(body, target, { maxBytes, sync: options.sync, digests, hashing: options.hashing });
+  const sha256Hex = written.sha256?.toString('hex');
   const failure =
-    !streaming && written.sha256Hex !== s3.payloadHash
-      ? errors.contentSha256Mismatch(s3.payloadHash, written.sha256Hex)
+    !streaming && sha256Hex !== s3.payloadHash
+      ? errors.contentSha256Mismatch(s3.payloadHash, sha256Hex ?? '')
       : expectedMd5 && !expectedMd5.equals(written.md5)
         ? errors.badDigest('Content-MD5')
         : expectedCrc32 !== undefined && expectedCrc32 !== written.crc32
           ? errors.badDigest('CRC32 checksum')
-          : expectedSha256 && !expectedSha256.equals(Buffer.from(written.sha256Hex, 'hex'))
+          : expectedSha256 && !expectedSha256.equals(written.sha256!)
             ? errors.badDigest('SHA256 checksum')
             : undefined;
   if (failure) {
