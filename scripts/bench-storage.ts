@@ -154,10 +154,11 @@ async function main(): Promise<void> {
   const runs = option('runs', 5);
   const hashThreads = option('hash-threads', 1);
   const dataDir = mkdtempSync(join(tmpdir(), 'divilo-bench-storage-'));
-  // `--cpu-prof <dir>`: the server writes a V8 CPU profile of its whole life there (open it in Chrome's DevTools).
+  // `--cpu-prof <dir>`: the server writes a V8 CPU profile of its whole life there (open it in Chrome's DevTools);
+  // BENCH_SERVER_FLAGS adds Node flags to the server (`--trace-gc`, `--perf-basic-prof` for Linux perf).
   const profileAt = process.argv.indexOf('--cpu-prof');
   const profile = profileAt >= 0 ? ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'] : [];
-  const child = fork(__filename, ['--serve', dataDir, String(hashThreads)], { execArgv: ['--import', 'tsx', '--expose-gc', ...profile, ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : [])] });
+  const child = fork(__filename, ['--serve', dataDir, String(hashThreads)], { execArgv: ['--import', 'tsx', '--expose-gc', ...profile, ...(process.env.BENCH_SERVER_FLAGS?.split(' ').filter(Boolean) ?? [])] });
   try {
     const { port, discardPort } = await new Promise<{ port: number; discardPort: number }>((resolve) =>
       child.once('message', (message) => resolve(message as { port: number; discardPort: number })),
