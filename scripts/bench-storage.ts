@@ -12,8 +12,9 @@ import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import Fastify from 'fastify';
@@ -32,6 +33,8 @@ interface MemoryReport {
   maxRss: number;
   /** CPU time since the reset, in ms: its main thread's and its other threads' (hashing, file system, GC). */
   threads: ThreadTimes;
+  /** How late the server's event loop ran a 1 ms timer during the upload (ms): what any other request waited. */
+  loopDelay: { p50: number; p99: number; max: number };
 }
 
 /** CPU time of a process's threads, and time they waited for a CPU, in ms (Linux; zeros elsewhere). */
@@ -82,9 +85,12 @@ async function serve(dataDir: string, hashThreads: number): Promise<void> {
   let idle = process.memoryUsage();
   const peak = { rss: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
   let threadsAtReset = threadTimes();
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const reset = () => {
     global.gc?.();
     threadsAtReset = threadTimes();
+    loopDelay.reset();
     idle = process.memoryUsage();
     Object.assign(peak, { rss: idle.rss, heapUsed: idle.heapUsed, external: idle.external, arrayBuffers: idle.arrayBuffers });
   };
@@ -103,7 +109,13 @@ async function serve(dataDir: string, hashThreads: number): Promise<void> {
       reset();
       process.send!('ready');
     } else if (message === 'report') {
-      process.send!({ idle, peak, maxRss: process.resourceUsage().maxRSS * 1024, threads: threadTimesSince(threadsAtReset) } satisfies MemoryReport);
+      process.send!({
+        idle,
+        peak,
+        maxRss: process.resourceUsage().maxRSS * 1024,
+        threads: threadTimesSince(threadsAtReset),
+        loopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+      } satisfies MemoryReport);
     } else if (message === 'stop') {
       clearInterval(sampler);
       await app.close();
@@ -225,6 +237,17 @@ async function main(): Promise<void> {
         `${perMib(measures.map((m) => of(m).mainMs))} +${perMib(measures.map((m) => of(m).otherMs))} (${perMib(measures.map((m) => of(m).waitedMs))})`;
       console.log(`    ${name.padEnd(24)}${figures((m) => m.server.threads)} / ${figures((m) => m.client)}`);
     }
+    // What the CPU alone allows: every CPU of the machine busy with nothing but this upload, client and server.
+    const cpus = availableParallelism();
+    const cpuPerMib = (measures: Measure[]) =>
+      median(measures.map((m) => m.server.threads.mainMs + m.server.threads.otherMs + m.client.mainMs + m.client.otherMs)) / (size / MIB);
+    const boundOf = (measures: Measure[]) => (cpus * 1000) / cpuPerMib(measures);
+    console.log(
+      `  CPU-bound limit on ${cpus} CPUs          embedded ${boundOf(embedded).toFixed(0)} MB/s, discarding ${boundOf(discarded).toFixed(0)} MB/s (ratio at most ${(boundOf(embedded) / boundOf(discarded)).toFixed(2)} when both are CPU-bound)`,
+    );
+    const delays = (measures: Measure[]) =>
+      `p50 ${median(measures.map((m) => m.server.loopDelay.p50)).toFixed(1)}, p99 ${median(measures.map((m) => m.server.loopDelay.p99)).toFixed(1)}, max ${median(measures.map((m) => m.server.loopDelay.max)).toFixed(1)} ms`;
+    console.log(`  server event loop delay    embedded ${delays(embedded)}; discarding ${delays(discarded)} (medians)`);
     console.log(`  raw disk write+fsync       ${raw.toFixed(0).padStart(6)} MB/s   (runs: ${runsOf(rawSeconds)})`);
     console.log(`Server memory: peak RSS ${mb(peakRss)} MiB during the uploads (process high-water mark ${mb(Math.max(...memory.map((m) => m.maxRss)))} MiB)`);
     console.log(`  above idle, worst run: RSS +${mb(rssDelta)} MiB, heap +${mb(heapDelta)} MiB, buffers +${mb(buffersDelta)} MiB`);
