@@ -63,6 +63,11 @@ export interface ChunkedOptions {
   decodedLength: number;
   /** `x-amz-trailer`: the checksum the trailer must carry (required with the trailer forms). */
   trailer?: string;
+  /**
+   * Set when the caller computes the trailer's checksum itself (off the event loop): the decoder then only hands
+   * it the trailer's value, and the caller answers BadDigest on a mismatch.
+   */
+  onTrailerChecksum?: (value: string) => void;
 }
 
 /** Checks what can be checked before reading: the mode, the declared trailer and the decoded length. */
@@ -85,7 +90,7 @@ export async function* decodeAwsChunked(body: Readable, options: ChunkedOptions)
   checkChunkedHeaders(options);
   const signed = options.mode !== STREAMING_UNSIGNED_TRAILER;
   if (signed && !options.signing) throw errors.accessDenied();
-  const checksum = options.trailer ? CHECKSUMS[options.trailer]() : undefined;
+  const checksum = options.trailer && !options.onTrailerChecksum ? CHECKSUMS[options.trailer]() : undefined;
   const source = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   let buffer: Buffer = Buffer.alloc(0);
 
@@ -161,8 +166,12 @@ export async function* decodeAwsChunked(body: Readable, options: ChunkedOptions)
       const expected = chain(['AWS4-HMAC-SHA256-TRAILER', options.signing!.amzDate, options.signing!.scope, previous, createHash('sha256').update(canonical).digest('hex')].join('\n'));
       if (!trailerSignature || !/^[0-9a-f]{64}$/.test(trailerSignature) || !sameHex(expected, trailerSignature)) throw errors.signatureDoesNotMatch();
     }
-    const actual = Buffer.from(await checksum!.digest()).toString('base64');
-    if (actual !== trailers[0][1]) throw errors.badDigest(`${options.trailer!.slice('x-amz-checksum-'.length).toUpperCase()} checksum`);
+    if (options.onTrailerChecksum) {
+      options.onTrailerChecksum(trailers[0][1]);
+    } else {
+      const actual = Buffer.from(await checksum!.digest()).toString('base64');
+      if (actual !== trailers[0][1]) throw errors.badDigest(`${options.trailer!.slice('x-amz-checksum-'.length).toUpperCase()} checksum`);
+    }
   }
   // Nothing may follow the last chunk (and its trailers).
   if (buffer.length > 0 || !(await source.next()).done) throw malformed();

@@ -4,6 +4,7 @@ import type { ChunkSigning } from './chunked';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthSettings, Principal } from './auth';
 import type { StorageLayout } from './files';
+import type { BodyHashing } from './hashing';
 import type { StorageRepository } from './repository';
 
 export interface StorageSettings {
@@ -20,6 +21,8 @@ export interface StorageContext {
   auth: AuthSettings;
   repository: StorageRepository;
   layout: StorageLayout;
+  /** Digests of uploaded bodies, off the event loop. */
+  hashing: BodyHashing;
   now: () => number;
   log: FastifyBaseLogger;
 }

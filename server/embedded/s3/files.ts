@@ -5,23 +5,22 @@
 //   <dataDir>/uploads/<uploadId>/<n>-<r>   parts of unfinished multipart uploads, one file per part upload
 // A completed multipart upload's part files get a second name under objects/ (a hard link, same file system):
 // their bytes are never copied. File names never come from keys, so no key can reach outside these folders.
-import { createHash, randomUUID, randomBytes } from 'node:crypto';
+import { randomUUID, randomBytes } from 'node:crypto';
 import { link, mkdir, open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { errors } from './errors';
+import type { BodyHashing, DigestName } from './hashing';
 
-/** Bytes gathered before each write: few system calls, and memory bounded per request. */
-const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Block size when a part must be copied (only where the file system cannot link it). */
 const COPY_BLOCK_BYTES = 4 * 1024 * 1024;
 
 export interface WrittenFile {
   size: number;
+  /** Always computed: it is the ETag. */
   md5: Buffer;
-  sha256Hex: string;
-  /** Only computed when asked for (the client sent x-amz-checksum-crc32). */
+  /** Only when asked for. */
+  sha256?: Buffer;
   crc32?: number;
 }
 
@@ -67,6 +66,10 @@ async function writeAll(handle: FileHandle, chunks: Buffer[], bytes: number): Pr
   while (written < bytes) written += (await handle.write(all, written, bytes - written)).bytesWritten;
 }
 
+async function writeAt(handle: FileHandle, batch: Buffer, length: number, position: number): Promise<void> {
+  for (let written = 0; written < length; ) written += (await handle.write(batch, written, length - written, position + written)).bytesWritten;
+}
+
 /** Makes a rename or a new file in `dir` survive a crash. */
 export async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -78,41 +81,67 @@ export async function syncDirectory(dir: string): Promise<void> {
 }
 
 /**
- * Streams `body` into a new file at `target` (which must not exist), hashing as it goes; fsyncs it unless told
- * not to. On any failure (client gone, too large) the file is removed and the error thrown.
+ * Streams `body` into a new file at `target` (which must not exist), computing its MD5 and the other digests
+ * named as it goes; fsyncs it unless told not to. The bytes are gathered in batches: while one is written and
+ * hashed (off the event loop, by `hashing`'s threads) the next fills, so memory stays at two batches per request.
+ * On any failure (client gone, too large, a bad write) the file is removed and the error thrown.
  */
-export async function receiveFile(body: Readable, target: string, options: { maxBytes: number; crc32?: boolean; sync: boolean }): Promise<WrittenFile> {
+export async function receiveFile(
+  body: Readable,
+  target: string,
+  options: { maxBytes: number; digests: Exclude<DigestName, 'md5'>[]; hashing: BodyHashing; sync: boolean },
+): Promise<WrittenFile> {
+  const { hashing } = options;
   const handle = await open(target, 'wx', 0o600);
-  const md5 = createHash('md5');
-  const sha256 = createHash('sha256');
-  let checksum = options.crc32 ? 0 : undefined;
+  const job = hashing.start(['md5', ...options.digests]);
+  let batch = hashing.acquire();
+  let spare: Buffer | undefined = hashing.acquire();
+  let filled = 0;
   let size = 0;
+  /** The batch being written and hashed; settles once both are done with it and it is the spare again. */
+  let flushing: Promise<void> | undefined;
+  const flush = async () => {
+    if (flushing) await flushing;
+    const full = batch;
+    const length = filled;
+    // Settles only once the write and the hash both have (a failure of one must not free the batch early).
+    flushing = Promise.allSettled([writeAt(handle, full, length, size - length), job.update(full, length)]).then((results) => {
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      spare = full;
+    });
+    // Awaited later (or in the cleanup); never an unhandled rejection meanwhile.
+    flushing.catch(() => undefined);
+    batch = spare!;
+    spare = undefined;
+    filled = 0;
+  };
   try {
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > options.maxBytes) throw errors.entityTooLarge(options.maxBytes);
-      md5.update(chunk);
-      sha256.update(chunk);
-      if (checksum !== undefined) checksum = crc32(chunk, checksum);
-      batch.push(chunk);
-      batchBytes += chunk.length;
-      if (batchBytes >= WRITE_BATCH_BYTES) {
-        await writeAll(handle, batch, batchBytes);
-        batch = [];
-        batchBytes = 0;
+      if (size + chunk.length > options.maxBytes) throw errors.entityTooLarge(options.maxBytes);
+      for (let offset = 0; offset < chunk.length; ) {
+        const copied = chunk.copy(batch, filled, offset);
+        offset += copied;
+        filled += copied;
+        size += copied;
+        if (filled === batch.length) await flush();
       }
     }
-    if (batchBytes > 0) await writeAll(handle, batch, batchBytes);
-    if (options.sync) await handle.sync();
+    if (filled > 0) await flush();
+    if (flushing) await flushing;
+    // The last hashes finish while the disk syncs.
+    const [digests] = await Promise.all([job.digest(), options.sync ? handle.sync() : undefined]);
+    await handle.close();
+    return { size, md5: digests.md5!, sha256: digests.sha256, crc32: digests.crc32 };
   } catch (error) {
+    job.cancel();
+    await flushing?.catch(() => undefined);
     await handle.close().catch(() => undefined);
     await rm(target, { force: true });
     throw error;
+  } finally {
+    for (const free of [batch, spare]) if (free) hashing.release(free);
   }
-  await handle.close();
-  return { size, md5: md5.digest(), sha256Hex: sha256.digest('hex'), crc32: checksum };
 }
 
 /** A part's file is gone (replaced by a new upload of its number meanwhile) or not the size recorded. */

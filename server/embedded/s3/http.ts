@@ -8,6 +8,7 @@ import type { S3Request } from './context';
 import { checkChunkedHeaders, decodeAwsChunked, STREAMING_PAYLOADS } from './chunked';
 import { errors, S3Error } from './errors';
 import { receiveFile, type WrittenFile } from './files';
+import type { BodyHashing, DigestName } from './hashing';
 
 export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
@@ -53,6 +54,15 @@ function decodeBase64(value: string, length: number, what: string): Buffer {
   return bytes;
 }
 
+/** A checksum as the x-amz-checksum-* headers and trailers carry it (base64 of its bytes, CRC32 big-endian). */
+function checksumBase64(name: string, written: WrittenFile): string | undefined {
+  if (name === 'x-amz-checksum-sha256') return written.sha256?.toString('base64');
+  if (written.crc32 === undefined) return undefined;
+  const bytes = Buffer.alloc(4);
+  bytes.writeUInt32BE(written.crc32);
+  return bytes.toString('base64');
+}
+
 /** Body-less requests (GET, DELETE, POST ?uploads) must still have the hash they were signed with. */
 export function checkEmptyPayload(s3: S3Request): void {
   if (s3.payloadHash !== UNSIGNED_PAYLOAD && s3.payloadHash !== EMPTY_SHA256) throw errors.contentSha256Mismatch(s3.payloadHash, EMPTY_SHA256);
@@ -62,7 +72,7 @@ export function checkEmptyPayload(s3: S3Request): void {
  * Streams the request body into `target`, checking its length, its x-amz-content-sha256 and any Content-MD5 or
  * x-amz-checksum-crc32/-sha256 it came with; fsyncs it when asked. Nothing is left at `target` when a check fails.
  */
-export async function receiveBody(s3: S3Request, target: string, options: { maxBytes: number; sync: boolean }): Promise<WrittenFile> {
+export async function receiveBody(s3: S3Request, target: string, options: { maxBytes: number; sync: boolean; hashing: BodyHashing }): Promise<WrittenFile> {
   const { maxBytes } = options;
   const { headers } = s3.request;
   if (s3.payloadHash === UNSIGNED_PAYLOAD) {
@@ -74,10 +84,15 @@ export async function receiveBody(s3: S3Request, target: string, options: { maxB
   const chunkedEncoding = header(headers, 'content-encoding')?.split(',').some((coding) => coding.trim() === 'aws-chunked') ?? false;
   if (chunkedEncoding && !streaming) throw errors.invalidRequest('Content-Encoding aws-chunked needs a STREAMING-* x-amz-content-sha256.');
   let body = s3.body;
+  /** A trailing checksum hashed with the body's other digests (off the event loop): its name and value. */
+  let trailerChecksum: { name: string; value?: string } | undefined;
   if (streaming) {
     const decoded = header(headers, 'x-amz-decoded-content-length');
     const decodedLength = decoded !== undefined && /^\d+$/.test(decoded) ? Number(decoded) : -1;
-    const chunked = { mode: s3.payloadHash, signing: s3.chunkSigning, decodedLength, trailer: header(headers, 'x-amz-trailer')?.trim().toLowerCase() };
+    const trailer = header(headers, 'x-amz-trailer')?.trim().toLowerCase();
+    if (trailer === 'x-amz-checksum-crc32' || trailer === 'x-amz-checksum-sha256') trailerChecksum = { name: trailer };
+    const onTrailerChecksum = trailerChecksum && ((value: string) => void (trailerChecksum!.value = value));
+    const chunked = { mode: s3.payloadHash, signing: s3.chunkSigning, decodedLength, trailer, onTrailerChecksum };
     checkChunkedHeaders(chunked);
     if (decodedLength > maxBytes) throw errors.entityTooLarge(maxBytes);
     body = Readable.from(decodeAwsChunked(s3.body, chunked), { objectMode: false });
@@ -98,17 +113,26 @@ export async function receiveBody(s3: S3Request, target: string, options: { maxB
   const expectedCrc32 = crc32 === undefined ? undefined : decodeBase64(crc32, 4, 'x-amz-checksum-crc32').readUInt32BE(0);
   const expectedSha256 = checksumSha256 === undefined ? undefined : decodeBase64(checksumSha256, 32, 'x-amz-checksum-sha256');
 
-  const written = await receiveFile(body, target, { maxBytes, sync: options.sync, crc32: expectedCrc32 !== undefined });
+  // Only the digests this request is checked with: MD5 for the ETag (and Content-MD5), SHA-256 for a signed
+  // payload hash or a SHA-256 checksum (aws-chunked bodies check their chunks' hashes as they decode), CRC32 for
+  // a CRC32 checksum, in a header or a trailer.
+  const digests: Exclude<DigestName, 'md5'>[] = [];
+  if (!streaming || expectedSha256 || trailerChecksum?.name === 'x-amz-checksum-sha256') digests.push('sha256');
+  if (expectedCrc32 !== undefined || trailerChecksum?.name === 'x-amz-checksum-crc32') digests.push('crc32');
+  const written = await receiveFile(body, target, { maxBytes, sync: options.sync, digests, hashing: options.hashing });
+  const sha256Hex = written.sha256?.toString('hex');
   const failure =
-    !streaming && written.sha256Hex !== s3.payloadHash
-      ? errors.contentSha256Mismatch(s3.payloadHash, written.sha256Hex)
-      : expectedMd5 && !expectedMd5.equals(written.md5)
-        ? errors.badDigest('Content-MD5')
-        : expectedCrc32 !== undefined && expectedCrc32 !== written.crc32
-          ? errors.badDigest('CRC32 checksum')
-          : expectedSha256 && !expectedSha256.equals(Buffer.from(written.sha256Hex, 'hex'))
-            ? errors.badDigest('SHA256 checksum')
-            : undefined;
+    !streaming && sha256Hex !== s3.payloadHash
+      ? errors.contentSha256Mismatch(s3.payloadHash, sha256Hex ?? '')
+      : trailerChecksum && trailerChecksum.value !== checksumBase64(trailerChecksum.name, written)
+        ? errors.badDigest(`${trailerChecksum.name.slice('x-amz-checksum-'.length).toUpperCase()} checksum`)
+        : expectedMd5 && !expectedMd5.equals(written.md5)
+          ? errors.badDigest('Content-MD5')
+          : expectedCrc32 !== undefined && expectedCrc32 !== written.crc32
+            ? errors.badDigest('CRC32 checksum')
+            : expectedSha256 && !expectedSha256.equals(written.sha256!)
+              ? errors.badDigest('SHA256 checksum')
+              : undefined;
   if (failure) {
     await rm(target, { force: true });
     throw failure;

@@ -66,7 +66,7 @@ export async function uploadPart(context: StorageContext, s3: S3Request) {
   const target = path.join(dir, file);
   let written;
   try {
-    written = await receiveBody(s3, target, { maxBytes: Math.min(MAX_PART_BYTES, context.settings.maxObjectBytes), sync: true });
+    written = await receiveBody(s3, target, { maxBytes: Math.min(MAX_PART_BYTES, context.settings.maxObjectBytes), sync: true, hashing: context.hashing });
   } catch (error) {
     // The folder went with an abort that raced this part.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw errors.noSuchUpload(upload.uploadId);

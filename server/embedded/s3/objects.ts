@@ -30,7 +30,7 @@ export async function putObject(context: StorageContext, s3: S3Request) {
   // Bytes first, to a temp file that is complete and fsynced before it is renamed into place; only then the
   // row that makes it visible. A crash at any point leaves the old object or the new one, never a torn one.
   const tmp = tmpPath(context.layout);
-  const written = await receiveBody(s3, tmp, { maxBytes: Math.min(MAX_PUT_BYTES, context.settings.maxObjectBytes), sync: true });
+  const written = await receiveBody(s3, tmp, { maxBytes: Math.min(MAX_PUT_BYTES, context.settings.maxObjectBytes), sync: true, hashing: context.hashing });
   const file = newObjectFile();
   try {
     await publishObjectFile(context.layout, tmp, file);

@@ -9,6 +9,7 @@ import type { S3Request, StorageContext } from './context';
 import { STORAGE_CSP } from './contentSafety';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
+import { BodyHashing } from './hashing';
 import { listObjects } from './listing';
 import { StorageMaintenance, sweepStorage, type SweepReport } from './maintenance';
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart } from './multipart';
@@ -53,6 +54,11 @@ export interface EmbeddedS3Options {
    */
   corsOrigins?: '*' | string[] | false;
   maintenance?: StorageMaintenance;
+  /**
+   * Worker threads that hash uploaded bodies (MD5 for ETags, SHA-256 and CRC32 to check them); 0 hashes on the
+   * event loop. Default 1 (docs/storage.md, Performance).
+   */
+  hashThreads?: number;
   /** The clock, in epoch milliseconds (tests move it). */
   now?: () => number;
 }
@@ -162,6 +168,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     },
     repository: createStorageRepository(options.db.withTables<StorageTables>() as unknown as Kysely<StorageTables>),
     layout,
+    hashing: new BodyHashing(options.hashThreads ?? 1),
     now,
     log: app.log,
   };
@@ -186,6 +193,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     clearInterval(timer);
     options.maintenance?.attach(undefined);
     await sweeping?.catch(() => undefined);
+    await context.hashing.close();
   });
 
   // Bodies stay streams: uploads go to disk as they arrive and never sit whole in memory.

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { describeEachDialect } from '../../helpers';
-import { BUCKET, SERVER_CREDENTIALS, s3Failure, signedFetch, startStorage, type StorageHarness } from './harness';
+import { BUCKET, MIB, SERVER_CREDENTIALS, s3Failure, signedFetch, startStorage, type StorageHarness } from './harness';
 
 const errorCode = async (response: Response) => /<Code>([^<]+)<\/Code>/.exec(await response.text())?.[1];
 
@@ -131,6 +132,17 @@ describeEachDialect('embedded S3 signatures and access levels', (dialect) => {
       const bad = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/crc.txt`, { body: 'hellO', headers: { 'x-amz-checksum-crc32': 'NhCmhg==' } });
       expect(await errorCode(bad)).toBe('BadDigest');
     });
+
+    it('checks a SHA-256 checksum a client sends anyway', async () => {
+      const checksum = (body: string) => createHash('sha256').update(body).digest('base64');
+      const good = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/sha.txt`, { body: 'hello', headers: { 'x-amz-checksum-sha256': checksum('hello') } });
+      expect(good.status).toBe(200);
+      // Signed correctly, so only the checksum can refuse it.
+      const bad = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/sha.txt`, { body: 'hellO', headers: { 'x-amz-checksum-sha256': checksum('hello') } });
+      expect(await errorCode(bad)).toBe('BadDigest');
+      const kept = await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/sha.txt' }));
+      expect(await kept.Body!.transformToString()).toBe('hello');
+    });
   });
 
   describe('access levels', () => {
@@ -175,6 +187,47 @@ describeEachDialect('embedded S3 signatures and access levels', (dialect) => {
       await storage.client(a).send(new PutObjectCommand({ Bucket: BUCKET, Key: `private/${a.identityId}/listed.pdf`, Body: 'x' }));
       const listed = await storage.client(a).send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `private/${a.identityId}/` }));
       expect(listed.Contents?.map((object) => object.Key)).toContain(`private/${a.identityId}/listed.pdf`);
+    });
+  });
+});
+
+// Bodies are hashed on worker threads by default; the event loop (0) and several threads must check the same.
+describe.each([0, 2])('embedded S3 payload checks with %i hashing thread(s)', (hashThreads) => {
+  describeEachDialect('bodies of several batches', (dialect) => {
+    let storage: StorageHarness;
+    beforeAll(async () => {
+      storage = await startStorage(dialect, { hashThreads });
+    });
+    afterAll(async () => {
+      await storage.close();
+    });
+
+    it('stores a body of several batches with its MD5 as ETag, and refuses one whose last byte differs from what was signed', async () => {
+      const body = randomBytes(2 * MIB + 12345);
+      const stored = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/batches.bin`, { body });
+      expect(stored.status).toBe(200);
+      expect(stored.headers.get('etag')).toBe(`"${createHash('md5').update(body).digest('hex')}"`);
+
+      const changed = Buffer.from(body);
+      changed[changed.length - 1] ^= 1;
+      const claimed = createHash('sha256').update(body).digest('hex');
+      const refused = await signedFetch(storage.endpoint, 'PUT', `/${BUCKET}/public/batches.bin`, { body: changed, payloadHash: claimed });
+      expect(refused.status).toBe(400);
+      expect(await errorCode(refused)).toBe('XAmzContentSHA256Mismatch');
+      // The object keeps its bytes, and nothing is left behind.
+      const kept = await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/batches.bin' }));
+      expect(Buffer.from(await kept.Body!.transformToByteArray()).equals(body)).toBe(true);
+      expect(readdirSync(path.join(storage.dataDir, 'objects', '.tmp'))).toEqual([]);
+    });
+
+    it('round-trips a multipart upload through lib-storage', async () => {
+      const body = randomBytes(11 * MIB);
+      const result = await new Upload({ client: storage.client(), params: { Bucket: BUCKET, Key: 'public/multipart.bin', Body: body }, partSize: 5 * MIB, queueSize: 4 }).done();
+      const parts = [body.subarray(0, 5 * MIB), body.subarray(5 * MIB, 10 * MIB), body.subarray(10 * MIB)];
+      const partMd5s = Buffer.concat(parts.map((part) => createHash('md5').update(part).digest()));
+      expect(result.ETag).toBe(`"${createHash('md5').update(partMd5s).digest('hex')}-3"`);
+      const got = await storage.client().send(new GetObjectCommand({ Bucket: BUCKET, Key: 'public/multipart.bin' }));
+      expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
     });
   });
 });

@@ -138,6 +138,33 @@ describeEachDialect('embedded S3 aws-chunked uploads', (dialect) => {
     expect((await read('public/kept.bin')).equals(original)).toBe(true);
   });
 
+  it('checks each trailing checksum S3 takes, over a body of several batches: the right one stores, a wrong one is BadDigest', async () => {
+    const { Crc32, Crc32c, Crc64Nvme } = await import('@aws-sdk/checksums/crc');
+    const sdkSum = async (Checksum: new () => { update(data: Uint8Array): void; digest(): Promise<Uint8Array> }, data: Buffer) => {
+      const sum = new Checksum();
+      sum.update(data);
+      return Buffer.from(await sum.digest()).toString('base64');
+    };
+    const sums: Record<string, (data: Buffer) => Promise<string>> = {
+      'x-amz-checksum-crc32': (data) => sdkSum(Crc32, data),
+      'x-amz-checksum-crc32c': (data) => sdkSum(Crc32c, data),
+      'x-amz-checksum-crc64nvme': (data) => sdkSum(Crc64Nvme, data),
+      'x-amz-checksum-sha1': async (data) => createHash('sha1').update(data).digest('base64'),
+      'x-amz-checksum-sha256': async (data) => createHash('sha256').update(data).digest('base64'),
+    };
+    // Chunks that do not line up with the endpoint's 1 MiB batches.
+    const chunks = [testBytes(700_000), testBytes(700_000), testBytes(123)];
+    const whole = Buffer.concat(chunks);
+    for (const [name, sum] of Object.entries(sums)) {
+      const key = `public/trailer-${name}.bin`;
+      expect((await signedChunkedPut(storage.endpoint, key, chunks, { trailer: { name, value: await sum(whole) } })).status).toBe(200);
+      expect((await read(key)).equals(whole)).toBe(true);
+      const wrong = await signedChunkedPut(storage.endpoint, key, chunks, { trailer: { name, value: await sum(whole.subarray(1)) } });
+      expect({ name, status: wrong.status, code: /<Code>([^<]+)<\/Code>/.exec(await wrong.text())?.[1] }).toEqual({ name, status: 400, code: 'BadDigest' });
+      expect((await read(key)).equals(whole)).toBe(true);
+    }
+  });
+
   it('refuses a trailer form without a declared checksum', async () => {
     const client = defaultClient(storage.endpoint);
     client.middlewareStack.add(
