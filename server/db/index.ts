@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { Pool } from 'pg';
 import type { Database } from './schema';
 
@@ -38,8 +38,41 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+/** How many prepared statements a SQLite connection keeps (the app has far fewer distinct queries). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query again; SQLite parses and plans it each time. This keeps the prepared statement of
+ * each SQL text (least recently used dropped beyond the limit) and only binds new parameters. Statements are
+ * used one at a time (Kysely holds its one SQLite connection per query); a streamed query gets a statement of
+ * its own, since an unfinished iterator keeps its statement busy.
+ */
+export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string): SqliteStatement {
+      let statement = statements.get(sqlText);
+      if (statement) {
+        statements.delete(sqlText);
+      } else {
+        const prepared = sqlite.prepare(sqlText);
+        statement = {
+          reader: prepared.reader,
+          all: (parameters) => prepared.all(parameters),
+          run: (parameters) => prepared.run(parameters),
+          iterate: (parameters) => sqlite.prepare(sqlText).iterate(parameters),
+        };
+        if (statements.size >= size) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sqlText, statement);
+      return statement;
+    },
+  };
 }
 
 function createPostgres(connectionString: string, options: DatabaseOptions): DatabaseHandle {
