@@ -1,18 +1,11 @@
 // The operations the browser's amazon-cognito-identity-js sends: SRP sign-in, refresh, sign-out, revoke.
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { authSessionId, openAuthSession, sealAuthSession, verifierHash } from './authSession';
 import type { PoolContext, PoolUser } from './context';
-import { errors } from './errors';
+import { errors, type AwsError } from './errors';
 import { requireParameter, requireString, stringMap, type JsonObject } from './input';
-import { open, seal } from './sealing';
-import {
-  N,
-  computeSessionKey,
-  createServerEphemeral,
-  isValidClientPublic,
-  parseSrpTimestamp,
-  passwordClaimSignature,
-  signaturesMatch,
-} from './srp';
+import type { IdentityExecutor } from './repository';
+import { N, isValidClientPublic, parseSrpTimestamp, passwordClaimSignature, serverSessionKey, signaturesMatch } from './srp';
 import { createRefreshToken, hashRefreshToken } from './tokens';
 
 const CLIENT_ID = { max: 128, pattern: /^[\w+]+$/ };
@@ -28,22 +21,21 @@ export function checkClient(context: PoolContext, clientId: string): void {
   if (clientId !== context.settings.clientId) throw errors.resourceNotFound(`User pool client ${clientId} does not exist.`);
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
-
 /**
  * The salt and verifier an unknown user would have: derived from the username with a server key, so asking twice
  * gives the same SALT, exactly as for a real user, and nothing tells the two apart.
  */
-function fakeCredentials(context: PoolContext, username: string): { salt: string; verifier: bigint } {
+function fakeCredentials(context: PoolContext, username: string): { salt: string; verifier: bigint; verifierHex: string } {
   const derive = (label: string) => createHmac('sha256', context.keys.fakeUser).update(`${label}\0${username}`, 'utf8').digest();
   const salt = derive('salt').subarray(0, 16).toString('hex');
   const blocks = Array.from({ length: 12 }, (_, i) => derive(`verifier-${i}`));
-  const verifier = BigInt(`0x${Buffer.concat(blocks).toString('hex')}`) % N;
-  return { salt, verifier: verifier < 2n ? 2n : verifier };
+  const reduced = BigInt(`0x${Buffer.concat(blocks).toString('hex')}`) % N;
+  const verifier = reduced < 2n ? 2n : reduced;
+  return { salt, verifier, verifierHex: verifier.toString(16) };
 }
 
 function credentialsOf(context: PoolContext, username: string, user: PoolUser | undefined) {
-  if (user?.salt && user.verifier) return { salt: user.salt, verifier: BigInt(`0x${user.verifier}`) };
+  if (user?.salt && user.verifier) return { salt: user.salt, verifier: BigInt(`0x${user.verifier}`), verifierHex: user.verifier };
   return fakeCredentials(context, username);
 }
 
@@ -63,6 +55,10 @@ export async function initiateAuth(context: PoolContext, body: JsonObject): Prom
   throw errors.invalidParameter(`${authFlow} flow not enabled for this client`);
 }
 
+/**
+ * All of the server's SRP maths happens here, for known and unknown names alike: B, and the key K the client's
+ * proof will be checked against. The Session carries K sealed, so nothing is written until it is answered.
+ */
 async function startSrp(context: PoolContext, parameters: Record<string, string>): Promise<JsonObject> {
   const username = requireParameter(parameters, 'USERNAME', USERNAME_MAX);
   const srpA = requireParameter(parameters, 'SRP_A', 800);
@@ -72,30 +68,26 @@ async function startSrp(context: PoolContext, parameters: Record<string, string>
 
   const now = context.now();
   const user = await context.repository.users.findByUsername(username);
-  const { salt, verifier } = credentialsOf(context, username, user);
-  const { b, B } = createServerEphemeral(verifier);
-  const session = randomBytes(48).toString('base64url');
-  const id = sha256(session);
+  const { salt, verifier, verifierHex } = credentialsOf(context, username, user);
+  const { B, key } = serverSessionKey(A, verifier);
   const secretBlock = randomBytes(64).toString('base64');
-  await context.repository.sessions.insert(
-    {
-      id,
-      username,
-      userSub: user?.sub ?? null,
-      srpA: srpA.toLowerCase(),
-      srpB: B.toString(16),
-      sealedB: seal(context.keys.srpSession, b.toString(16), id),
-      secretBlock,
-      expiresAt: now + context.settings.authSessionSeconds * 1000,
-    },
-    now,
-  );
+  const session = sealAuthSession(context.keys.srpSession, {
+    username,
+    userSub: user?.sub ?? null,
+    key,
+    secretBlock,
+    verifierHash: verifierHash(verifierHex),
+    expiresAt: now + context.settings.authSessionSeconds * 1000,
+  });
   return {
     ChallengeName: 'PASSWORD_VERIFIER',
     Session: session,
     ChallengeParameters: { SALT: salt, SRP_B: B.toString(16), SECRET_BLOCK: secretBlock, USER_ID_FOR_SRP: username, USERNAME: username },
   };
 }
+
+/** What answering a Session writes besides marking it answered, in the same transaction. */
+type AnswerRecord = (executor: IdentityExecutor) => Promise<void>;
 
 export async function respondToAuthChallenge(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const clientId = requireString(body, 'ClientId', CLIENT_ID);
@@ -119,62 +111,86 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
     throw errors.invalidParameter('TIMESTAMP is too far from the server time; check the device clock.');
   }
 
-  const bound = await context.repository.sessions.consume(sha256(session), now);
+  const bound = openAuthSession(context.keys.srpSession, session, now);
   if (!bound) throw errors.expiredSession();
+  // A Session is answered once, whatever the answer: marking it so is part of the one write each answer makes.
+  const answer = async (record?: AnswerRecord): Promise<void> => {
+    if (!(await context.repository.sessions.answer(authSessionId(session), bound.expiresAt, record))) throw errors.expiredSession();
+  };
   const sameBlock = Buffer.from(secretBlock, 'utf8');
   const boundBlock = Buffer.from(bound.secretBlock, 'utf8');
   if (username !== bound.username || sameBlock.length !== boundBlock.length || !timingSafeEqual(sameBlock, boundBlock)) {
+    await answer();
     throw errors.notAuthorized();
   }
 
-  // Looked up by name for known and unknown users alike, so both cost the same query.
+  // Looked up by name for known and unknown users alike, so both cost the same query and the same checks.
   const found = await context.repository.users.findForSignIn(bound.username, now);
   const user = found && found.user.sub === bound.userSub ? found.user : undefined;
   const locked = found?.locked ?? false;
-
-  // Unknown and locked users go through the same maths (with a fake verifier), so they take as long as a wrong password.
-  const { verifier } = credentialsOf(context, bound.username, user);
-  const b = open(context.keys.srpSession, bound.sealedB, bound.id);
-  if (!b) throw errors.expiredSession();
-  const key = computeSessionKey({ A: BigInt(`0x${bound.srpA}`), B: BigInt(`0x${bound.srpB}`), b: BigInt(`0x${b.toString('utf8')}`), verifier });
-  const expected = key && passwordClaimSignature(key, context.settings.poolName, bound.username, Buffer.from(bound.secretBlock, 'base64'), timestamp);
-  const passwordMatches = expected !== undefined && signaturesMatch(expected, signature);
+  const sameVerifier = verifierHash(user?.verifier ?? '') === bound.verifierHash;
+  const expected = passwordClaimSignature(bound.key, context.settings.poolName, bound.username, Buffer.from(bound.secretBlock, 'base64'), timestamp);
+  const passwordMatches = signaturesMatch(expected, signature) && sameVerifier;
 
   if (locked || !user || !user.salt || !user.verifier || !passwordMatches) {
     // Recorded for unknown and locked names too: the same write every time, so the answer time tells nothing.
     const { maxFailures, lockSeconds } = context.settings.lockout;
-    await context.repository.failures.record(bound.username, now, maxFailures, lockSeconds);
+    await answer((executor) => context.repository.failures.record(bound.username, now, maxFailures, lockSeconds, executor).then(() => undefined));
     throw errors.notAuthorized();
   }
-  if (found?.hasFailures) await context.repository.failures.clear(user.username);
+  const clearFailures: AnswerRecord | undefined = found?.hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
 
   // Only someone who knows the password learns that the account is disabled or refused.
-  if (!user.enabled) throw errors.notAuthorized('User is disabled.');
-  if (user.status !== 'CONFIRMED') throw errors.passwordResetRequired();
-  const hook = context.preAuthentication();
-  if (hook) {
-    const verdict = await hook({ username: user.username, sub: user.sub, attributes: { ...user.attributes } });
-    if (verdict && typeof verdict.code === 'string') throw errors.preAuthentication(verdict.code);
+  let refusal: AwsError | undefined;
+  try {
+    refusal = await refusalOf(context, user);
+  } catch (error) {
+    await answer(clearFailures);
+    throw error;
   }
-  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now) };
+  if (refusal) {
+    await answer(clearFailures);
+    throw refusal;
+  }
+  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
 }
 
-async function signIn(context: PoolContext, user: PoolUser, clientId: string, now: number): Promise<JsonObject> {
+/** Why a user who proved the password may not sign in, if anything: disabled, a password to reset, the hook. */
+async function refusalOf(context: PoolContext, user: PoolUser): Promise<AwsError | undefined> {
+  if (!user.enabled) return errors.notAuthorized('User is disabled.');
+  if (user.status !== 'CONFIRMED') return errors.passwordResetRequired();
+  const hook = context.preAuthentication();
+  const verdict = hook && (await hook({ username: user.username, sub: user.sub, attributes: { ...user.attributes } }));
+  return verdict && typeof verdict.code === 'string' ? errors.preAuthentication(verdict.code) : undefined;
+}
+
+async function signIn(
+  context: PoolContext,
+  user: PoolUser,
+  clientId: string,
+  now: number,
+  answer: (record?: AnswerRecord) => Promise<void>,
+  clearFailures: AnswerRecord | undefined,
+): Promise<JsonObject> {
   const originJti = randomUUID();
   const authTime = Math.floor(now / 1000);
   const refreshToken = createRefreshToken();
-  await context.repository.refreshTokens.insert(
-    {
-      tokenHash: refreshToken.hash,
-      userSub: user.sub,
-      clientId,
-      originJti,
-      authTime,
-      expiresAt: now + context.settings.lifetimes.refreshTokenSeconds * 1000,
-      revoked: false,
-    },
-    now,
-  );
+  await answer(async (executor) => {
+    await clearFailures?.(executor);
+    await context.repository.refreshTokens.insert(
+      {
+        tokenHash: refreshToken.hash,
+        userSub: user.sub,
+        clientId,
+        originJti,
+        authTime,
+        expiresAt: now + context.settings.lifetimes.refreshTokenSeconds * 1000,
+        revoked: false,
+      },
+      now,
+      executor,
+    );
+  });
   const issued = await context.tokens.issue(user, { authTime, originJti });
   return {
     AccessToken: issued.accessToken,

@@ -220,11 +220,13 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
 
   const origins = options.corsOrigins ?? '*';
   if (origins !== false) {
-    app.addHook('onRequest', async (request, reply) => {
+    // A callback hook: an async one costs a promise per request for work that never waits.
+    app.addHook('onRequest', (request, reply, done) => {
       const origin = request.headers.origin;
       if (origins === '*') reply.header('access-control-allow-origin', '*');
       else if (origin && origins.includes(origin)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
       reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+      done();
     });
     const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply

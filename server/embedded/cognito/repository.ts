@@ -1,5 +1,7 @@
-// Every query of the embedded pool, in one dialect-neutral Kysely builder (SQLite and PostgreSQL).
+// Every query of the embedded pool, in one dialect-neutral Kysely builder (SQLite and PostgreSQL). The sign-in's
+// own queries are prepared once (prepareQuery): building and compiling them cost more than running them.
 import type { Kysely } from 'kysely';
+import { prepareQuery } from '../../db/prepared';
 import { fromDbBoolean, fromDbTime, toDbBoolean, toDbTime } from './dbValues';
 import type { CognitoUserTable, IdentityTables } from './tables';
 import type { SigningKeyRecord, SigningKeyStore } from './tokens';
@@ -19,17 +21,6 @@ export interface PoolUser {
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
-}
-
-export interface AuthSession {
-  id: string;
-  username: string;
-  userSub: string | null;
-  srpA: string;
-  srpB: string;
-  sealedB: string;
-  secretBlock: string;
-  expiresAt: number;
 }
 
 export interface RefreshTokenRecord {
@@ -64,10 +55,76 @@ function toUser(row: CognitoUserTable): PoolUser {
   };
 }
 
+/** The repository's database, or a transaction of it. */
+export type IdentityExecutor = Kysely<IdentityTables>;
+
 export function createIdentityRepository(db: Kysely<IdentityTables>) {
+  const userByUsername = prepareQuery((username: string) => db.selectFrom('cognito_users').selectAll().where('username', '=', username));
+  const userForSignIn = prepareQuery((username: string) =>
+    db
+      .selectFrom('cognito_users')
+      .leftJoin('cognito_sign_in_failures', 'cognito_sign_in_failures.username', 'cognito_users.username')
+      .selectAll('cognito_users')
+      .select(['cognito_sign_in_failures.failures', 'cognito_sign_in_failures.locked_until'])
+      .where('cognito_users.username', '=', username),
+  );
+  // One statement whatever the state: a first failure, one more, the one that locks, or one during a lock.
+  // Every SET expression reads the row as it was before this failure.
+  const recordFailure = prepareQuery((username: string, at: string, maxFailures: number, lockedUntil: string, firstFailures: number, firstLock: string | null) =>
+    db
+      .insertInto('cognito_sign_in_failures')
+      .values({ username, failures: firstFailures, locked_until: firstLock, updated_at: at })
+      .onConflict((conflict) =>
+        conflict.column('username').doUpdateSet((eb) => {
+          const lockedNow = eb('cognito_sign_in_failures.locked_until', '>', at);
+          const locksNow = eb(eb('cognito_sign_in_failures.failures', '+', 1), '>=', maxFailures);
+          return {
+            failures: eb
+              .case()
+              .when(lockedNow)
+              .then(eb.ref('cognito_sign_in_failures.failures'))
+              .when(locksNow)
+              .then(0)
+              .else(eb('cognito_sign_in_failures.failures', '+', 1))
+              .end(),
+            locked_until: eb
+              .case()
+              .when(lockedNow)
+              .then(eb.ref('cognito_sign_in_failures.locked_until'))
+              .when(locksNow)
+              .then(lockedUntil)
+              .else(eb.ref('cognito_sign_in_failures.locked_until'))
+              .end(),
+            updated_at: at,
+          };
+        }),
+      )
+      .returning('locked_until'),
+  );
+  const clearFailures = prepareQuery((username: string) => db.deleteFrom('cognito_sign_in_failures').where('username', '=', username));
+  const markAnswered = prepareQuery((id: string, expiresAt: string) =>
+    db
+      .insertInto('cognito_answered_auth_sessions')
+      .values({ id, expires_at: expiresAt })
+      .onConflict((conflict) => conflict.column('id').doNothing()),
+  );
+  const insertRefreshToken = prepareQuery(
+    (tokenHash: string, userSub: string, clientId: string, originJti: string, authTime: number, expiresAt: string, revoked: number, createdAt: string) =>
+      db.insertInto('cognito_refresh_tokens').values({
+        token_hash: tokenHash,
+        user_sub: userSub,
+        client_id: clientId,
+        origin_jti: originJti,
+        auth_time: authTime,
+        expires_at: expiresAt,
+        revoked,
+        created_at: createdAt,
+      }),
+  );
+
   const users = {
     async findByUsername(username: string): Promise<PoolUser | undefined> {
-      const row = await db.selectFrom('cognito_users').selectAll().where('username', '=', username).executeTakeFirst();
+      const [row] = (await userByUsername(db, username)).rows;
       return row && toUser(row);
     },
 
@@ -78,13 +135,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
 
     /** The user and their lock state in one query (the sign-in's hot path); the same query for unknown names. */
     async findForSignIn(username: string, now: number): Promise<{ user: PoolUser; locked: boolean; hasFailures: boolean } | undefined> {
-      const row = await db
-        .selectFrom('cognito_users')
-        .leftJoin('cognito_sign_in_failures', 'cognito_sign_in_failures.username', 'cognito_users.username')
-        .selectAll('cognito_users')
-        .select(['cognito_sign_in_failures.failures', 'cognito_sign_in_failures.locked_until'])
-        .where('cognito_users.username', '=', username)
-        .executeTakeFirst();
+      const [row] = (await userForSignIn(db, username)).rows;
       if (!row) return undefined;
       const { failures, locked_until: lockedUntil, ...user } = row;
       return {
@@ -147,104 +198,39 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
      * Counts one failure; the maxFailures-th in a row locks the name and starts a new count. During a lock
      * nothing changes but the row is still written, so a locked, a known and an unknown name cost the same.
      */
-    async record(username: string, now: number, maxFailures: number, lockSeconds: number): Promise<{ locked: boolean }> {
+    async record(username: string, now: number, maxFailures: number, lockSeconds: number, executor: IdentityExecutor = db): Promise<{ locked: boolean }> {
       const at = toDbTime(now);
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('cognito_sign_in_failures')
-          .values({ username, failures: 1, locked_until: null, updated_at: at })
-          .onConflict((conflict) =>
-            conflict.column('username').doUpdateSet((eb) => ({
-              failures: eb
-                .case()
-                .when('cognito_sign_in_failures.locked_until', '>', at)
-                .then(eb.ref('cognito_sign_in_failures.failures'))
-                .else(eb('cognito_sign_in_failures.failures', '+', 1))
-                .end(),
-              updated_at: at,
-            })),
-          )
-          .execute();
-        const row = await trx
-          .selectFrom('cognito_sign_in_failures')
-          .select(['failures', 'locked_until'])
-          .where('username', '=', username)
-          .executeTakeFirstOrThrow();
-        if (row.locked_until !== null && row.locked_until > at) return { locked: true };
-        if (row.failures < maxFailures) return { locked: false };
-        await trx
-          .updateTable('cognito_sign_in_failures')
-          .set({ failures: 0, locked_until: toDbTime(now + lockSeconds * 1000), updated_at: at })
-          .where('username', '=', username)
-          .execute();
-        return { locked: true };
-      });
+      const lockedUntil = toDbTime(now + lockSeconds * 1000);
+      const locksAtOnce = maxFailures <= 1;
+      const [row] = (await recordFailure(executor, username, at, maxFailures, lockedUntil, locksAtOnce ? 0 : 1, locksAtOnce ? lockedUntil : null)).rows;
+      return { locked: row.locked_until !== null && row.locked_until > at };
     },
 
-    async clear(username: string): Promise<void> {
-      await db.deleteFrom('cognito_sign_in_failures').where('username', '=', username).execute();
+    async clear(username: string, executor: IdentityExecutor = db): Promise<void> {
+      await clearFailures(executor, username);
     },
   };
 
   const sessions = {
-    async insert(session: AuthSession, now: number): Promise<void> {
-      await db
-        .insertInto('cognito_auth_sessions')
-        .values({
-          id: session.id,
-          username: session.username,
-          user_sub: session.userSub,
-          srp_a: session.srpA,
-          srp_b: session.srpB,
-          sealed_b: session.sealedB,
-          secret_block: session.secretBlock,
-          expires_at: toDbTime(session.expiresAt),
-          used: toDbBoolean(false),
-          created_at: toDbTime(now),
-        })
-        .execute();
-    },
-
-    /** Marks the session used and returns it, once: a replay or an expired session gets undefined. */
-    async consume(id: string, now: number): Promise<AuthSession | undefined> {
-      const row = await db
-        .updateTable('cognito_auth_sessions')
-        .set({ used: toDbBoolean(true) })
-        .where('id', '=', id)
-        .where('used', '=', toDbBoolean(false))
-        .where('expires_at', '>', toDbTime(now))
-        .returningAll()
-        .executeTakeFirst();
-      return (
-        row && {
-          id: row.id,
-          username: row.username,
-          userSub: row.user_sub,
-          srpA: row.srp_a,
-          srpB: row.srp_b,
-          sealedB: row.sealed_b,
-          secretBlock: row.secret_block,
-          expiresAt: fromDbTime(row.expires_at),
-        }
-      );
+    /**
+     * Marks an InitiateAuth session answered and, in the same transaction, writes what the answer records (a
+     * failure, a refresh token...): one database write. False, with nothing written, when it was answered before.
+     */
+    async answer(id: string, expiresAt: number, record?: (executor: IdentityExecutor) => Promise<void>): Promise<boolean> {
+      const answer = async (executor: IdentityExecutor) => Number((await markAnswered(executor, id, toDbTime(expiresAt))).numAffectedRows ?? 0) === 1;
+      if (!record) return answer(db);
+      return db.transaction().execute(async (trx) => {
+        if (!(await answer(trx))) return false;
+        await record(trx);
+        return true;
+      });
     },
   };
 
   const refreshTokens = {
-    async insert(record: RefreshTokenRecord, now: number): Promise<void> {
-      await db
-        .insertInto('cognito_refresh_tokens')
-        .values({
-          token_hash: record.tokenHash,
-          user_sub: record.userSub,
-          client_id: record.clientId,
-          origin_jti: record.originJti,
-          auth_time: record.authTime,
-          expires_at: toDbTime(record.expiresAt),
-          revoked: toDbBoolean(record.revoked),
-          created_at: toDbTime(now),
-        })
-        .execute();
+    async insert(record: RefreshTokenRecord, now: number, executor: IdentityExecutor = db): Promise<void> {
+      const { tokenHash, userSub, clientId, originJti, authTime, expiresAt, revoked } = record;
+      await insertRefreshToken(executor, tokenHash, userSub, clientId, originJti, authTime, toDbTime(expiresAt), toDbBoolean(revoked), toDbTime(now));
     },
 
     async find(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
@@ -387,7 +373,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
   /** Drops what can no longer be used; called periodically. */
   async function deleteExpired(now: number): Promise<void> {
     const at = toDbTime(now);
-    await db.deleteFrom('cognito_auth_sessions').where('expires_at', '<=', at).execute();
+    await db.deleteFrom('cognito_answered_auth_sessions').where('expires_at', '<=', at).execute();
     await db.deleteFrom('cognito_refresh_tokens').where('expires_at', '<=', at).execute();
     await db
       .deleteFrom('cognito_credentials')

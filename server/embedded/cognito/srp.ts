@@ -95,6 +95,19 @@ export function createServerEphemeral(verifier: bigint, b: bigint = fromBuffer(r
   return { b, B: (k * verifier + modPowN(g, b)) % N };
 }
 
+/**
+ * The server's whole side of the exchange, as soon as A and v are known (InitiateAuth): B for the client, and
+ * the session key K the client must prove it derived too. A fresh b is drawn in the 2^-256 case of u = 0.
+ */
+export function serverSessionKey(A: bigint, verifier: bigint): { B: bigint; key: Buffer } {
+  if (!isValidClientPublic(A)) throw new RangeError('A must not be a multiple of N');
+  for (;;) {
+    const { b, B } = createServerEphemeral(verifier);
+    const key = computeSessionKey({ A, B, b, verifier });
+    if (key) return { B, key };
+  }
+}
+
 /** The client's A is public but attacker-controlled: a multiple of N would force S = 0. */
 export function isValidClientPublic(A: bigint): boolean {
   return A > 0n && A % N !== 0n;

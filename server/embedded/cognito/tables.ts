@@ -1,5 +1,5 @@
 // The embedded pool's tables, typed here so the shared Database interface stays untouched
-// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts.
+// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts (and 0011, 0012).
 import type { DbBoolean, DbTimestamp } from './dbValues';
 
 export type CognitoUserTable = {
@@ -24,20 +24,11 @@ export type CognitoSignInFailureTable = {
   updated_at: DbTimestamp;
 };
 
-export type CognitoAuthSessionTable = {
+/** InitiateAuth sessions already answered (0012): each Session is answered once. Kept until it expires. */
+export type CognitoAnsweredAuthSessionTable = {
   /** SHA-256 of the Session string the client holds. */
   id: string;
-  /** USER_ID_FOR_SRP as sent to the client; the user may not exist (fake challenge). */
-  username: string;
-  user_sub: string | null;
-  srp_a: string;
-  srp_b: string;
-  /** The server's secret exponent b, sealed with a server key. */
-  sealed_b: string;
-  secret_block: string;
   expires_at: DbTimestamp;
-  used: DbBoolean;
-  created_at: DbTimestamp;
 };
 
 export type CognitoRefreshTokenTable = {
@@ -86,7 +77,7 @@ export type CognitoCredentialTable = {
 export type IdentityTables = {
   cognito_users: CognitoUserTable;
   cognito_sign_in_failures: CognitoSignInFailureTable;
-  cognito_auth_sessions: CognitoAuthSessionTable;
+  cognito_answered_auth_sessions: CognitoAnsweredAuthSessionTable;
   cognito_refresh_tokens: CognitoRefreshTokenTable;
   cognito_signing_keys: CognitoSigningKeyTable;
   cognito_identities: CognitoIdentityTable;

@@ -170,6 +170,36 @@ describeEachDialect('the embedded pool endpoint', (dialect) => {
       expect((await call(idp('RespondToAuthChallenge'), respond)).status).toBe(200);
     });
 
+    it('is used up by a wrong proof too: the right one sent next is refused as expired', async () => {
+      const respond = await heldChallengeResponse();
+      const responses = respond.ChallengeResponses as Record<string, string>;
+      const wrong = await call(idp('RespondToAuthChallenge'), { ...respond, ChallengeResponses: { ...responses, PASSWORD_CLAIM_SIGNATURE: 'AAAA' } });
+      expect(wrong.body).toEqual({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+      const replay = await call(idp('RespondToAuthChallenge'), respond);
+      expect(replay.body).toEqual({ __type: 'NotAuthorizedException', message: 'Invalid session for the user, session is expired.' });
+    });
+
+    it('refuses a Session changed by the client as expired', async () => {
+      const respond = await heldChallengeResponse();
+      const session = respond.Session as string;
+      const flipped = `${session.slice(0, 20)}${session[20] === 'A' ? 'B' : 'A'}${session.slice(21)}`;
+      for (const changed of [flipped, `${session}A`, 's'.repeat(40)]) {
+        const result = await call(idp('RespondToAuthChallenge'), { ...respond, Session: changed });
+        expect(result.body).toEqual({ __type: 'NotAuthorizedException', message: 'Invalid session for the user, session is expired.' });
+      }
+      expect((await call(idp('RespondToAuthChallenge'), respond)).status).toBe(200);
+    });
+
+    it('refuses the proof when the password was set again after the challenge', async () => {
+      const respond = await heldChallengeResponse();
+      // The same password again gets a new salt and verifier: the challenge was made for the old ones.
+      await harness.identity.setPassword('G4444444D', 'Errors-Pass-1', true);
+      const result = await call(idp('RespondToAuthChallenge'), respond);
+      expect(result.body).toEqual({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+      await harness.identity.setPassword('G4444444D', 'Errors-Pass-1', true);
+      expect((await call(idp('RespondToAuthChallenge'), await heldChallengeResponse())).status).toBe(200);
+    });
+
     it('refuses a changed secret block or username as a wrong password', async () => {
       for (const change of [{ PASSWORD_CLAIM_SECRET_BLOCK: 'c2VjcmV0' }, { USERNAME: 'H5555555E' }, { PASSWORD_CLAIM_SIGNATURE: 'AAAA' }]) {
         const respond = await heldChallengeResponse();

@@ -55,13 +55,42 @@ describeEachDialect('the embedded pool repository', (dialect) => {
     expect(await repository.users.findForSignIn('R2', NOW + 60_007)).toMatchObject({ locked: false, hasFailures: false });
   });
 
-  it('hands out an auth session once, and never once expired', async () => {
-    const session = { id: 'a'.repeat(64), username: 'R1', userSub: null, srpA: 'aa', srpB: 'bb', sealedB: 'cc', secretBlock: 'dd', expiresAt: NOW + 180_000 };
-    await repository.sessions.insert(session, NOW);
-    expect(await repository.sessions.consume(session.id, NOW + 1000)).toEqual(session);
-    expect(await repository.sessions.consume(session.id, NOW + 2000)).toBeUndefined();
-    await repository.sessions.insert({ ...session, id: 'b'.repeat(64) }, NOW);
-    expect(await repository.sessions.consume('b'.repeat(64), NOW + 180_000)).toBeUndefined();
+  it('locks at the first failure when one is the maximum, and again after the lock', async () => {
+    await repository.users.insert(poolUser('R3', '00000000-0000-4000-8000-000000000004'));
+    expect(await repository.failures.record('R3', NOW, 1, 60)).toEqual({ locked: true });
+    expect(await repository.users.findForSignIn('R3', NOW + 59_999)).toMatchObject({ locked: true });
+    expect(await repository.failures.record('R3', NOW + 60_000, 1, 60)).toEqual({ locked: true });
+    expect(await repository.users.findForSignIn('R3', NOW + 119_999)).toMatchObject({ locked: true });
+    expect(await repository.users.findForSignIn('R3', NOW + 120_000)).toMatchObject({ locked: false });
+  });
+
+  it('answers an auth session once, with what the answer records written in the same transaction', async () => {
+    const id = 'a'.repeat(64);
+    expect(await repository.sessions.answer(id, NOW + 180_000)).toBe(true);
+    expect(await repository.sessions.answer(id, NOW + 180_000)).toBe(false);
+
+    const recorded: string[] = [];
+    const record = async (executor: Kysely<IdentityTables>) => {
+      await repository.failures.record('R9', NOW, 5, 60, executor);
+      recorded.push('failure');
+    };
+    expect(await repository.sessions.answer('b'.repeat(64), NOW + 180_000, record)).toBe(true);
+    // Answered already: the record is not written again.
+    expect(await repository.sessions.answer('b'.repeat(64), NOW + 180_000, record)).toBe(false);
+    expect(recorded).toEqual(['failure']);
+    const failures = await database.db.withTables<IdentityTables>().selectFrom('cognito_sign_in_failures').select('failures').where('username', '=', 'R9').execute();
+    expect(failures).toEqual([{ failures: 1 }]);
+
+    // A record that fails leaves the session unanswered.
+    await expect(repository.sessions.answer('c'.repeat(64), NOW + 180_000, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await repository.sessions.answer('c'.repeat(64), NOW + 180_000)).toBe(true);
+
+    // Kept until the session expires, then dropped.
+    const answered = () => database.db.withTables<IdentityTables>().selectFrom('cognito_answered_auth_sessions').select('id').where('id', '=', id).execute();
+    await repository.deleteExpired(NOW + 179_999);
+    expect(await answered()).toHaveLength(1);
+    await repository.deleteExpired(NOW + 180_000);
+    expect(await answered()).toHaveLength(0);
   });
 
   it('revokes refresh tokens, one or all of a user, and with them their sign-ins', async () => {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { deriveKey } from '../../../../server/embedded/cognito/sealing';
+import { createHash, createPrivateKey } from 'node:crypto';
+import { SignJWT, createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { deriveKey, open } from '../../../../server/embedded/cognito/sealing';
 import {
   createRefreshToken,
   createTokenIssuer,
@@ -104,6 +104,22 @@ describe('the token issuer', () => {
     expect(await tokens.verifyAccessToken(issued.idToken)).toBeUndefined();
     clock.now += 301_000;
     expect(await tokens.verifyAccessToken(issued.accessToken)).toBeUndefined();
+  });
+
+  it('writes the same bytes as jose would for the same header and claims', async () => {
+    const store = memoryStore();
+    const { tokens } = issuer({ store });
+    await tokens.maintainKeys();
+    const issued = await tokens.issue(subject, { authTime: 1, originJti: 'origin-1' });
+    const openId = await tokens.issueOpenIdToken({ identityId: 'local:identity', identityPoolId: 'local:pool', amr: ['authenticated'] }, 900);
+    const [row] = store.rows;
+    const privateKey = createPrivateKey(open(deriveKey('server-secret', 'signing-keys'), row.sealedPrivateKey, `signing-key:${row.kid}`)!.toString('utf8'));
+    for (const token of [issued.idToken, issued.accessToken, openId]) {
+      const again = await new SignJWT(decodeJwt(token)).setProtectedHeader(decodeProtectedHeader(token) as { alg: string }).sign(privateKey);
+      expect(token).toBe(again);
+    }
+    // The registered claims come last, in the order SignJWT's setters add them.
+    expect(Object.keys(decodeJwt(issued.accessToken)).slice(-4)).toEqual(['jti', 'iss', 'iat', 'exp']);
   });
 
   it('stores the private key sealed and keeps using the stored key after a restart', async () => {
