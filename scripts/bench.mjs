@@ -9,6 +9,7 @@ const benches = [
   ['bench:storage', 'scripts/bench-storage.ts'],
   ['bench:wizard', 'scripts/bench-wizard.ts'],
   ['bench:first-load', 'scripts/bench-first-load.ts'],
+  ['bench:api', 'scripts/bench-api.ts'],
 ];
 
 let failed = false;

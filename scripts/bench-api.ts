@@ -1,0 +1,227 @@
+// `npm run bench:api`: the login API under a steady 200 requests per second, against the real server process
+// (server/server.ts, as operators run it) on SQLite and, when DATABASE_URL is set, on a PostgreSQL schema of its own.
+// Each endpoint gets BENCH_API_SECONDS (default 30) of autocannon at a fixed rate; prints p50/p99 latency and the
+// errors (connection errors, timeouts, any status but the expected one) beside the target. Asserts nothing.
+//   create-session  the first call of a login: an id token made beforehand (one SRP sign-in), a captcha pass
+//                   per call (written to the database beforehand: solving thousands of proofs of work would
+//                   measure the client), an SMS code sent to the outbox each time
+//   get-session     a confirmed session's cookie, renewed each time
+//   /config.json    what the SPA fetches first
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
+import { Client } from 'pg';
+import { createDatabase, type DatabaseHandle } from '../server/db';
+import { toDbTime } from '../server/db/values';
+import { DEMO_CUSTOMERS } from '../server/plugins/demoCustomers';
+
+const RATE = 200;
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 30);
+const CONNECTIONS = 20;
+const TARGET_P99_MS = 50;
+const root = path.resolve(__dirname, '..');
+
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+interface AutocannonResult {
+  latency: { p50: number; p99: number };
+  requests: { total: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  overallRate: number;
+  duration: number;
+  timeout: number;
+  requests: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
+// autocannon ships no type declarations: the little used here is typed above.
+const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** server/server.ts in its own process; ready once /health answers. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_NO_WARNINGS: '1',
+      PORT: String(port),
+      PUBLIC_URL: base,
+      // The limits stay on (their cost is part of each request) but above what the run sends.
+      RATE_LIMIT_MAX: '1000000',
+      RATE_LIMIT_SENSITIVE_MAX: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let attempt = 0; ; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`the server exited: ${stderr}`);
+    const healthy = await fetch(`${base}/health`).then((response) => response.ok, () => false);
+    if (healthy) break;
+    if (attempt > 600) throw new Error(`the server did not answer /health in a minute: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    child,
+    base,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** One SRP sign-in of a demo customer with the browser library: the id token create-session takes. */
+function signIn(base: string, username: string, password: string): Promise<string> {
+  const pool = new CognitoUserPool({ UserPoolId: 'local_Divilo1', ClientId: 'diviloweb', endpoint: `${base}/cognito` });
+  const user = new CognitoUser({ Username: username, Pool: pool });
+  return new Promise((resolve, reject) =>
+    user.authenticateUser(new AuthenticationDetails({ Username: username, Password: password }), {
+      onSuccess: (session) => resolve(session.getIdToken().getJwtToken()),
+      onFailure: reject,
+    }),
+  );
+}
+
+/** Captcha passes for `count` session ids, valid for an hour. */
+async function grantPasses(database: DatabaseHandle, count: number): Promise<string[]> {
+  const ids = Array.from({ length: count }, () => randomUUID());
+  const expiresAt = toDbTime(new Date(Date.now() + 3600_000));
+  for (let at = 0; at < ids.length; at += 500) {
+    await database.db
+      .insertInto('captcha_passes')
+      .values(ids.slice(at, at + 500).map((id) => ({ session_id: id, expires_at: expiresAt, used_at: null })))
+      .execute();
+  }
+  return ids;
+}
+
+/** A confirmed customer session, as the SMS step ends: its cookie. */
+async function sessionCookie(base: string, database: DatabaseHandle, idToken: string, phone: string): Promise<string> {
+  const [sessionId] = await grantPasses(database, 1);
+  const started = await fetch(`${base}/api/user-authorization-management/create-session`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId },
+  });
+  const { token } = (await started.json()) as { token: string };
+  const sms = await database.db.selectFrom('outbox').select('text').where('recipient', '=', phone).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const verificationCode = /\b(\d{6})\b/.exec(sms.text)![1];
+  const confirmed = await fetch(`${base}/api/user-authorization-management/create-session`, {
+    method: 'POST',
+    headers: { 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': Buffer.from(JSON.stringify({ token, verificationCode })).toString('base64') },
+  });
+  if (confirmed.status !== 201) throw new Error(`the session was not confirmed: ${confirmed.status} ${await confirmed.text()}`);
+  return (confirmed.headers.get('set-cookie') ?? '').split(';')[0];
+}
+
+async function run(label: string, serverEnv: Record<string, string>, openDatabase: () => DatabaseHandle): Promise<void> {
+  const server = await startServer(serverEnv);
+  const database = openDatabase();
+  try {
+    const [customer] = DEMO_CUSTOMERS;
+    // The demo customers are made just after the server starts listening.
+    let idToken = '';
+    for (let attempt = 0; !idToken; attempt += 1) {
+      idToken = await signIn(server.base, customer.username, customer.password).catch((error: unknown) => {
+        if (attempt >= 50) throw error;
+        return new Promise<string>((resolve) => setTimeout(() => resolve(''), 200));
+      });
+    }
+    const cookie = await sessionCookie(server.base, database, idToken, customer.phone);
+    const passes = await grantPasses(database, Math.ceil(RATE * SECONDS * 1.2) + 100);
+    let next = 0;
+    const endpoints: { name: string; expected: number; request: AutocannonRequest }[] = [
+      {
+        name: 'POST create-session',
+        expected: 200,
+        request: {
+          method: 'POST',
+          path: '/api/user-authorization-management/create-session',
+          headers: { authorization: `Bearer ${idToken}` },
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-divilo-session-id': passes[next++ % passes.length] } }),
+        },
+      },
+      { name: 'GET get-session', expected: 200, request: { method: 'GET', path: '/api/user-authorization-management/get-session', headers: { cookie } } },
+      { name: 'GET /config.json', expected: 200, request: { method: 'GET', path: '/config.json' } },
+    ];
+    console.log(`\n${label}: ${RATE} requests/s for ${SECONDS} s each, ${CONNECTIONS} connections`);
+    for (const endpoint of endpoints) {
+      const result = await autocannon({ url: server.base, connections: CONNECTIONS, overallRate: RATE, duration: SECONDS, timeout: 10, requests: [endpoint.request] });
+      const unexpected = Object.entries(result.statusCodeStats)
+        .filter(([status]) => Number(status) !== endpoint.expected)
+        .reduce((sum, [, stats]) => sum + stats.count, 0);
+      const errors = result.errors + result.timeouts + unexpected;
+      console.log(
+        `  ${endpoint.name.padEnd(22)} p50 ${result.latency.p50.toFixed(1).padStart(6)} ms   p99 ${result.latency.p99.toFixed(1).padStart(6)} ms ` +
+          `(target < ${TARGET_P99_MS})   ${String(result.requests.total).padStart(5)} requests, ${result.requests.average.toFixed(0)}/s   errors ${errors} (target 0)`,
+      );
+    }
+  } finally {
+    await database.destroy();
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const sqliteDir = mkdtempSync(path.join(tmpdir(), 'divilo-bench-api-'));
+  try {
+    await run('SQLite', { DATA_DIR: sqliteDir }, () => createDatabase({ dataDir: sqliteDir }));
+  } finally {
+    rmSync(sqliteDir, { recursive: true, force: true });
+  }
+
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.log('\nPostgreSQL: skipped (DATABASE_URL is not set)');
+    return;
+  }
+  const schema = `bench_api_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  const pgDir = mkdtempSync(path.join(tmpdir(), 'divilo-bench-api-'));
+  try {
+    // The schema goes in the URL as libpq's `options`, as a deployment would set it.
+    const serverUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    await run('PostgreSQL', { DATA_DIR: pgDir, DATABASE_URL: serverUrl }, () => createDatabase({ dataDir: pgDir, databaseUrl: url, postgresSchema: schema }));
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+    rmSync(pgDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
