@@ -7,6 +7,8 @@
 //                   measure the client), an SMS code sent to the outbox each time
 //   get-session     a confirmed session's cookie, renewed each time
 //   /config.json    what the SPA fetches first
+//   wizard steps    each save of a freelancer's first steps (as scripts/bench-wizard.ts drives them), spread
+//                   over 100 applications made beforehand, with onboarding tokens the shared SERVER_SECRET signs
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,17 +21,29 @@ import { Client } from 'pg';
 import { createDatabase, type DatabaseHandle } from '../server/db';
 import { toDbTime } from '../server/db/values';
 import { DEMO_CUSTOMERS } from '../server/plugins/demoCustomers';
+import { applicationRepository } from '../server/repositories/applicationRepository';
+import { onboardingTokens } from '../server/services/onboardingTokens';
+import { deriveKey } from '../server/services/serverSecret';
 
 const RATE = 200;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 30);
 const CONNECTIONS = 20;
 const TARGET_P99_MS = 50;
 const root = path.resolve(__dirname, '..');
+const APPLICATIONS = 100;
+/** The wizard's first steps of a freelancer, in order, with what each saves (the same as bench:wizard). */
+const WIZARD_STEPS: [string, Record<string, unknown>][] = [
+  ['personal-info', { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: '', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' }],
+  ['person-type', { personType: 'freelance' }],
+  ['legalperson/freelance', { selfEmployedId: '00000000T', selfEmployedActivity: '1.673.2', selfEmployedDate: '01/02/2024', selfEmployedAtaCode: '', promotionalCode: '' }],
+  ['legalperson/freelance/postal-address', { selfEmployedFiscalAddress: 'Calle Mayor 1', selfEmployedFiscalAdditionalAddress: '', selfEmployedFiscalPostalCode: '28013', selfEmployedFiscalCity: 'Madrid', selfEmployedFiscalCountry: 'ES' }],
+];
 
 interface AutocannonRequest {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  body?: string;
   setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
 }
 interface AutocannonResult {
@@ -144,8 +158,33 @@ async function sessionCookie(base: string, database: DatabaseHandle, idToken: st
   return (confirmed.headers.get('set-cookie') ?? '').split(';')[0];
 }
 
+/**
+ * Applications past the phone steps (the wizard's order needs them done), each with an onboarding token: the
+ * server's own kind, signed with the key it derives from the SERVER_SECRET it was given.
+ */
+async function applications(base: string, database: DatabaseHandle, secret: Buffer): Promise<string[]> {
+  const repository = applicationRepository(database.db);
+  const tokens = onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 3600, issuer: base });
+  return Promise.all(
+    Array.from({ length: APPLICATIONS }, async (_, i) => {
+      const created = await repository.create(
+        {
+          email: `bench-api-${i}@example.com`,
+          idDocument: `B${String(20_000_000 + i)}`,
+          answers: {},
+          completedSteps: ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone'],
+          language: 'es',
+        },
+        new Date(),
+      );
+      return tokens.issue(created.id);
+    }),
+  );
+}
+
 async function run(label: string, serverEnv: Record<string, string>, openDatabase: () => DatabaseHandle): Promise<void> {
-  const server = await startServer(serverEnv);
+  const secret = randomBytes(32);
+  const server = await startServer({ ...serverEnv, SERVER_SECRET: secret.toString('base64') });
   const database = openDatabase();
   try {
     const [customer] = DEMO_CUSTOMERS;
@@ -174,6 +213,21 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
       { name: 'GET get-session', expected: 200, request: { method: 'GET', path: '/api/user-authorization-management/get-session', headers: { cookie } } },
       { name: 'GET /config.json', expected: 200, request: { method: 'GET', path: '/config.json' } },
     ];
+    const bearers = await applications(server.base, database, secret);
+    for (const [step, body] of WIZARD_STEPS) {
+      let applicant = 0;
+      endpoints.push({
+        name: `POST ${step.replace('legalperson/freelance', 'freelance')}`,
+        expected: 200,
+        request: {
+          method: 'POST',
+          path: `/api/onboarding-management-private/${step}`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${bearers[applicant++ % bearers.length]}` } }),
+        },
+      });
+    }
     console.log(`\n${label}: ${RATE} requests/s for ${SECONDS} s each, ${CONNECTIONS} connections`);
     for (const endpoint of endpoints) {
       const result = await autocannon({ url: server.base, connections: CONNECTIONS, overallRate: RATE, duration: SECONDS, timeout: 10, requests: [endpoint.request] });
@@ -182,7 +236,7 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
         .reduce((sum, [, stats]) => sum + stats.count, 0);
       const errors = result.errors + result.timeouts + unexpected;
       console.log(
-        `  ${endpoint.name.padEnd(22)} p50 ${result.latency.p50.toFixed(1).padStart(6)} ms   p99 ${result.latency.p99.toFixed(1).padStart(6)} ms ` +
+        `  ${endpoint.name.padEnd(32)} p50 ${result.latency.p50.toFixed(1).padStart(6)} ms   p99 ${result.latency.p99.toFixed(1).padStart(6)} ms ` +
           `(target < ${TARGET_P99_MS})   ${String(result.requests.total).padStart(5)} requests, ${result.requests.average.toFixed(0)}/s   errors ${errors} (target 0)`,
       );
     }
