@@ -8,6 +8,7 @@ import {
   freelanceBusiness,
   admin,
   applicationId,
+  freelancerUpToIdentity,
   freshApplicant,
   lastMessageId,
   onEveryPage,
@@ -175,4 +176,23 @@ test('the e-mail code step says how many attempts are left after a wrong code', 
   await expect(page.getByRole('alert')).toContainText('4 attempts left');
   await expect(page.getByLabel(t.emailCode)).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel(t.emailCode)).toBeFocused();
+});
+
+test('the identity waiting page, while the check is pending and when it is refused, says so, offers the photos again and passes axe', async ({ page }) => {
+  await freelancerUpToIdentity(page, 'es');
+  // The built-in reviewer answers at once: the result the page polls for is held back, then refused.
+  let result = 'pending';
+  await page.route('**/api/onboarding-management-private/identity-check', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: { status: result } }) : route.continue(),
+  );
+  await identityCheck(page, 'es');
+  await expect(page).toHaveURL(/\/check-identity-waiting/);
+  await expect(page.getByRole('status')).toContainText('Estamos comprobando tus fotos');
+  await expectAccessible(page);
+
+  result = 'rejected';
+  await expect(page.getByRole('status')).toContainText('No hemos podido verificar tu identidad con estas fotos.', { timeout: 10_000 });
+  await expectAccessible(page);
+  await page.getByRole('link', { name: 'Hacer las fotos de nuevo' }).click();
+  await expect(page).toHaveURL(/\/check-identity(\?|$)/);
 });
