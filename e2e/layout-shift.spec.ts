@@ -2,7 +2,21 @@
 // caused by the user's own input) stays under 0.02, on a phone, from arriving at a screen to leaving it.
 import { expect, test, type Page } from '@playwright/test';
 import { ANA, lastCode, lastOutboxId, PENDING, TEXTS } from './helpers';
-import { freelancerUpToIdentity, onEveryPage } from './wizard';
+import {
+  addOwner,
+  companyDetails,
+  companyStart,
+  companyText,
+  freelancerUpToIdentity,
+  freshApplicant,
+  onEveryPage,
+  password,
+  personalInfo,
+  phone,
+  signUp,
+  tellUsMoreCompany,
+  wizardText,
+} from './wizard';
 
 const LIMIT = 0.02;
 
@@ -73,5 +87,22 @@ test('the login journey does not jump: login, SMS code, pending review, recovery
 test("the freelancer's wizard does not jump, on any of its pages", async ({ page }) => {
   onEveryPage.check = expectStill;
   await freelancerUpToIdentity(page, 'es');
+  await expectStill(page);
+});
+
+test("the company's wizard does not jump either, owners added on /royal-owners included", async ({ page }) => {
+  onEveryPage.check = expectStill;
+  const who = freshApplicant();
+  await signUp(page, 'es', who);
+  await personalInfo(page, 'es');
+  await phone(page, 'es', who);
+  await companyStart(page, 'es', 'B12345674');
+  await companyDetails(page, 'es');
+  await addOwner(page, 'es', '60');
+  await expectStill(page);
+  await page.getByLabel(companyText('es').indirectNo).check();
+  await page.getByRole('button', { name: wizardText('es').continue }).click();
+  await tellUsMoreCompany(page, 'es');
+  await password(page, 'es', who);
   await expectStill(page);
 });
