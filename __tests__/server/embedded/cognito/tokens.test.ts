@@ -127,7 +127,13 @@ describe('the token issuer', () => {
     const first = issuer({ store }).tokens;
     await first.maintainKeys();
     expect(store.rows).toHaveLength(1);
-    expect(store.rows[0].sealedPrivateKey).not.toMatch(/PRIVATE KEY|MII/);
+    // Sealed: neither the PEM nor any stretch of its base64 body is in the stored text, yet the server's key opens it.
+    const { sealedPrivateKey, kid } = store.rows[0];
+    const pem = open(deriveKey('server-secret', 'signing-keys'), sealedPrivateKey, `signing-key:${kid}`)!.toString('utf8');
+    const body = pem.replace(/-----[^-]+-----|\s/g, '');
+    expect(body.length).toBeGreaterThan(1000);
+    expect(sealedPrivateKey).not.toContain('PRIVATE KEY');
+    for (let at = 0; at + 24 <= body.length; at += 24) expect(sealedPrivateKey).not.toContain(body.slice(at, at + 24));
     expect(JSON.stringify(store.rows[0].publicJwk)).not.toMatch(/"d"/);
 
     const restarted = issuer({ store }).tokens;
