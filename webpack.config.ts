@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { constants as zlib, type BrotliOptions } from 'node:zlib';
 import CompressionPlugin from 'compression-webpack-plugin';
+import CssMinimizerPlugin from 'css-minimizer-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import MiniCssExtractPlugin from 'mini-css-extract-plugin';
 import { Compilation, sources, type Compiler, type Configuration } from 'webpack';
@@ -55,7 +56,12 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
       // The server sends the texts already parsed (src/i18n/locale.ts): the ICU message parser stays out.
-      alias: { '@formatjs/icu-messageformat-parser$': '@formatjs/icu-messageformat-parser/no-parser.js' },
+      alias: {
+        '@formatjs/icu-messageformat-parser$': '@formatjs/icu-messageformat-parser/no-parser.js',
+        // react-router's package exports name only its development build (warnings, checks, longer names):
+        // production takes the production build that ships beside it.
+        ...(production ? { 'react-router$': path.resolve(__dirname, 'node_modules/react-router/dist/production/index.mjs') } : {}),
+      },
     },
     module: {
       rules: [
@@ -81,7 +87,8 @@ export default (_env: unknown, argv: { mode?: Configuration['mode'] }): Configur
         : []),
     ],
     performance: { hints: false },
-    optimization: { splitChunks: { chunks: 'all' }, runtimeChunk: 'single' },
+    // '...' keeps webpack's own JavaScript minifier; the style sheets are minified too (cssnano).
+    optimization: { splitChunks: { chunks: 'all' }, runtimeChunk: 'single', minimizer: ['...', new CssMinimizerPlugin()] },
     devServer: {
       port: 3000,
       historyApiFallback: true,
