@@ -1,7 +1,8 @@
 // The page carries what the app needs first (its configuration, its texts, the preload of the screen's code);
 // when the page lacks them the app fetches them, and when it cannot start — its configuration, its texts or a
 // screen's code do not arrive — it says so in the page's language and offers to try again, instead of staying blank.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { ANA, fillLogin, TEXTS } from './helpers';
 
 /** Serves the real page without the data block given (an older server, a proxy that rewrote it). */
 async function withoutBlock(page: Page, id: 'divilo-config' | 'divilo-locale') {
@@ -32,6 +33,36 @@ test('the page carries its configuration and texts and preloads the login screen
     // Fetched once: the preload is what the app's own loading then uses.
     expect(requested.filter((path) => path === href)).toEqual([href]);
   }
+});
+
+test("/login loads the login form's code alone; the SMS step's arrives while the password is being checked", async ({ page }) => {
+  const areas: string[] = [];
+  page.on('request', (request) => {
+    const area = /^\/assets\/(login-code|recovery|onboarding|login)\.[0-9a-f]+\.js$/.exec(new URL(request.url()).pathname)?.[1];
+    if (area) areas.push(area);
+  });
+  await page.goto('/login?lang=en');
+  await expect(page.getByLabel(TEXTS.en.id)).toBeEnabled();
+  expect(areas).toEqual(['login']);
+
+  // The session is held back: the SMS step's code is fetched before the login has even finished.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const holding = new Promise<Route>((resolve) =>
+    page.route('**/create-session', async (route) => {
+      resolve(route);
+      await held;
+      await route.continue();
+    }),
+  );
+  await fillLogin(page, 'en', ANA.id, ANA.password);
+  await holding;
+  await expect.poll(() => areas).toEqual(['login', 'login-code']);
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+  release();
+  await expect(page).toHaveURL(/\/login\/confirm-telephone/);
+  await expect(page.getByLabel(TEXTS.en.code)).toBeVisible();
+  expect(areas).toEqual(['login', 'login-code']);
 });
 
 test('a page without its configuration fetches /config.json; when that fails too, a translated error with a retry that recovers', async ({ page }) => {

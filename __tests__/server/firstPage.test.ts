@@ -18,6 +18,8 @@ const INDEX_HTML =
   '<script defer src=/assets/main.0123456789.js></script><link href=/assets/main.0123456789.css rel=stylesheet></head><body><div id=app></div></body></html>';
 const CHUNK_GROUPS = {
   login: ['assets/398.0123456789.js', 'assets/login.0123456789.css', 'assets/login.0123456789.js'],
+  'login-code': ['assets/398.0123456789.js', 'assets/login-code.0123456789.js'],
+  recovery: ['assets/398.0123456789.js', 'assets/recovery.0123456789.js'],
   onboarding: ['assets/398.0123456789.js', 'assets/onboarding.0123456789.js'],
   identity: ['assets/identity.0123456789.js'],
   fonts: ['assets/figtree-latin-wght-normal.0123456789.woff2'],
@@ -149,8 +151,10 @@ describe('the preload of the screen\'s files', () => {
   });
 
   it('follows the area each path ends in: / is the login, an onboarding step or an unknown path the wizard', async () => {
-    expect(preloads((await load('/')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
-    expect(preloads((await load('/recover-password/init')).body).map(({ href }) => href)).toContain('/assets/login.0123456789.js');
+    const scripts = async (url: string) => preloads((await load(url)).body).map(({ href }) => href).filter((href) => href.endsWith('.js'));
+    expect(await scripts('/')).toEqual(['/assets/398.0123456789.js', '/assets/login.0123456789.js']);
+    expect(await scripts('/login/confirm-telephone')).toEqual(['/assets/398.0123456789.js', '/assets/login-code.0123456789.js']);
+    expect(await scripts('/recover-password/init')).toEqual(['/assets/398.0123456789.js', '/assets/recovery.0123456789.js']);
     for (const url of ['/signUp', '/royal-owners', '/no/such/page']) {
       expect(preloads((await load(url)).body).map(({ href }) => href)).toEqual([
         '/assets/figtree-latin-wght-normal.0123456789.woff2',
@@ -199,7 +203,8 @@ describe('the parts', () => {
 
   it('pageArea reads the path as the router does, case and trailing slash aside', () => {
     expect(pageArea('/LOGIN/')).toBe('login');
-    expect(pageArea('/login/confirm-telephone')).toBe('login');
+    expect(pageArea('/login/confirm-telephone')).toBe('login-code');
+    expect(pageArea('/Recover-Password/confirm')).toBe('recovery');
     expect(pageArea('/welcome')).toBe('onboarding');
   });
 });

@@ -1,17 +1,11 @@
 import { createBrowserRouter, createMemoryRouter, redirect, type RouteObject } from 'react-router';
 import { carryQuery } from '../routing/query';
-import { ROUTES, type RouteArea, type RouteName } from '../routing/routes';
-import type { ScreenMap } from '../routing/screenMap';
+import { ROUTES, type RouteName } from '../routing/routes';
 import { AppShell } from './AppShell';
 import { RouteLoadError } from './RouteLoadError';
 import { guardRoute } from './guards';
+import { areaLoaders } from './screens/areas';
 import type { AppStore } from './store';
-
-// One chunk per area: the login bundle never carries the onboarding wizard (or its upload code).
-const loaders: Record<RouteArea, () => Promise<{ screens: ScreenMap }>> = {
-  login: () => import(/* webpackChunkName: "login" */ './screens/loginArea'),
-  onboarding: () => import(/* webpackChunkName: "onboarding" */ './screens/onboardingArea'),
-};
 
 /** Routes that only redirect render nothing: their loader has already moved on. */
 const Redirecting = () => null;
@@ -34,7 +28,7 @@ export function buildRoutes(store: AppStore): RouteObject[] {
             path: route.path,
             loader: ({ request }) => guardRoute(store, route, request.url),
             lazy: async () => {
-              const { screens } = await loaders[route.area]();
+              const { screens } = await areaLoaders[route.area]();
               return { Component: screens[route.name as RouteName] };
             },
           }),

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { RouteName } from './routes';
-import { routeTitles } from './titles';
+import { routeTitle } from './titles';
 
 /**
  * A screen's heading. It takes focus when the screen appears so screen-reader users hear where they are
@@ -15,11 +15,11 @@ export function RouteTitle({ name, id }: { name: RouteName; id?: string }) {
   }, [name]);
   // Each screen names the page too (WCAG 2.4.2): the browser tab, history and a screen reader's page title.
   useEffect(() => {
-    document.title = `${intl.formatMessage(routeTitles[name])} · Divilo`;
+    document.title = `${intl.formatMessage(routeTitle(name))} · Divilo`;
   }, [intl, name]);
   return (
     <h1 ref={ref} id={id} tabIndex={-1} className="dv-screen-title">
-      <FormattedMessage {...routeTitles[name]} />
+      <FormattedMessage {...routeTitle(name)} />
     </h1>
   );
 }

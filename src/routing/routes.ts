@@ -7,8 +7,11 @@
  */
 export type RouteAccess = 'none' | 'flow' | 'token';
 
-/** Which bundle a screen ships in: the login bundle never carries the onboarding wizard. */
-export type RouteArea = 'login' | 'onboarding';
+/**
+ * Which bundle a screen ships in (src/app/screens/areas.ts): /login's bundle carries only the login form; the
+ * SMS step, recovery and the onboarding wizard come with their own.
+ */
+export type RouteArea = 'login' | 'login-code' | 'recovery' | 'onboarding';
 
 export interface RouteInfo {
   name: string;
@@ -23,10 +26,10 @@ export const ROUTES = [
   { name: 'signUp', path: '/signUp', access: 'none', area: 'onboarding' },
   { name: 'login', path: '/login', access: 'none', area: 'login' },
   { name: 'logout', path: '/logout', access: 'none', area: 'login' },
-  { name: 'recover-password-init', path: '/recover-password/init', access: 'none', area: 'login' },
-  { name: 'recover-password-confirm', path: '/recover-password/confirm', access: 'flow', area: 'login' },
-  { name: 'recover-password-success', path: '/recover-password/success', access: 'flow', area: 'login' },
-  { name: 'login-confirm-telephone', path: '/login/confirm-telephone', access: 'flow', area: 'login' },
+  { name: 'recover-password-init', path: '/recover-password/init', access: 'none', area: 'recovery' },
+  { name: 'recover-password-confirm', path: '/recover-password/confirm', access: 'flow', area: 'recovery' },
+  { name: 'recover-password-success', path: '/recover-password/success', access: 'flow', area: 'recovery' },
+  { name: 'login-confirm-telephone', path: '/login/confirm-telephone', access: 'flow', area: 'login-code' },
   { name: 'client-verification', path: '/client-verification', access: 'none', area: 'login' },
   // Onboarding wizard: common steps
   token('reg-code'),

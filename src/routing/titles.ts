@@ -1,41 +1,10 @@
-import { defineMessages } from 'react-intl';
+import type { MessageDescriptor } from 'react-intl';
 import type { RouteName } from './routes';
 
-/** The title of every screen, shown as its heading and announced when the route changes. */
-export const routeTitles = defineMessages<RouteName>({
-  signUp: { id: 'routes.signUp.title', defaultMessage: 'Open your business account' },
-  login: { id: 'routes.login.title', defaultMessage: 'Log in' },
-  logout: { id: 'routes.logout.title', defaultMessage: 'Signing out' },
-  'recover-password-init': { id: 'routes.recover-password-init.title', defaultMessage: 'Recover your password' },
-  'recover-password-confirm': { id: 'routes.recover-password-confirm.title', defaultMessage: 'Choose a new password' },
-  'recover-password-success': { id: 'routes.recover-password-success.title', defaultMessage: 'Password changed' },
-  'login-confirm-telephone': { id: 'routes.login-confirm-telephone.title', defaultMessage: "Confirm it's you" },
-  'client-verification': { id: 'routes.client-verification.title', defaultMessage: "We're verifying your details" },
-  'reg-code': { id: 'routes.reg-code.title', defaultMessage: 'Check your e-mail' },
-  'personal-info': { id: 'routes.personal-info.title', defaultMessage: 'About you' },
-  'contact-phone': { id: 'routes.contact-phone.title', defaultMessage: 'Your mobile phone' },
-  'confirm-telephone': { id: 'routes.confirm-telephone.title', defaultMessage: 'Confirm your phone' },
-  'already-exists': { id: 'routes.already-exists.title', defaultMessage: 'You already have an account' },
-  'forbidden-user': { id: 'routes.forbidden-user.title', defaultMessage: "We can't open your account" },
-  'register-as': { id: 'routes.register-as.title', defaultMessage: 'How do you want to sign up?' },
-  'requirements-freelance': { id: 'routes.requirements-freelance.title', defaultMessage: "What you'll need as a freelancer" },
-  'your-activity': { id: 'routes.your-activity.title', defaultMessage: 'Your activity' },
-  'fiscal-address': { id: 'routes.fiscal-address.title', defaultMessage: 'Your fiscal address' },
-  'tax-registration-income': { id: 'routes.tax-registration-income.title', defaultMessage: 'Tax registration' },
-  'tell-us-more-freelance': { id: 'routes.tell-us-more-freelance.title', defaultMessage: 'Tell us more' },
-  'requirements-company': { id: 'routes.requirements-company.title', defaultMessage: "What you'll need as a company" },
-  'about-company': { id: 'routes.about-company.title', defaultMessage: 'Your company' },
-  'company-error': { id: 'routes.company-error.title', defaultMessage: "We can't open an account for this company" },
-  'about-company-info': { id: 'routes.about-company-info.title', defaultMessage: 'Company details' },
-  'about-company-address': { id: 'routes.about-company-address.title', defaultMessage: 'Company address' },
-  'articles-of-association': { id: 'routes.articles-of-association.title', defaultMessage: 'Deeds and articles of association' },
-  'corporate-tax': { id: 'routes.corporate-tax.title', defaultMessage: 'Corporate income tax' },
-  'about-company-numbers': { id: 'routes.about-company-numbers.title', defaultMessage: 'Company figures' },
-  'royal-owners': { id: 'routes.royal-owners.title', defaultMessage: 'Beneficial owners' },
-  'tell-us-more-company': { id: 'routes.tell-us-more-company.title', defaultMessage: 'Tell us more' },
-  'divilo-password': { id: 'routes.divilo-password.title', defaultMessage: 'Create your password' },
-  'check-identity': { id: 'routes.check-identity.title', defaultMessage: 'Verify your identity' },
-  'check-identity-waiting': { id: 'routes.check-identity-waiting.title', defaultMessage: "We're checking your identity" },
-  'docu-sign': { id: 'routes.docu-sign.title', defaultMessage: 'Sign your contract' },
-  welcome: { id: 'routes.welcome.title', defaultMessage: 'Welcome to Divilo' },
-});
+/**
+ * The title of a screen, shown as its heading and as the page's title: `routes.{name}.title` in the locale
+ * files, which hold one for every route in both languages (tested), so no default text ships with the app.
+ */
+export function routeTitle(name: RouteName): MessageDescriptor {
+  return { id: `routes.${name}.title` };
+}

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { ROUTES } from '../../../src/routing/routes';
+import { routeTitle } from '../../../src/routing/titles';
 import { VALIDATION_FALLBACK_TEXTS } from '../../../src/validation/messages';
 
 const root = path.resolve(__dirname, '../../..');
@@ -39,6 +41,12 @@ describe('locale files', () => {
     expect(used.length).toBeGreaterThan(40);
     expect(used.filter((id) => !(id in en))).toEqual([]);
     expect(used.filter((id) => !(id in es))).toEqual([]);
+  });
+
+  it('name every screen in both languages (the titles carry no default text of their own)', () => {
+    const ids = ROUTES.map((route) => routeTitle(route.name).id as string);
+    expect(ids.length).toBe(ROUTES.length);
+    expect(ids.filter((id) => !(id in en) || !(id in es))).toEqual([]);
   });
 
   it('have no empty texts, and the Spanish is not a copy of the English', () => {

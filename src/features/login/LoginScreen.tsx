@@ -4,6 +4,7 @@ import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { prefetchArea } from '../../app/screens/areas';
 import { DocumentNumberInput, LoadingButton, PasswordInput } from '../../components';
 import { getRuntimeConfig } from '../../config';
 import { carryQuery } from '../../routing/query';
@@ -82,6 +83,8 @@ export function LoginScreen() {
     validate: (values) => validateSchema(loginSchema, values),
     validateOnChange: false,
     onSubmit: async (values) => {
+      // The SMS step's screen arrives while the captcha and the password are checked.
+      prefetchArea('login-code');
       let captchaToken: string;
       try {
         captchaToken = await captcha.execute('login');
