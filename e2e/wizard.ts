@@ -193,10 +193,14 @@ export async function identityCheck(page: Page, lang: Lang) {
   await page.getByRole('button', { name: lang === 'es' ? 'Enviar las fotos' : 'Send the photos' }).click();
 }
 
-/** /docu-sign: the contract is shown, the consent given, and the SMS code signs it. */
-export async function signContract(page: Page, lang: Lang, who: Applicant) {
+/**
+ * /docu-sign: the contract is shown (in the page, or offered as a file by a browser that shows no PDF in a page),
+ * the consent given, and the SMS code signs it.
+ */
+export async function signContract(page: Page, lang: Lang, who: Applicant, { pdfInPage = true } = {}) {
   await arrived(page, /\/docu-sign/);
-  await expect(page.locator('iframe.dv-contract')).toBeVisible();
+  if (pdfInPage) await expect(page.locator('iframe.dv-contract')).toBeVisible();
+  else await expect(page.locator('iframe')).toHaveCount(0);
   const before = await lastMessageId(page);
   await page.getByLabel(lang === 'es' ? /Acepto identificarme/ : /I agree to be identified/).check();
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme el código para firmar' : 'Send me the code to sign' }).click();

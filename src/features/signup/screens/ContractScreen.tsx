@@ -15,6 +15,12 @@ const messages = describeMessages({
   lead: { id: 'onboarding.docu-sign.lead', defaultMessage: 'Your contract, made from your answers. Read it, then sign it with a code we send to your phone.' },
   contractTitle: { id: 'onboarding.docu-sign.frameTitle', defaultMessage: 'Your Divilo contract (PDF)' },
   download: { id: 'onboarding.docu-sign.download', defaultMessage: 'Open the contract as a PDF' },
+  noViewer: {
+    id: 'onboarding.docu-sign.noViewer',
+    defaultMessage: 'Your contract is ready as a PDF file. Download it and read it before you sign.',
+  },
+  downloadFile: { id: 'onboarding.docu-sign.downloadFile', defaultMessage: 'Download the contract (PDF)' },
+  fileName: { id: 'onboarding.docu-sign.fileName', defaultMessage: 'divilo-contract.pdf' },
   loading: { id: 'onboarding.docu-sign.loading', defaultMessage: 'Preparing your contract…' },
   unavailable: { id: 'onboarding.docu-sign.unavailable', defaultMessage: 'We could not show your contract. Reload the page to try again.' },
   consent: {
@@ -50,6 +56,12 @@ function useContractUrl(): { url: string | null; failed: boolean } {
   }, [token]);
   return result;
 }
+
+/**
+ * Whether the browser shows a PDF inside the page. Phone browsers mostly do not (Chrome on Android leaves the frame
+ * blank): there the contract is offered as a file to download instead.
+ */
+const showsPdfInPage = () => typeof navigator !== 'undefined' && navigator.pdfViewerEnabled === true;
 
 /** /docu-sign: the contract shown in the page, the consent, and the signature confirmed by an SMS code. */
 export function DocuSignScreen() {
@@ -102,7 +114,7 @@ export function DocuSignScreen() {
 
   return (
     <StepLayout step="docu-sign" lead={intl.formatMessage(messages.lead)}>
-      {contract.url ? (
+      {contract.url && showsPdfInPage() ? (
         <>
           <iframe className="dv-contract" src={contract.url} title={intl.formatMessage(messages.contractTitle)} />
           <p>
@@ -111,6 +123,13 @@ export function DocuSignScreen() {
             </a>
           </p>
         </>
+      ) : contract.url ? (
+        <div className="dv-contract-file">
+          <p>{intl.formatMessage(messages.noViewer)}</p>
+          <a className="dv-button dv-button--gray" href={contract.url} download={intl.formatMessage(messages.fileName)}>
+            {intl.formatMessage(messages.downloadFile)}
+          </a>
+        </div>
       ) : (
         <p className="dv-step__note" role="status">
           {intl.formatMessage(contract.failed ? messages.unavailable : messages.loading)}
