@@ -194,13 +194,16 @@ export async function identityCheck(page: Page, lang: Lang) {
 }
 
 /**
- * /docu-sign: the contract is shown (in the page, or offered as a file by a browser that shows no PDF in a page),
- * the consent given, and the SMS code signs it.
+ * /docu-sign: the contract's words are shown, with the PDF one link away (a named download for a browser that
+ * shows no PDF itself), the consent given, and the SMS code signs it.
  */
-export async function signContract(page: Page, lang: Lang, who: Applicant, { pdfInPage = true } = {}) {
+export async function signContract(page: Page, lang: Lang, who: Applicant, { pdfViewer = true } = {}) {
   await arrived(page, /\/docu-sign/);
-  if (pdfInPage) await expect(page.locator('iframe.dv-contract')).toBeVisible();
-  else await expect(page.locator('iframe')).toHaveCount(0);
+  const contract = page.getByRole('region', { name: lang === 'es' ? 'Tu contrato de Divilo' : 'Your Divilo contract' });
+  await expect(contract.getByRole('heading', { level: 2 })).toHaveText(lang === 'es' ? 'Contrato de cuenta de negocio Divilo' : 'Divilo business account contract');
+  await expect(contract).toContainText(who.email);
+  const pdfLink = pdfViewer ? (lang === 'es' ? 'Abrir el contrato en PDF' : 'Open the contract as a PDF') : lang === 'es' ? 'Descargar el contrato (PDF)' : 'Download the contract (PDF)';
+  await expect(page.getByRole('link', { name: pdfLink })).toBeVisible();
   const before = await lastMessageId(page);
   await page.getByLabel(lang === 'es' ? /Acepto identificarme/ : /I agree to be identified/).check();
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme el código para firmar' : 'Send me the code to sign' }).click();

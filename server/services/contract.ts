@@ -4,7 +4,7 @@
 import { PDFDocument } from 'pdf-lib';
 import type { Application } from '../repositories/applicationRepository';
 import { CONTRACT_TEXTS, type ContractTexts } from './contractTexts';
-import { textWriter } from './pdfLayout';
+import { textWriter, type TextStyle } from './pdfLayout';
 
 export type ContractLanguage = 'es' | 'en';
 export type ContractApplication = Pick<Application, 'personType' | 'answers'>;
@@ -95,49 +95,78 @@ function describe(doc: PDFDocument, title: string, language: ContractLanguage, n
   doc.setModificationDate(now);
 }
 
-/** The contract of `application` as an A4 PDF in `language`, dated `now`. */
-export async function renderContract(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): Promise<Uint8Array> {
+/**
+ * The contract's content, in reading order: what the PDF prints and what /docu-sign shows as text (a screen reader
+ * and a phone without a PDF viewer read the same words the applicant signs).
+ */
+export type ContractBlock =
+  | { kind: 'title' | 'notice' | 'heading' | 'subheading' | 'paragraph'; text: string }
+  | { kind: 'field'; label: string; value: string };
+
+/** The contract of `application` in `language`, dated `now`, as blocks of text. */
+export function contractContent(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): ContractBlock[] {
   const texts = CONTRACT_TEXTS[language];
   const answers = application.answers;
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  describe(doc, texts.title, language, now);
-  const writer = await textWriter(doc, texts.sampleMark);
+  const blocks: ContractBlock[] = [];
+  const block = (kind: Exclude<ContractBlock['kind'], 'field'>, text: string) => blocks.push({ kind, text });
+  const field = (label: string, value: string) => blocks.push({ kind: 'field', label, value });
 
-  writer.text(texts.title, { size: 18, bold: true });
-  writer.text(texts.sampleNotice, { bold: true, before: 6 });
-  writer.text(texts.placeAndDate(contractDateTime(now, language)), { before: 10 });
+  block('title', texts.title);
+  block('notice', texts.sampleNotice);
+  block('paragraph', texts.placeAndDate(contractDateTime(now, language)));
 
-  writer.text(texts.partiesHeading, { size: 13, bold: true, before: 16 });
-  writer.text(texts.provider, { before: 6 });
-  writer.text(texts.holderHeading, { before: 8 });
+  block('heading', texts.partiesHeading);
+  block('paragraph', texts.provider);
+  block('paragraph', texts.holderHeading);
   const holder = HOLDERS[application.personType ?? 'freelance'];
   const fields = (list: PartyField[]) => {
-    for (const field of list) {
-      const value = field.value(answers, texts, language);
-      if (value) writer.field(texts.labels[field.label], value);
+    for (const each of list) {
+      const value = each.value(answers, texts, language);
+      if (value) field(texts.labels[each.label], value);
     }
   };
   fields(holder.fields);
   if (holder.representedByApplicant) {
-    writer.text(texts.representedBy, { bold: true, before: 8 });
+    block('subheading', texts.representedBy);
     fields(APPLICANT);
   }
 
-  writer.text(texts.productHeading, { size: 13, bold: true, before: 16 });
+  block('heading', texts.productHeading);
   const product = answer(answers, 'diviloProduct');
-  writer.text(texts.products[product as keyof ContractTexts['products']] ?? product, { before: 4 });
+  block('paragraph', texts.products[product as keyof ContractTexts['products']] ?? product);
 
   const privacy = dateAnswer(answers, 'privacyPolicyDate', language, texts.consentPending);
   const precontractual = dateAnswer(answers, 'precontractualinformationDate', language, texts.consentPending);
-  writer.text(texts.clausesHeading, { size: 13, bold: true, before: 16 });
-  for (const clause of texts.clauses({ privacy, precontractual })) writer.text(clause, { before: 6 });
+  block('heading', texts.clausesHeading);
+  for (const clause of texts.clauses({ privacy, precontractual })) block('paragraph', clause);
 
-  writer.text(texts.consentsHeading, { size: 13, bold: true, before: 16 });
-  writer.field(texts.consents.privacy, privacy);
-  writer.field(texts.consents.precontractual, precontractual);
-  writer.field(texts.consents.electronicIdentification, dateAnswer(answers, 'electronicIdentificationDate', language, texts.consentPending));
-  writer.text(texts.signatureNote, { before: 10 });
+  block('heading', texts.consentsHeading);
+  field(texts.consents.privacy, privacy);
+  field(texts.consents.precontractual, precontractual);
+  field(texts.consents.electronicIdentification, dateAnswer(answers, 'electronicIdentificationDate', language, texts.consentPending));
+  block('paragraph', texts.signatureNote);
+  return blocks;
+}
 
+/** How each kind of block prints. */
+const PDF_STYLES: Record<Exclude<ContractBlock['kind'], 'field'>, TextStyle> = {
+  title: { size: 18, bold: true },
+  notice: { bold: true, before: 6 },
+  paragraph: { before: 6 },
+  heading: { size: 13, bold: true, before: 16 },
+  subheading: { bold: true, before: 8 },
+};
+
+/** The contract of `application` as an A4 PDF in `language`, dated `now`. */
+export async function renderContract(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): Promise<Uint8Array> {
+  const texts = CONTRACT_TEXTS[language];
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  describe(doc, texts.title, language, now);
+  const writer = await textWriter(doc, texts.sampleMark);
+  for (const block of contractContent(application, { language, now })) {
+    if (block.kind === 'field') writer.field(block.label, block.value);
+    else writer.text(block.text, PDF_STYLES[block.kind]);
+  }
   writer.footers(texts.pageFooter);
   return doc.save({ useObjectStreams: false });
 }

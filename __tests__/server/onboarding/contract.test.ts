@@ -24,6 +24,7 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     const { token } = await readyToSign(server, '00000040G', { identityCheck: false });
     for (const [method, path, body] of [
       ['GET', 'contract', undefined],
+      ['GET', 'contract/text', undefined],
       ['POST', 'contract/consent', { electronicIdentification: true }],
       ['POST', 'contract/sign', { code: '123456' }],
     ] as const) {
@@ -54,6 +55,28 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     expect(englishText).toContain('Divilo business account contract');
     expect(englishText).toContain('SAMPLE');
     expect(englishText).toContain('Business account and cards');
+  });
+
+  it('answers the same words as text blocks for the page, in reading order, and none once signed', async () => {
+    const { token } = await readyToSign(server, '00000051M');
+    const shown = await call(server, token, 'GET', 'contract/text');
+    expect(shown.status).toBe(200);
+    const { language, blocks } = shown.body as { language: string; blocks: { kind: string; text?: string; label?: string; value?: string }[] };
+    expect(language).toBe('es');
+    expect(blocks[0]).toEqual({ kind: 'title', text: 'Contrato de cuenta de negocio Divilo' });
+    expect(blocks.filter((block) => block.kind === 'heading').length).toBeGreaterThanOrEqual(4);
+    const fields = Object.fromEntries(blocks.filter((block) => block.kind === 'field').map((block) => [block.label, block.value]));
+    expect(Object.values(fields)).toEqual(expect.arrayContaining(['DNI/NIE 00000051M', PHONE, 'Calle Mayor 1, 28013 Madrid, España']));
+    // Every word of the blocks is in the PDF made from the same answers.
+    const pdfText = (await pageTexts((await call(server, token, 'GET', 'contract')).bytes)).join(' ').replace(/\s+/g, ' ');
+    for (const block of blocks) {
+      for (const words of [block.text, block.label, block.value]) if (words) expect(pdfText).toContain(words.split(/\s+/).slice(0, 4).join(' '));
+    }
+
+    await consentAndSign(server, token);
+    const after = await call(server, token, 'GET', 'contract/text');
+    expect(after.status).toBe(409);
+    expect(after.body).toMatchObject({ code: 'STEP_OUT_OF_ORDER', currentStep: 'welcome' });
   });
 
   it('consent, a wrong code (attempts left), then the right code signs: the stored PDF is sealed over every byte and names the contract\'s SHA-256', async () => {

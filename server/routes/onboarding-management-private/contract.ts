@@ -9,7 +9,7 @@ import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../
 import { ApiError } from '../../plugins/errors';
 import { applicationRepository, type Application } from '../../repositories/applicationRepository';
 import { contractRepository } from '../../repositories/contractRepository';
-import { appendAuditPage, applicantName, contractDateTime, renderContract } from '../../services/contract';
+import { appendAuditPage, applicantName, contractContent, contractDateTime, renderContract } from '../../services/contract';
 import { CONTRACT_TEXTS } from '../../services/contractTexts';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { maskPhone } from '../../services/messaging/types';
@@ -170,6 +170,41 @@ export async function contractRoutes(app: FastifyInstance) {
         .header('cache-control', 'no-store')
         .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
         .send(Buffer.from(pdf));
+    },
+  );
+
+  const CONTRACT_BLOCK = {
+    type: 'object',
+    properties: {
+      kind: { type: 'string', enum: ['title', 'notice', 'heading', 'subheading', 'paragraph', 'field'] },
+      text: { type: 'string' },
+      label: { type: 'string' },
+      value: { type: 'string' },
+    },
+    required: ['kind'],
+  } as const;
+
+  app.get(
+    '/contract/text',
+    {
+      schema: {
+        tags: ['onboarding'],
+        summary: 'The words of the contract GET contract shows, as blocks of text in reading order, for the page to show (in the application\'s language)',
+        description: '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done, and once signed (the signed PDF is the contract then).',
+        headers: BEARER,
+        response: {
+          200: { type: 'object', properties: { language: { type: 'string' }, blocks: { type: 'array', items: CONTRACT_BLOCK } }, required: ['language', 'blocks'] },
+          '4xx': { $ref: 'error#' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const application = await applicationFor(request);
+      if (signed(application)) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The contract is signed', { currentStep: 'welcome' });
+      checkContractTurn(application);
+      const language = application.language;
+      reply.header('cache-control', 'no-store');
+      return { language, blocks: contractContent(application, { language, now: app.codes.now() }) };
     },
   );
 

@@ -56,6 +56,12 @@ export interface IdentityCheckStatus {
   reason?: string;
 }
 
+/** The contract's content in reading order (server/services/contract.ts), in the application's language. */
+export interface ContractText {
+  language: string;
+  blocks: ({ kind: 'title' | 'notice' | 'heading' | 'subheading' | 'paragraph'; text: string } | { kind: 'field'; label: string; value: string })[];
+}
+
 /** Every onboarding call that fails shows error.errorSendingData in the global modal (seed), unless the screen handles it. */
 const SENDING = { failureMessageId: 'error.errorSendingData' } as const;
 
@@ -88,6 +94,11 @@ export const onboardingApi = api.injectEndpoints({
       query: () => ({ url: `${PRIVATE}/identity-check` }),
       keepUnusedDataFor: 0,
     }),
+    /** The words of the contract, as the PDF prints them, for the page to show. */
+    contractText: build.query<ContractText, void>({
+      query: () => ({ url: `${PRIVATE}/contract/text` }),
+      keepUnusedDataFor: 0,
+    }),
     contractConsent: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { electronicIdentification: boolean }>({
       query: (body) => ({ url: `${PRIVATE}/contract/consent`, method: 'POST', body }),
       extraOptions: SENDING,
@@ -106,6 +117,7 @@ export const {
   useSaveStepMutation,
   useResendPhoneCodeMutation,
   useIdentityCheckStatusQuery,
+  useContractTextQuery,
   useContractConsentMutation,
   useResendContractCodeMutation,
 } = onboardingApi;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../../app/hooks';
 import { Checkbox, LoadingButton } from '../../../components';
@@ -7,18 +7,14 @@ import { describeMessages } from '../../../i18n/messages';
 import { codeStepSchema, docuSignSchema } from '../../../validation/onboarding';
 import { validateSchema } from '../../../validation/validate';
 import { CodeEntry, ResendCode, useCodeFeedback } from '../CodeEntry';
-import { useContractConsentMutation, useResendContractCodeMutation } from '../onboardingApi';
+import { useContractConsentMutation, useContractTextQuery, useResendContractCodeMutation, type ContractText } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
   lead: { id: 'onboarding.docu-sign.lead', defaultMessage: 'Your contract, made from your answers. Read it, then sign it with a code we send to your phone.' },
-  contractTitle: { id: 'onboarding.docu-sign.frameTitle', defaultMessage: 'Your Divilo contract (PDF)' },
+  contractTitle: { id: 'onboarding.docu-sign.frameTitle', defaultMessage: 'Your Divilo contract' },
   download: { id: 'onboarding.docu-sign.download', defaultMessage: 'Open the contract as a PDF' },
-  noViewer: {
-    id: 'onboarding.docu-sign.noViewer',
-    defaultMessage: 'Your contract is ready as a PDF file. Download it and read it before you sign.',
-  },
   downloadFile: { id: 'onboarding.docu-sign.downloadFile', defaultMessage: 'Download the contract (PDF)' },
   fileName: { id: 'onboarding.docu-sign.fileName', defaultMessage: 'divilo-contract.pdf' },
   loading: { id: 'onboarding.docu-sign.loading', defaultMessage: 'Preparing your contract…' },
@@ -33,7 +29,7 @@ const messages = describeMessages({
   sign: { id: 'onboarding.docu-sign.sign', defaultMessage: 'Sign the contract' },
 });
 
-/** The contract PDF, fetched with the onboarding token, as a URL the page can show. */
+/** The contract PDF, fetched with the onboarding token, as a URL the page can link to (opened, or downloaded). */
 function useContractUrl(): { url: string | null; failed: boolean } {
   const token = useAppSelector((state) => state.session.authorizationToken);
   const [result, setResult] = useState<{ url: string | null; failed: boolean }>({ url: null, failed: false });
@@ -58,15 +54,53 @@ function useContractUrl(): { url: string | null; failed: boolean } {
 }
 
 /**
- * Whether the browser shows a PDF inside the page. Phone browsers mostly do not (Chrome on Android leaves the frame
- * blank): there the contract is offered as a file to download instead.
+ * Whether the browser shows a PDF itself. Most phone browsers do not: there the PDF is offered as a file to download
+ * (named), elsewhere it opens in a new tab.
  */
-const showsPdfInPage = () => typeof navigator !== 'undefined' && navigator.pdfViewerEnabled === true;
+const showsPdf = () => typeof navigator !== 'undefined' && navigator.pdfViewerEnabled === true;
 
-/** /docu-sign: the contract shown in the page, the consent, and the signature confirmed by an SMS code. */
+/** The contract's words, as the PDF prints them, grouped for reading: each run of fields is one list. */
+function ContractWords({ contract, title }: { contract: ContractText; title: string }) {
+  const content: ReactNode[] = [];
+  let fields: ReactNode[] = [];
+  const endFields = () => {
+    if (fields.length) content.push(<dl key={`fields-${content.length}`}>{fields}</dl>);
+    fields = [];
+  };
+  contract.blocks.forEach((block, index) => {
+    if (block.kind === 'field') {
+      fields.push(
+        <div key={index}>
+          <dt>{block.label}</dt>
+          <dd>{block.value}</dd>
+        </div>,
+      );
+      return;
+    }
+    endFields();
+    if (block.kind === 'title') content.push(<h2 key={index}>{block.text}</h2>);
+    else if (block.kind === 'heading') content.push(<h3 key={index}>{block.text}</h3>);
+    else if (block.kind === 'subheading') content.push(<h4 key={index}>{block.text}</h4>);
+    else if (block.kind === 'notice') content.push(<p key={index} className="dv-contract__notice">{block.text}</p>);
+    else content.push(<p key={index}>{block.text}</p>);
+  });
+  endFields();
+  // A region of its own that scrolls, reachable with the keyboard, in the contract's language.
+  return (
+    <section className="dv-contract" aria-label={title} tabIndex={0} lang={contract.language}>
+      {content}
+    </section>
+  );
+}
+
+/**
+ * /docu-sign: the contract's words shown in the page (the PDF one link away), the consent, and the signature
+ * confirmed by an SMS code.
+ */
 export function DocuSignScreen() {
   const intl = useIntl();
-  const contract = useContractUrl();
+  const words = useContractTextQuery();
+  const pdf = useContractUrl();
   const [consent, { isLoading: consenting }] = useContractConsentMutation();
   const [resend, { isLoading: resending }] = useResendContractCodeMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -114,25 +148,26 @@ export function DocuSignScreen() {
 
   return (
     <StepLayout step="docu-sign" lead={intl.formatMessage(messages.lead)}>
-      {contract.url && showsPdfInPage() ? (
+      {words.data ? (
         <>
-          <iframe className="dv-contract" src={contract.url} title={intl.formatMessage(messages.contractTitle)} />
-          <p>
-            <a href={contract.url} target="_blank" rel="noopener noreferrer">
-              {intl.formatMessage(messages.download)}
-            </a>
-          </p>
+          <ContractWords contract={words.data} title={intl.formatMessage(messages.contractTitle)} />
+          {pdf.url && (
+            <p>
+              {showsPdf() ? (
+                <a href={pdf.url} target="_blank" rel="noopener noreferrer">
+                  {intl.formatMessage(messages.download)}
+                </a>
+              ) : (
+                <a href={pdf.url} download={intl.formatMessage(messages.fileName)}>
+                  {intl.formatMessage(messages.downloadFile)}
+                </a>
+              )}
+            </p>
+          )}
         </>
-      ) : contract.url ? (
-        <div className="dv-contract-file">
-          <p>{intl.formatMessage(messages.noViewer)}</p>
-          <a className="dv-button dv-button--gray" href={contract.url} download={intl.formatMessage(messages.fileName)}>
-            {intl.formatMessage(messages.downloadFile)}
-          </a>
-        </div>
       ) : (
         <p className="dv-step__note" role="status">
-          {intl.formatMessage(contract.failed ? messages.unavailable : messages.loading)}
+          {intl.formatMessage(words.isError ? messages.unavailable : messages.loading)}
         </p>
       )}
       <Checkbox
