@@ -65,6 +65,19 @@ test("/login loads the login form's code alone; the SMS step's arrives while the
   expect(areas).toEqual(['login', 'login-code']);
 });
 
+test("/login carries the login journey's texts only; the wizard's arrive with its screen, once", async ({ page }) => {
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  const response = await page.goto('/login?lang=es');
+  expect(await response!.text()).toContain('data-part="login"');
+  await expect(page.getByLabel('DNI o NIE')).toBeEnabled();
+  expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual([]);
+  await page.getByRole('link', { name: 'Ábrela ahora' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Abre tu cuenta de empresa');
+  await expect(page.getByLabel('Correo electrónico')).toBeVisible();
+  expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual(['/locales/es.ast.json']);
+});
+
 test('a page without its configuration fetches /config.json; when that fails too, a translated error with a retry that recovers', async ({ page }) => {
   await withoutBlock(page, 'divilo-config');
   await page.route('**/config.json', (route) => route.abort());

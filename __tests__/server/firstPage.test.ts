@@ -38,7 +38,10 @@ beforeAll(async () => {
   writeFileSync(path.join(distDir, 'index.html'), INDEX_HTML);
   writeFileSync(path.join(distDir, 'chunk-groups.json'), JSON.stringify(CHUNK_GROUPS));
   for (const file of new Set(Object.values(CHUNK_GROUPS).flat())) writeFileSync(path.join(distDir, file), `/* ${file} */`);
-  writeFileSync(path.join(localesDir, 'es.json'), JSON.stringify({ 'app.title': 'Divilo', 'login.hint': TRICKY, 'login.greeting': 'Hola, {name}' }));
+  writeFileSync(
+    path.join(localesDir, 'es.json'),
+    JSON.stringify({ 'app.title': 'Divilo', 'login.hint': TRICKY, 'login.greeting': 'Hola, {name}', 'onboarding.step.title': 'Paso', 'documents.pdf': 'PDF', 'routes.signUp.title': 'Abre tu cuenta' }),
+  );
   writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo', 'login.hint': 'Press here', 'login.greeting': 'Hello, {name}' }));
   server = await buildTestApp({}, { distDir, localesDir });
 });
@@ -50,9 +53,9 @@ afterAll(async () => {
 const load = (url: string, headers: Record<string, string> = {}) => server.app.inject({ url, headers: { accept: 'text/html', ...headers } });
 
 /** The raw text of a data block, and its language when it says one. */
-function block(html: string, id: string): { text: string; locale?: string } | undefined {
-  const match = new RegExp(`<script type="application/json" id="${id}"(?: data-locale="(\\w+)")?>([^]*?)</script>`).exec(html);
-  return match ? { text: match[2], locale: match[1] } : undefined;
+function block(html: string, id: string): { text: string; locale?: string; part?: string } | undefined {
+  const match = new RegExp(`<script type="application/json" id="${id}"(?: data-locale="(\\w+)")?(?: data-part="(\\w+)")?>([^]*?)</script>`).exec(html);
+  return match ? { text: match[3], locale: match[1], part: match[2] } : undefined;
 }
 
 const preloads = (html: string) => [...html.matchAll(/<link rel="preload" as="(\w+)"(?: type="[^"]+")? href="([^"]+)"( crossorigin)?>/g)].map(([, as, href]) => ({ as, href }));
@@ -76,15 +79,27 @@ describe('the runtime configuration in the page', () => {
 
 describe('the texts in the page', () => {
   it('are what /locales/{language}.ast.json answers, with no "<" that could end their element', async () => {
-    const page = await load('/login?lang=es');
+    const page = await load('/signUp?lang=es');
     const locale = block(page.body, 'divilo-locale')!;
     expect(locale.locale).toBe('es');
+    expect(locale.part).toBeUndefined();
     expect(locale.text).not.toContain('<');
     expect(locale.text).toContain('\\u003c/script>');
     expect(JSON.parse(locale.text)).toEqual((await server.app.inject('/locales/es.ast.json')).json());
     // The parsed text still reads as written.
     expect(JSON.parse(locale.text)['login.hint']).toEqual([{ type: 0, value: TRICKY_READ }]);
     expect(page.body.match(/<\/script>/g)).toHaveLength(2 + 2);
+  });
+
+  it("on a login screen's page are the login journey's: the wizard's own texts are left out, and the block says so", async () => {
+    const whole = (await server.app.inject('/locales/es.ast.json')).json() as Record<string, unknown>;
+    for (const url of ['/login?lang=es', '/?lang=es', '/login/confirm-telephone?lang=es', '/recover-password/init?lang=es']) {
+      const locale = block((await load(url)).body, 'divilo-locale')!;
+      expect([url, locale.part]).toEqual([url, 'login']);
+      const carried = JSON.parse(locale.text) as Record<string, unknown>;
+      expect(Object.keys(carried).sort()).toEqual(Object.keys(whole).filter((id) => !/^(onboarding|documents)\./.test(id)).sort());
+      expect(carried['routes.signUp.title']).toEqual(whole['routes.signUp.title']);
+    }
   });
 
   it('are in the language the app will choose: ?lang=, else the language cookie, else the browser\'s first, else English', async () => {

@@ -8,7 +8,7 @@ import { CHUNK_GROUPS_FILE, FONT_GROUP } from '../../src/config/firstPage';
 import type { RuntimeConfig } from '../../src/config/runtimeConfig';
 import { compressedCopies, etagOf, preferredEncoding } from '../services/compression';
 import { pageArea, pageLocale, renderFirstPage } from '../services/firstPage';
-import { readCompiledCatalog } from '../services/localeCatalogs';
+import { loginPart, readCompiledCatalog } from '../services/localeCatalogs';
 
 /** Paths that belong to the server, never to the SPA's history fallback. */
 const SERVER_PATHS = /^\/(api|cognito|s3|dev|docs|health|locales|config\.json|assets)(\/|$)/;
@@ -60,6 +60,7 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = new URL(request.url, 'http://page');
     const locale = pageLocale({ search: url.search, cookies: request.cookies ?? {}, acceptLanguage: request.headers['accept-language'] });
+    const area = pageArea(url.pathname);
     const [template, groups, catalog] = await Promise.all([
       readFile(path.join(root, 'index.html'), 'utf8'),
       readChunkGroups(root),
@@ -70,9 +71,11 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
     ]);
     const preload = [
       ...(groups[FONT_GROUP] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.woff2$/.test(file)),
-      ...(groups[pageArea(url.pathname)] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file)),
+      ...(groups[area] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file)),
     ];
-    const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog, preload });
+    // A login screen's page carries the login journey's texts only; the wizard's page, all of them.
+    const login = area !== 'onboarding' && catalog !== undefined;
+    const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog: login ? loginPart(catalog) : catalog, catalogPart: login ? 'login' : undefined, preload });
     const etag = etagOf(html);
     reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding, Accept-Language, Cookie').header('etag', etag).type('text/html; charset=utf-8');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();

@@ -44,7 +44,10 @@ function insertBefore(html: string, tag: string, content: string): string {
  * files), then, as data blocks the app reads (src/config/firstPage.ts), the runtime configuration and the texts
  * of the page's language. The page's `lang` is that language.
  */
-export function renderFirstPage(template: string, parts: { config: RuntimeConfig; locale: Locale; catalog?: string; preload: string[] }): string {
+export function renderFirstPage(
+  template: string,
+  parts: { config: RuntimeConfig; locale: Locale; catalog?: string; catalogPart?: 'login'; preload: string[] },
+): string {
   const links = parts.preload
     .map((file) => {
       // A font is fetched in CORS mode even from the same origin: its preload must say so to be used.
@@ -55,7 +58,7 @@ export function renderFirstPage(template: string, parts: { config: RuntimeConfig
     .join('');
   const blocks =
     `<script type="application/json" id="${FIRST_PAGE_BLOCKS.config}">${jsonForScript(JSON.stringify(parts.config))}</script>` +
-    (parts.catalog === undefined ? '' : `<script type="application/json" id="${FIRST_PAGE_BLOCKS.locale}" data-locale="${parts.locale}">${jsonForScript(parts.catalog)}</script>`);
+    (parts.catalog === undefined ? '' : `<script type="application/json" id="${FIRST_PAGE_BLOCKS.locale}" data-locale="${parts.locale}"${parts.catalogPart ? ` data-part="${parts.catalogPart}"` : ''}>${jsonForScript(parts.catalog)}</script>`);
   const withLang = template.replace(/<html\b[^>]*>/i, (tag) => tag.replace(/\slang=("[^"]*"|'[^']*'|[^\s>]*)/i, ` lang="${parts.locale}"`));
   return insertBefore(insertBefore(withLang, '</head>', links), '</body>', blocks);
 }

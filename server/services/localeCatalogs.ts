@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from '@formatjs/icu-messageformat-parser';
+import { WIZARD_ONLY_NAMESPACES } from '../../src/config/firstPage';
 import type { Locale } from '../../src/i18n/locale';
 
 /** The texts of one language (locales/{locale}.json), or undefined when the file is not there. */
@@ -32,4 +33,22 @@ export function compileCatalog(source: string): string {
 export async function readCompiledCatalog(localesDir: string, locale: Locale): Promise<string | undefined> {
   const source = await readLocaleSource(localesDir, locale);
   return source === undefined ? undefined : compileCatalog(source);
+}
+
+const loginCatalogs = new Map<string, string>();
+
+/**
+ * A compiled catalog without the texts only the onboarding wizard uses (WIZARD_ONLY_NAMESPACES): what a login
+ * page carries. Cached per catalog, like the catalogs themselves.
+ */
+export function loginPart(compiled: string): string {
+  let part = loginCatalogs.get(compiled);
+  if (part === undefined) {
+    const messages = JSON.parse(compiled) as Record<string, unknown>;
+    const wizardOnly = (id: string) => (WIZARD_ONLY_NAMESPACES as readonly string[]).includes(id.slice(0, id.indexOf('.')));
+    part = JSON.stringify(Object.fromEntries(Object.entries(messages).filter(([id]) => !wizardOnly(id))));
+    if (loginCatalogs.size >= 4) loginCatalogs.delete(loginCatalogs.keys().next().value!);
+    loginCatalogs.set(compiled, part);
+  }
+  return part;
 }

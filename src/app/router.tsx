@@ -1,6 +1,8 @@
 import { createBrowserRouter, createMemoryRouter, redirect, type RouteObject } from 'react-router';
+import { selectLocale } from '../features/ui/uiSlice';
+import { loadMessages } from '../i18n/locale';
 import { carryQuery } from '../routing/query';
-import { ROUTES, type RouteName } from '../routing/routes';
+import { ROUTES, type RouteArea, type RouteName } from '../routing/routes';
 import { AppShell } from './AppShell';
 import { RouteLoadError } from './RouteLoadError';
 import { guardRoute } from './guards';
@@ -10,7 +12,10 @@ import type { AppStore } from './store';
 /** Routes that only redirect render nothing: their loader has already moved on. */
 const Redirecting = () => null;
 
-export function buildRoutes(store: AppStore): RouteObject[] {
+/** What a screen area needs beyond its code before it shows (the wizard's texts, in the browser). */
+export type AreaNeeds = (area: RouteArea) => Promise<unknown> | undefined;
+
+export function buildRoutes(store: AppStore, areaNeeds: AreaNeeds = () => undefined): RouteObject[] {
   const carry = (to: string) => ({ request }: { request: Request }) => redirect(carryQuery(to, new URL(request.url).search));
   return [
     {
@@ -28,7 +33,7 @@ export function buildRoutes(store: AppStore): RouteObject[] {
             path: route.path,
             loader: ({ request }) => guardRoute(store, route, request.url),
             lazy: async () => {
-              const { screens } = await areaLoaders[route.area]();
+              const [{ screens }] = await Promise.all([areaLoaders[route.area](), areaNeeds(route.area)]);
               return { Component: screens[route.name as RouteName] };
             },
           }),
@@ -40,10 +45,11 @@ export function buildRoutes(store: AppStore): RouteObject[] {
 }
 
 export function createAppRouter(store: AppStore) {
-  return createBrowserRouter(buildRoutes(store));
+  // The wizard's screens need its texts: a login page carried only the login journey's (src/i18n/locale.ts).
+  return createBrowserRouter(buildRoutes(store, (area) => (area === 'onboarding' ? loadMessages(selectLocale(store.getState())) : undefined)));
 }
 
-/** For tests and diagnostics replays: the same routes in memory. */
-export function createAppMemoryRouter(store: AppStore, initialPath: string) {
-  return createMemoryRouter(buildRoutes(store), { initialEntries: [initialPath] });
+/** For tests: the same routes in memory, with whatever texts the test provides. */
+export function createAppMemoryRouter(store: AppStore, initialPath: string, areaNeeds?: AreaNeeds) {
+  return createMemoryRouter(buildRoutes(store, areaNeeds), { initialEntries: [initialPath] });
 }

@@ -6,9 +6,15 @@
  */
 export const FIRST_PAGE_BLOCKS = {
   config: 'divilo-config',
-  /** Carries its language in `data-locale`. */
+  /**
+   * Carries its language in `data-locale`; with `data-part="login"`, only the texts the login journey's screens use
+   * (the page of a login screen: the wizard's texts are fetched if the applicant goes there).
+   */
   locale: 'divilo-locale',
 } as const;
+
+/** The namespaces of message ids only the onboarding wizard uses: left out of a login page's texts. */
+export const WIZARD_ONLY_NAMESPACES = ['onboarding', 'documents'] as const;
 
 /**
  * The build's list of the files each screen area loads on demand (`{ "login": ["assets/login.….js", …] }`),

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
 import { StartupError } from '../app/StartupError';
-import { FALLBACK_LOCALE, loadedMessages, loadMessages, type Locale, type Messages } from './locale';
+import { FALLBACK_LOCALE, loadedMessages, loadMessages, onMessagesArrived, type Locale, type Messages } from './locale';
 
 interface Props {
   locale: Locale;
@@ -12,7 +12,8 @@ interface Props {
 
 /**
  * Provides react-intl with the locale file of the chosen language, fetched when the language changes; a catalog
- * already here (the one the page carried) renders at once.
+ * already here (the one the page carried, whole or the login journey's part) renders at once, and a whole one
+ * replaces a part when it arrives (the router fetches it for the wizard's screens).
  */
 export function IntlRoot({ locale, children, fallback = null }: Props) {
   const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages } | null>(() => {
@@ -24,12 +25,26 @@ export function IntlRoot({ locale, children, fallback = null }: Props) {
 
   useEffect(() => {
     let current = true;
+    const show = (messages: Messages) =>
+      // The same catalog as the one shown keeps the state (and the tree) as it is.
+      setLoaded((shown) => (shown?.locale === locale && shown.messages === messages ? shown : { locale, messages }));
+    // A whole catalog arriving later (the page carried part of it) replaces the part.
+    const stop = onMessagesArrived((arrivedLocale, messages) => {
+      if (current && arrivedLocale === locale) show(messages);
+    });
+    const here = loadedMessages(locale);
+    if (here) {
+      show(here);
+      return () => {
+        current = false;
+        stop();
+      };
+    }
     loadMessages(locale)
       .catch(() => (locale === FALLBACK_LOCALE ? Promise.reject(new Error('no texts')) : loadMessages(FALLBACK_LOCALE)))
       .then(
         (messages) => {
-          // The same catalog as the one shown keeps the state (and the tree) as it is.
-          if (current) setLoaded((shown) => (shown?.locale === locale && shown.messages === messages ? shown : { locale, messages }));
+          if (current) show(messages);
         },
         () => {
           // Neither the language asked for nor the fallback: the app cannot speak, so it says so and offers a retry.
@@ -38,6 +53,7 @@ export function IntlRoot({ locale, children, fallback = null }: Props) {
       );
     return () => {
       current = false;
+      stop();
     };
   }, [locale, attempt]);
 

@@ -49,13 +49,17 @@ export function localeFromQuery(search: string): Locale | undefined {
 /** Texts by id: plain ICU strings (the files in locales/), or parsed into ASTs (what the app loads). */
 export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
+/** The whole catalog of each language, fetched or on its way. */
 const cache = new Map<Locale, Promise<Messages>>();
-/** The catalogs that have arrived, for a first render that need not wait. */
+/** The catalogs that have arrived, whole or the page's part, for a render that need not wait. */
 const arrived = new Map<Locale, Messages>();
+/** Told when a whole catalog arrives (one the page carried only a part of, for one). */
+const listeners = new Set<(locale: Locale, messages: Messages) => void>();
 
 /**
- * Locale files are fetched on demand, never bundled, already parsed by the server (`/locales/{locale}.ast.json`):
- * the bundle leaves out the ICU message parser (webpack aliases it to its no-parser build).
+ * The whole catalog of a language. Locale files are fetched on demand, never bundled, already parsed by the
+ * server (`/locales/{locale}.ast.json`): the bundle leaves out the ICU message parser (webpack aliases it to its
+ * no-parser build).
  */
 export function loadMessages(locale: Locale, fetchImpl: typeof fetch = fetch): Promise<Messages> {
   let pending = cache.get(locale);
@@ -64,6 +68,7 @@ export function loadMessages(locale: Locale, fetchImpl: typeof fetch = fetch): P
       if (!response.ok) throw new Error(`Request failed with status code ${response.status}`);
       const messages = (await response.json()) as Messages;
       arrived.set(locale, messages);
+      listeners.forEach((listener) => listener(locale, messages));
       return messages;
     });
     pending.catch(() => cache.delete(locale));
@@ -72,15 +77,22 @@ export function loadMessages(locale: Locale, fetchImpl: typeof fetch = fetch): P
   return pending;
 }
 
-/** A catalog already here (written into the page, or fetched before), without waiting. */
+/** A catalog already here (written into the page, whole or in part, or fetched before), without waiting. */
 export function loadedMessages(locale: Locale): Messages | undefined {
   return arrived.get(locale);
 }
 
+/** Calls `listener` with each whole catalog that arrives from now on; answers how to stop. */
+export function onMessagesArrived(listener: (locale: Locale, messages: Messages) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 /**
  * Takes the catalog the server wrote into the page (`#divilo-locale`, the same parsed texts as
- * `/locales/{locale}.ast.json`), under the language it names: that language is then never fetched. Returns
- * that language, or undefined when the page carries no whole catalog.
+ * `/locales/{locale}.ast.json`, or with `data-part` only the login journey's), under the language it names: a
+ * whole one is then never fetched, a part until a screen needs more (loadMessages). Returns that language, or
+ * undefined when the page carries no catalog.
  */
 export function adoptInlinedMessages(page?: Document): Locale | undefined {
   const block = readDataBlock(FIRST_PAGE_BLOCKS.locale, page);
@@ -88,6 +100,6 @@ export function adoptInlinedMessages(page?: Document): Locale | undefined {
   if (!block || !isLocale(locale)) return undefined;
   const messages = block.data as Messages;
   arrived.set(locale, messages);
-  cache.set(locale, Promise.resolve(messages));
+  if (!block.element.hasAttribute('data-part')) cache.set(locale, Promise.resolve(messages));
   return locale;
 }

@@ -59,12 +59,12 @@ afterEach(() => {
 });
 
 /** A page as the server sends it: the app's element, then the data blocks given. */
-async function startPage(url: string, blocks: { config?: string; locale?: [string, string] } = {}) {
+async function startPage(url: string, blocks: { config?: string; locale?: [string, string, 'login'?] } = {}) {
   window.history.replaceState(null, '', url);
   document.body.innerHTML =
     '<div id="app"></div>' +
     (blocks.config === undefined ? '' : `<script type="application/json" id="divilo-config">${blocks.config}</script>`) +
-    (blocks.locale === undefined ? '' : `<script type="application/json" id="divilo-locale" data-locale="${blocks.locale[0]}">${blocks.locale[1]}</script>`);
+    (blocks.locale === undefined ? '' : `<script type="application/json" id="divilo-locale" data-locale="${blocks.locale[0]}"${blocks.locale[2] ? ` data-part="${blocks.locale[2]}"` : ''}>${blocks.locale[1]}</script>`);
   const { startApp } = await import('../../../src/app/startup');
   root = await startApp(document.getElementById('app')!);
 }
@@ -77,6 +77,19 @@ describe('start-up', () => {
     expect(await screen.findByLabelText('DNI o NIE')).toBeEnabled();
     expect(fetched).toEqual([]);
     expect(server.requests.map((request) => request.url)).not.toContain('/config.json');
+  });
+
+  it("with a login page's part of the texts, fetches the whole catalog once, when the applicant moves on to the wizard", async () => {
+    const loginPart = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(catalogs.es) as Record<string, unknown>).filter(([id]) => !/^(onboarding|documents)\./.test(id))));
+    await startPage('/login?lang=es', { config: pageConfig(), locale: ['es', loginPart, 'login'] });
+    expect(await screen.findByLabelText('DNI o NIE')).toBeEnabled();
+    expect(fetched).toEqual([]);
+
+    screen.getByRole('link', { name: 'Ábrela ahora' }).click();
+    expect(await screen.findByRole('heading', { name: 'Abre tu cuenta de empresa' })).toBeInTheDocument();
+    // The wizard's own texts, which the page did not carry.
+    expect(await screen.findByLabelText('Correo electrónico')).toBeInTheDocument();
+    expect(fetched).toEqual(['/locales/es.ast.json']);
   });
 
   it('fetches /config.json and the locale file when the page carries neither', async () => {
