@@ -157,15 +157,6 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         {description && `${description} `}
         {intl.formatMessage(messages[shape.hint], { max: formatSize(intl, maxBytes) })}
       </p>
-      {phase.name === 'uploading' && (
-        <div className="dv-upload__progress">
-          <progress max={100} value={percent} aria-label={intl.formatMessage(messages.progress, { name: phase.fileName })} />
-          <span aria-hidden="true">{percent}%</span>
-          <button type="button" className="dv-upload__cancel" onClick={() => controller.current?.abort()}>
-            {intl.formatMessage(messages.cancel)}
-          </button>
-        </div>
-      )}
       <input
         ref={inputRef}
         id={`${id}-file`}
@@ -178,10 +169,23 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         aria-invalid={phase.name === 'failed' || undefined}
         onChange={onChange}
       />
-      <label htmlFor={`${id}-file`} className={['dv-upload__button', busy && 'dv-upload__button--disabled'].filter(Boolean).join(' ')}>
+      {/* While the file goes up, its progress takes the button's place (the label stays, for the input): nothing moves. */}
+      <label
+        htmlFor={`${id}-file`}
+        className={phase.name === 'uploading' ? 'dv-visually-hidden' : ['dv-upload__button', busy && 'dv-upload__button--disabled'].filter(Boolean).join(' ')}
+      >
         {intl.formatMessage(hasDocument ? messages[shape.replace] : messages[shape.choose])}
         <span className="dv-visually-hidden">: {label}</span>
       </label>
+      {phase.name === 'uploading' && (
+        <div className="dv-upload__progress">
+          <progress max={100} value={percent} aria-label={intl.formatMessage(messages.progress, { name: phase.fileName })} />
+          <span aria-hidden="true">{percent}%</span>
+          <button type="button" className="dv-upload__cancel" onClick={() => controller.current?.abort()}>
+            {intl.formatMessage(messages.cancel)}
+          </button>
+        </div>
+      )}
       <p className="dv-upload__status" role="status">
         {phase.name === 'checking' && intl.formatMessage(messages.checking)}
         {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (

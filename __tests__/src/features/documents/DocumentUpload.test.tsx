@@ -103,8 +103,12 @@ describe('DocumentUpload against the server', () => {
   it('cancels an upload in progress: says so, keeps nothing, and lets the applicant choose again', async () => {
     const { user, input, onUploaded } = await renderField('application-field-4');
     await user.upload(input, pdf(12 * 1024 * 1024, 'escritura.pdf'));
-    expect(screen.getByRole('progressbar', { name: 'Uploading escritura.pdf' })).toBeInTheDocument();
+    const progress = screen.getByRole('progressbar', { name: 'Uploading escritura.pdf' });
     expect(input).toBeDisabled();
+    // The bar takes the button's place, right after the (still labelled) input: what follows does not move.
+    expect(progress.closest('.dv-upload__progress')?.previousElementSibling?.className).toBe('dv-visually-hidden');
+    expect(document.querySelector('.dv-upload__button')).toBeNull();
+    expect(input).toHaveAccessibleName(/Choose a PDF/);
     await user.click(screen.getByRole('button', { name: 'Cancel the upload' }));
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Upload cancelled. Nothing of it was kept.'), { timeout: 20_000 });
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
