@@ -2,6 +2,7 @@
 // signs), and the signature record appended to it once the SMS code confirms the signature. The same answers
 // and the same `now` give the same bytes, so the contract's SHA-256 names exactly what the applicant saw.
 import { PDFDocument } from 'pdf-lib';
+import type { ContractBlock } from '../../src/features/signup/contractBlocks';
 import type { Application } from '../repositories/applicationRepository';
 import { CONTRACT_TEXTS, type ContractTexts } from './contractTexts';
 import { textWriter, type TextStyle } from './pdfLayout';
@@ -96,14 +97,9 @@ function describe(doc: PDFDocument, title: string, language: ContractLanguage, n
 }
 
 /**
- * The contract's content, in reading order: what the PDF prints and what /docu-sign shows as text (a screen reader
- * and a phone without a PDF viewer read the same words the applicant signs).
+ * The contract of `application` in `language`, dated `now`, as blocks of text in reading order: what the PDF prints
+ * and what /docu-sign shows (a screen reader and a phone without a PDF viewer read the words the applicant signs).
  */
-export type ContractBlock =
-  | { kind: 'title' | 'notice' | 'heading' | 'subheading' | 'paragraph'; text: string }
-  | { kind: 'field'; label: string; value: string };
-
-/** The contract of `application` in `language`, dated `now`, as blocks of text. */
 export function contractContent(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): ContractBlock[] {
   const texts = CONTRACT_TEXTS[language];
   const answers = application.answers;

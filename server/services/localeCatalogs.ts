@@ -14,19 +14,28 @@ export async function readLocaleSource(localesDir: string, locale: Locale): Prom
   }
 }
 
+/**
+ * What `make` gives for `key`, made once: the catalogs change only between deployments, so a cache keeps two
+ * languages and at most one older version of each while a deployment changes them.
+ */
+function remembered(cache: Map<string, string>, key: string, make: () => string): string {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    if (cache.size >= 4) cache.delete(cache.keys().next().value!);
+    cache.set(key, value);
+  }
+  return value;
+}
+
 const compiledCatalogs = new Map<string, string>();
 
-/** The catalog with every message parsed (cached per source text: the files change only between deployments). */
+/** The catalog with every message parsed (cached per source text). */
 export function compileCatalog(source: string): string {
-  let compiled = compiledCatalogs.get(source);
-  if (compiled === undefined) {
+  return remembered(compiledCatalogs, source, () => {
     const messages = JSON.parse(source) as Record<string, string>;
-    compiled = JSON.stringify(Object.fromEntries(Object.entries(messages).map(([id, message]) => [id, parse(message)])));
-    // Two languages, and at most one older version of each while a deployment changes them.
-    if (compiledCatalogs.size >= 4) compiledCatalogs.delete(compiledCatalogs.keys().next().value!);
-    compiledCatalogs.set(source, compiled);
-  }
-  return compiled;
+    return JSON.stringify(Object.fromEntries(Object.entries(messages).map(([id, message]) => [id, parse(message)])));
+  });
 }
 
 /** What `/locales/{locale}.ast.json` answers: the language's texts parsed into ICU ASTs, or undefined. */
@@ -42,13 +51,9 @@ const loginCatalogs = new Map<string, string>();
  * page carries. Cached per catalog, like the catalogs themselves.
  */
 export function loginPart(compiled: string): string {
-  let part = loginCatalogs.get(compiled);
-  if (part === undefined) {
+  return remembered(loginCatalogs, compiled, () => {
     const messages = JSON.parse(compiled) as Record<string, unknown>;
     const wizardOnly = (id: string) => (WIZARD_ONLY_NAMESPACES as readonly string[]).includes(id.slice(0, id.indexOf('.')));
-    part = JSON.stringify(Object.fromEntries(Object.entries(messages).filter(([id]) => !wizardOnly(id))));
-    if (loginCatalogs.size >= 4) loginCatalogs.delete(loginCatalogs.keys().next().value!);
-    loginCatalogs.set(compiled, part);
-  }
-  return part;
+    return JSON.stringify(Object.fromEntries(Object.entries(messages).filter(([id]) => !wizardOnly(id))));
+  });
 }

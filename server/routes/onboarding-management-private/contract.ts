@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parsePhoneNumberWithError } from 'libphonenumber-js/min';
+import { CONTRACT_BLOCK_KINDS } from '../../../src/features/signup/contractBlocks';
 import { codeStepSchema, docuSignSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
@@ -176,7 +177,7 @@ export async function contractRoutes(app: FastifyInstance) {
   const CONTRACT_BLOCK = {
     type: 'object',
     properties: {
-      kind: { type: 'string', enum: ['title', 'notice', 'heading', 'subheading', 'paragraph', 'field'] },
+      kind: { type: 'string', enum: CONTRACT_BLOCK_KINDS },
       text: { type: 'string' },
       label: { type: 'string' },
       value: { type: 'string' },

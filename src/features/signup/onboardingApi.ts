@@ -2,6 +2,7 @@ import { api } from '../../services/api';
 import type { ApiError } from '../../services/baseQuery';
 import type { FieldError } from '../../validation/validate';
 import type { StepId } from './flow';
+import type { ContractBlock } from './contractBlocks';
 
 /** The application as the server shows it to the applicant (never a secret). */
 export interface ApplicationView {
@@ -56,10 +57,10 @@ export interface IdentityCheckStatus {
   reason?: string;
 }
 
-/** The contract's content in reading order (server/services/contract.ts), in the application's language. */
+/** The contract's content in reading order, in the application's language. */
 export interface ContractText {
   language: string;
-  blocks: ({ kind: 'title' | 'notice' | 'heading' | 'subheading' | 'paragraph'; text: string } | { kind: 'field'; label: string; value: string })[];
+  blocks: ContractBlock[];
 }
 
 /** Every onboarding call that fails shows error.errorSendingData in the global modal (seed), unless the screen handles it. */

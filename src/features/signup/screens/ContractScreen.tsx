@@ -29,28 +29,31 @@ const messages = describeMessages({
   sign: { id: 'onboarding.docu-sign.sign', defaultMessage: 'Sign the contract' },
 });
 
-/** The contract PDF, fetched with the onboarding token, as a URL the page can link to (opened, or downloaded). */
-function useContractUrl(): { url: string | null; failed: boolean } {
+/**
+ * The contract PDF, fetched with the onboarding token, as a URL the page can link to (opened, or downloaded); null
+ * until it is here, and when it cannot be had (the page then shows the words alone).
+ */
+function useContractUrl(): string | null {
   const token = useAppSelector((state) => state.session.authorizationToken);
-  const [result, setResult] = useState<{ url: string | null; failed: boolean }>({ url: null, failed: false });
+  const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    let url: string | null = null;
+    let made: string | null = null;
     let cancelled = false;
     void fetch(`${getRuntimeConfig().apiBaseUrl.replace(/\/+$/, '')}/onboarding-management-private/contract`, { headers: { authorization: `Bearer ${token}` } })
       .then(async (response) => {
         if (!response.ok) throw new Error(String(response.status));
         const blob = await response.blob();
         if (cancelled) return;
-        url = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
-        setResult({ url, failed: false });
+        made = URL.createObjectURL(new Blob([blob], { type: 'application/pdf' }));
+        setUrl(made);
       })
-      .catch(() => !cancelled && setResult({ url: null, failed: true }));
+      .catch(() => !cancelled && setUrl(null));
     return () => {
       cancelled = true;
-      if (url) URL.revokeObjectURL(url);
+      if (made) URL.revokeObjectURL(made);
     };
   }, [token]);
-  return result;
+  return url;
 }
 
 /**
@@ -100,7 +103,7 @@ function ContractWords({ contract, title }: { contract: ContractText; title: str
 export function DocuSignScreen() {
   const intl = useIntl();
   const words = useContractTextQuery();
-  const pdf = useContractUrl();
+  const pdfUrl = useContractUrl();
   const [consent, { isLoading: consenting }] = useContractConsentMutation();
   const [resend, { isLoading: resending }] = useResendContractCodeMutation();
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -151,14 +154,14 @@ export function DocuSignScreen() {
       {words.data ? (
         <>
           <ContractWords contract={words.data} title={intl.formatMessage(messages.contractTitle)} />
-          {pdf.url && (
+          {pdfUrl && (
             <p>
               {showsPdf() ? (
-                <a href={pdf.url} target="_blank" rel="noopener noreferrer">
+                <a href={pdfUrl} target="_blank" rel="noopener noreferrer">
                   {intl.formatMessage(messages.download)}
                 </a>
               ) : (
-                <a href={pdf.url} download={intl.formatMessage(messages.fileName)}>
+                <a href={pdfUrl} download={intl.formatMessage(messages.fileName)}>
                   {intl.formatMessage(messages.downloadFile)}
                 </a>
               )}
