@@ -1,7 +1,9 @@
 // `npm run bench:api`: the login API under a steady 200 requests per second, against the real server process
 // (server/server.ts, as operators run it) on SQLite and, when DATABASE_URL is set, on a PostgreSQL schema of its own.
-// Each endpoint gets BENCH_API_SECONDS (default 30) of autocannon at a fixed rate; prints p50/p99 latency and the
-// errors (connection errors, timeouts, any status but the expected one) beside the target. Asserts nothing.
+// Each endpoint gets BENCH_API_SECONDS (default 30) of requests arriving one every 5 ms (scripts/steadyLoad.ts:
+// latency counted from when each request was due, at most 20 connections), after 3 s at that rate not counted
+// (the first requests of a fresh process open its database connections and compile its code); prints p50/p99 latency and the errors
+// (connection errors, timeouts, any status but the expected one) beside the target. Asserts nothing.
 //   create-session  the first call of a login: an id token made beforehand (one SRP sign-in), a captcha pass
 //                   per call (written to the database beforehand: solving thousands of proofs of work would
 //                   measure the client), an SMS code sent to the outbox each time
@@ -12,7 +14,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,10 +25,12 @@ import { DEMO_CUSTOMERS } from '../server/plugins/demoCustomers';
 import { applicationRepository } from '../server/repositories/applicationRepository';
 import { onboardingTokens } from '../server/services/onboardingTokens';
 import { deriveKey } from '../server/services/serverSecret';
+import { percentile, steadyLoad, type SteadyRequest } from './steadyLoad';
 
 const RATE = 200;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 30);
 const CONNECTIONS = 20;
+const WARM_UP_SECONDS = 3;
 const TARGET_P99_MS = 50;
 const root = path.resolve(__dirname, '..');
 const APPLICATIONS = 100;
@@ -39,31 +42,8 @@ const WIZARD_STEPS: [string, Record<string, unknown>][] = [
   ['legalperson/freelance/postal-address', { selfEmployedFiscalAddress: 'Calle Mayor 1', selfEmployedFiscalAdditionalAddress: '', selfEmployedFiscalPostalCode: '28013', selfEmployedFiscalCity: 'Madrid', selfEmployedFiscalCountry: 'ES' }],
 ];
 
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
-}
-interface AutocannonResult {
-  latency: { p50: number; p99: number };
-  requests: { total: number; average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  overallRate: number;
-  duration: number;
-  timeout: number;
-  requests: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
-// autocannon ships no type declarations: the little used here is typed above.
-const autocannon = createRequire(__filename)('autocannon') as Autocannon;
+/** The request to send next (each call may give new headers: a captcha pass, an applicant's token). */
+type NextRequest = () => SteadyRequest;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,7 +60,9 @@ async function freePort(): Promise<number> {
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; stop(): Promise<void> }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+  // BENCH_SERVER_FLAGS: Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles".
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'server/server.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -199,19 +181,18 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
     const cookie = await sessionCookie(server.base, database, idToken, customer.phone);
     const passes = await grantPasses(database, Math.ceil(RATE * SECONDS * 1.2) + 100);
     let next = 0;
-    const endpoints: { name: string; expected: number; request: AutocannonRequest }[] = [
+    const endpoints: { name: string; expected: number; next: NextRequest }[] = [
       {
         name: 'POST create-session',
         expected: 200,
-        request: {
+        next: () => ({
           method: 'POST',
           path: '/api/user-authorization-management/create-session',
-          headers: { authorization: `Bearer ${idToken}` },
-          setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-divilo-session-id': passes[next++ % passes.length] } }),
-        },
+          headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': passes[next++ % passes.length] },
+        }),
       },
-      { name: 'GET get-session', expected: 200, request: { method: 'GET', path: '/api/user-authorization-management/get-session', headers: { cookie } } },
-      { name: 'GET /config.json', expected: 200, request: { method: 'GET', path: '/config.json' } },
+      { name: 'GET get-session', expected: 200, next: () => ({ method: 'GET', path: '/api/user-authorization-management/get-session', headers: { cookie } }) },
+      { name: 'GET /config.json', expected: 200, next: () => ({ method: 'GET', path: '/config.json' }) },
     ];
     const bearers = await applications(server.base, database, secret);
     for (const [step, body] of WIZARD_STEPS) {
@@ -219,25 +200,27 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
       endpoints.push({
         name: `POST ${step.replace('legalperson/freelance', 'freelance')}`,
         expected: 200,
-        request: {
+        next: () => ({
           method: 'POST',
           path: `/api/onboarding-management-private/${step}`,
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${bearers[applicant++ % bearers.length]}` },
           body: JSON.stringify(body),
-          setupRequest: (request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${bearers[applicant++ % bearers.length]}` } }),
-        },
+        }),
       });
     }
-    console.log(`\n${label}: ${RATE} requests/s for ${SECONDS} s each, ${CONNECTIONS} connections`);
-    for (const endpoint of endpoints) {
-      const result = await autocannon({ url: server.base, connections: CONNECTIONS, overallRate: RATE, duration: SECONDS, timeout: 10, requests: [endpoint.request] });
-      const unexpected = Object.entries(result.statusCodeStats)
-        .filter(([status]) => Number(status) !== endpoint.expected)
-        .reduce((sum, [, stats]) => sum + stats.count, 0);
-      const errors = result.errors + result.timeouts + unexpected;
+    console.log(`\n${label}: ${RATE} requests/s for ${SECONDS} s each after ${WARM_UP_SECONDS} s not counted, at most ${CONNECTIONS} connections`);
+    // BENCH_API_ONLY: measure only the endpoints whose name contains it (e.g. "create-session").
+    const only = process.env.BENCH_API_ONLY;
+    for (const endpoint of endpoints.filter(({ name }) => !only || name.includes(only))) {
+      // Not counted: the first requests of a fresh process open the database connections and compile the code.
+      await steadyLoad({ base: server.base, rate: RATE, seconds: WARM_UP_SECONDS, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
+      const result = await steadyLoad({ base: server.base, rate: RATE, seconds: SECONDS, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
+      const unexpected = [...result.statuses].filter(([status]) => status !== endpoint.expected).reduce((sum, [, count]) => sum + count, 0);
+      const errors = result.failures + unexpected;
+      const answered = result.latencies.length;
       console.log(
-        `  ${endpoint.name.padEnd(32)} p50 ${result.latency.p50.toFixed(1).padStart(6)} ms   p99 ${result.latency.p99.toFixed(1).padStart(6)} ms ` +
-          `(target < ${TARGET_P99_MS})   ${String(result.requests.total).padStart(5)} requests, ${result.requests.average.toFixed(0)}/s   errors ${errors} (target 0)`,
+        `  ${endpoint.name.padEnd(32)} p50 ${percentile(result.latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(result.latencies, 99).toFixed(1).padStart(6)} ms ` +
+          `(target < ${TARGET_P99_MS})   ${String(answered).padStart(5)} requests, ${(answered / result.seconds).toFixed(0)}/s   errors ${errors} (target 0)`,
       );
     }
   } finally {

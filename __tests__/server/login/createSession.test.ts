@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
+import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/plugins/identity';
 import { describeEachDialect } from '../helpers';
 import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
@@ -205,6 +206,52 @@ describeEachDialect('create-session', (dialect) => {
       const entries = (await server.app.auditLog.listBySubject(`user:${ana.username}`)).slice(before);
       expect(entries.map((entry) => entry.action)).toEqual(['login.code_sent', 'login.code_wrong', 'login.session_started']);
       expect(JSON.stringify(entries)).not.toContain(code);
+    });
+  });
+
+  describe('the phone the code goes to', () => {
+    const password = 'Phone-change-1';
+    /** A customer signed in at the identity service, whose phone support then changes to `newPhone`. */
+    async function signedInThenPhoneChanged(username: string, oldPhone: string, newPhone: string) {
+      await server.app.identity.createUser(username, oldPhone, { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
+      await server.app.identity.setPassword(username, password, true);
+      const idToken = await signIn(server.base, username, password);
+      await server.app.identity.updateAttributes(username, { phone_number: newPhone });
+      return idToken;
+    }
+    const begin = async (idToken: string) => {
+      const sessionId = randomUUID();
+      await passCaptcha(server.api, sessionId);
+      const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId },
+      });
+      expect(response.status).toBe(200);
+      return { sessionId, ...((await response.json()) as { token: string; maskedPhone: string }) };
+    };
+
+    it("is the fresh sign-in's, as its id token says; the session starts only if the account still has that phone", async () => {
+      const idToken = await signedInThenPhoneChanged('Y1000001A', '+34600000101', '+34600000102');
+      const { sessionId, token, maskedPhone } = await begin(idToken);
+      expect(maskedPhone).toBe('********101');
+      const code = await lastCode(server.app, '+34600000101');
+      const refused = await confirm(sessionId, token, code);
+      expect(refused.status).toBe(410);
+      expect(await refused.json()).toMatchObject({ code: 'CODE_EXPIRED' });
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    });
+
+    it("is the account's own when the sign-in is more than five minutes old", async () => {
+      const idToken = await signedInThenPhoneChanged('Y1000002B', '+34600000103', '+34600000104');
+      server.clock.offsetMs += 6 * 60_000;
+      try {
+        const { sessionId, token, maskedPhone } = await begin(idToken);
+        expect(maskedPhone).toBe('********104');
+        const confirmed = await confirm(sessionId, token, await lastCode(server.app, '+34600000104'));
+        expect(confirmed.status).toBe(201);
+      } finally {
+        server.clock.offsetMs -= 6 * 60_000;
+      }
     });
   });
 });

@@ -4,6 +4,7 @@ import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
 import { hashToken } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
+import type { IdTokenClaims } from '../../services/identity';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 
 export const SESSION_COOKIE = 'divilo_session';
@@ -47,6 +48,21 @@ export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' | 'b
     case 'expired':
       return new ApiError(410, 'CODE_EXPIRED', 'The code has expired or was already used');
   }
+}
+
+/** How old a sign-in may be for its id token's phone to be taken as the account's (docs/login.md). */
+export const TOKEN_PHONE_MAX_AGE_SECONDS = 300;
+
+/**
+ * The phone the id token carries, when the sign-in it comes from is at most TOKEN_PHONE_MAX_AGE_SECONDS old:
+ * the identity service wrote it into the token at that sign-in. Otherwise undefined, and the account is read.
+ */
+function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
+  const phone = claims.phone_number;
+  const authTime = claims.auth_time;
+  if (typeof phone !== 'string' || !phone || typeof authTime !== 'number') return undefined;
+  const age = now.getTime() / 1000 - authTime;
+  return age >= -60 && age <= TOKEN_PHONE_MAX_AGE_SECONDS ? phone : undefined;
 }
 
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
@@ -103,8 +119,9 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
           await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id });
           throw codeFailure(result);
         }
+        // The account as it is now: still enabled, and the code went to the phone it still has.
         const user = await app.identity.getUser(result.subject);
-        if (!user || !user.enabled) throw codeFailure({ outcome: 'expired' });
+        if (!user || !user.enabled || user.attributes.phone_number !== result.recipient) throw codeFailure({ outcome: 'expired' });
         await startSession(reply, { sub: user.sub, username: user.username });
         await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.session_started', subject: `user:${result.subject}`, requestId: request.id });
         return reply.status(201).send({ maskedPhone: maskPhone(result.recipient), token: '' });
@@ -122,9 +139,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const blocked = await app.codes.blockedFor('login', username);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
 
-      const user = await app.identity.getUser(username);
-      const phone = user?.attributes.phone_number;
-      if (!user || !phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
+      const phone = freshTokenPhone(claims, app.codes.now()) ?? (await app.identity.getUser(username))?.attributes.phone_number;
+      if (!phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
       const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
       await app.messages.send({ channel: 'sms', to: phone, purpose: 'login-code', text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id });
