@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { setRuntimeConfig } from '../../../../src/config';
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { renderApp } from '../../app/renderApp';
@@ -16,7 +17,11 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
+afterEach(() => jest.useRealTimers());
+// The page's clock is Jest's (timers and Date.now): the countdown moves only when a test moves it. Network I/O
+// and promises stay real, so the renewal really reaches the test server.
 beforeEach(() => {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
   localStorage.clear();
   server.requests.length = 0;
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api`, sessionWarningSeconds: 60 }));
@@ -24,11 +29,17 @@ beforeEach(() => {
 
 const expiringIn = (seconds: number) => ({ session: { ...initialSessionState, authorizationToken: tokenExpiringAt(Math.floor(Date.now() / 1000) + seconds) } });
 
+/** Moves the page's clock on by `ms`, running what falls due. */
+const elapse = (ms: number) => act(() => jest.advanceTimersByTime(ms));
+
 describe('the session expiry warning', () => {
-  it('warns before the token expires; continuing renews it with the current token', async () => {
-    const { store, user } = renderApp('/personal-info', { state: expiringIn(20) });
+  it('warns before the token expires and counts down; continuing renews it with the current token', async () => {
+    const { store } = renderApp('/personal-info', { state: expiringIn(20) });
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
     const dialog = await screen.findByRole('alertdialog', { name: 'Are you still there?' });
-    expect(dialog).toHaveTextContent(/your session will end in (20|19|18) seconds/);
+    expect(dialog).toHaveTextContent('your session will end in 20 seconds');
+    elapse(5000);
+    expect(dialog).toHaveTextContent('your session will end in 15 seconds');
     const oldToken = store.getState().session.authorizationToken;
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
@@ -37,18 +48,22 @@ describe('the session expiry warning', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'About you' })).toBeInTheDocument();
   });
 
-  it('says nothing while the token has time left', async () => {
+  it('says nothing until the warning time before the end, then warns', async () => {
     renderApp('/personal-info', { state: expiringIn(600) });
     await screen.findByRole('heading', { level: 1, name: 'About you' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The warning is due 60 s before the end: at 540 s.
+    elapse(539_000);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    elapse(1000);
+    expect(await screen.findByRole('alertdialog', { name: 'Are you still there?' })).toHaveTextContent('your session will end in 60 seconds');
   });
 
   it('left to run out, it ends the session: session-expired message and signUp', async () => {
     const { router } = renderApp('/personal-info', { state: expiringIn(2), locale: 'es' });
     expect(await screen.findByRole('alertdialog', { name: '¿Sigues ahí?' })).toBeInTheDocument();
-    const expired = await screen.findByText(/Por tu seguridad, tu sesión ha caducado/, {}, { timeout: 5000 });
-    expect(expired).toBeInTheDocument();
+    expect(screen.queryByText(/Por tu seguridad, tu sesión ha caducado/)).not.toBeInTheDocument();
+    elapse(2000);
+    expect(await screen.findByText(/Por tu seguridad, tu sesión ha caducado/)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/signUp'));
   });
 });
