@@ -35,6 +35,35 @@ export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) 
     return createPrivateKey(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8'));
   };
 
+  interface PublicKeyInfo {
+    keyId: string;
+    publicKey: string;
+    expiresAt: string;
+  }
+
+  const make = async (now: Date): Promise<PublicKeyInfo> => {
+    const { publicKey, privateKey } = await generate('rsa', { modulusLength: 3072 });
+    const keyId = randomUUID();
+    const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    const expiresAt = toDbTime(new Date(now.getTime() + (settings.rotateSeconds + settings.graceSeconds) * 1000));
+    await db
+      .insertInto('sealing_keys')
+      .values({
+        key_id: keyId,
+        public_key: spki,
+        private_key_sealed: sealPrivate(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+        created_at: toDbTime(now),
+        expires_at: expiresAt,
+      })
+      .execute();
+    cache.set(keyId, privateKey);
+    return { keyId, publicKey: spki, expiresAt };
+  };
+  // A key pair takes a CPU-second or so to make: requests that find no live key at the same time (the first
+  // start, each rotation) share one. `made` answers those whose look-up was already under way when it was stored.
+  let making: Promise<PublicKeyInfo> | undefined;
+  let made: PublicKeyInfo | undefined;
+
   return {
     /** The key browsers should use now: made on first use and whenever the current one is due for rotation. */
     async current(now: Date = new Date()): Promise<{ keyId: string; publicKey: string }> {
@@ -46,21 +75,12 @@ export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) 
         .orderBy('created_at', 'desc')
         .executeTakeFirst();
       if (live) return { keyId: live.key_id, publicKey: live.public_key };
-      const { publicKey, privateKey } = await generate('rsa', { modulusLength: 3072 });
-      const keyId = randomUUID();
-      const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
-      await db
-        .insertInto('sealing_keys')
-        .values({
-          key_id: keyId,
-          public_key: spki,
-          private_key_sealed: sealPrivate(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
-          created_at: toDbTime(now),
-          expires_at: toDbTime(new Date(now.getTime() + (settings.rotateSeconds + settings.graceSeconds) * 1000)),
-        })
-        .execute();
-      cache.set(keyId, privateKey);
-      return { keyId, publicKey: spki };
+      if (made && made.expiresAt > rotateBefore) return { keyId: made.keyId, publicKey: made.publicKey };
+      making ??= make(now)
+        .then((key) => (made = key))
+        .finally(() => (making = undefined));
+      const { keyId, publicKey } = await making;
+      return { keyId, publicKey };
     },
 
     /** The private key for a key id, while it is still valid. */
