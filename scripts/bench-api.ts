@@ -2,8 +2,9 @@
 // (server/server.ts, as operators run it) on SQLite and, when DATABASE_URL is set, on a PostgreSQL schema of its own.
 // Each endpoint gets BENCH_API_SECONDS (default 30) of requests arriving one every 5 ms (scripts/steadyLoad.ts:
 // latency counted from when each request was due, at most 20 connections), after 3 s at that rate not counted
-// (the first requests of a fresh process open its database connections and compile its code); prints p50/p99 latency and the errors
-// (connection errors, timeouts, any status but the expected one) beside the target. Asserts nothing.
+// (the first requests of a fresh process open its database connections and compile its code); prints p50/p99
+// latency and the errors (connection errors, timeouts, any status but the expected one) beside the target.
+// Asserts nothing.
 //   create-session  the first call of a login: an id token made beforehand (one SRP sign-in), a captcha pass
 //                   per call (written to the database beforehand: solving thousands of proofs of work would
 //                   measure the client), an SMS code sent to the outbox each time
@@ -179,8 +180,8 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
       });
     }
     const cookie = await sessionCookie(server.base, database, idToken, customer.phone);
-    const passes = await grantPasses(database, Math.ceil(RATE * SECONDS * 1.2) + 100);
-    let next = 0;
+    const passes = await grantPasses(database, Math.ceil(RATE * (WARM_UP_SECONDS + SECONDS) * 1.2) + 100);
+    let pass = 0;
     const endpoints: { name: string; expected: number; next: NextRequest }[] = [
       {
         name: 'POST create-session',
@@ -188,7 +189,7 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
         next: () => ({
           method: 'POST',
           path: '/api/user-authorization-management/create-session',
-          headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': passes[next++ % passes.length] },
+          headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': passes[pass++ % passes.length] },
         }),
       },
       { name: 'GET get-session', expected: 200, next: () => ({ method: 'GET', path: '/api/user-authorization-management/get-session', headers: { cookie } }) },
@@ -212,9 +213,10 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
     // BENCH_API_ONLY: measure only the endpoints whose name contains it (e.g. "create-session").
     const only = process.env.BENCH_API_ONLY;
     for (const endpoint of endpoints.filter(({ name }) => !only || name.includes(only))) {
+      const load = (seconds: number) => steadyLoad({ base: server.base, rate: RATE, seconds, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
       // Not counted: the first requests of a fresh process open the database connections and compile the code.
-      await steadyLoad({ base: server.base, rate: RATE, seconds: WARM_UP_SECONDS, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
-      const result = await steadyLoad({ base: server.base, rate: RATE, seconds: SECONDS, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
+      await load(WARM_UP_SECONDS);
+      const result = await load(SECONDS);
       const unexpected = [...result.statuses].filter(([status]) => status !== endpoint.expected).reduce((sum, [, count]) => sum + count, 0);
       const errors = result.failures + unexpected;
       const answered = result.latencies.length;
