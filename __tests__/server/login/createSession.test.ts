@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/plugins/identity';
+import { TOKEN_PHONE_MAX_AGE_SECONDS } from '../../../server/routes/user-authorization-management';
 import { describeEachDialect } from '../helpers';
 import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
@@ -13,18 +14,17 @@ describeEachDialect('create-session', (dialect) => {
   });
   afterAll(() => server.close());
 
+  /** The first call of a login: the id token as bearer, from the browser session `sessionId`. */
+  const createSession = (idToken: string, sessionId: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.api}/user-authorization-management/create-session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId, ...headers },
+    });
+
   async function startLogin(sessionId = randomUUID(), cookie?: string, language?: string) {
     const idToken = await signIn(server.base, ana.username, ana.password);
     await passCaptcha(server.api, sessionId);
-    const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${idToken}`,
-        'x-divilo-session-id': sessionId,
-        ...(cookie ? { cookie } : {}),
-        ...(language ? { 'accept-language': language } : {}),
-      },
-    });
+    const response = await createSession(idToken, sessionId, { ...(cookie ? { cookie } : {}), ...(language ? { 'accept-language': language } : {}) });
     return { response, sessionId, idToken };
   }
 
@@ -37,10 +37,7 @@ describeEachDialect('create-session', (dialect) => {
   describe('the call', () => {
     it('refuses a session id without a captcha pass, even with a valid id token', async () => {
       const idToken = await signIn(server.base, ana.username, ana.password);
-      const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': randomUUID() },
-      });
+      const response = await createSession(idToken, randomUUID());
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ code: 'CAPTCHA_REQUIRED' });
     });
@@ -48,10 +45,7 @@ describeEachDialect('create-session', (dialect) => {
     it('a captcha pass serves one call only', async () => {
       const { response, sessionId, idToken } = await startLogin();
       expect(response.status).toBe(200);
-      const again = await fetch(`${server.api}/user-authorization-management/create-session`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId },
-      });
+      const again = await createSession(idToken, sessionId);
       expect(again.status).toBe(403);
     });
 
@@ -61,10 +55,7 @@ describeEachDialect('create-session', (dialect) => {
       const idToken = await signIn(server.base, ana.username, ana.password);
       const [header, payload, signature] = idToken.split('.');
       const forged = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${signature}`;
-      const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${forged}`, 'x-divilo-session-id': sessionId },
-      });
+      const response = await createSession(forged, sessionId);
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: 'INVALID_TOKEN' });
     });
@@ -222,10 +213,7 @@ describeEachDialect('create-session', (dialect) => {
     const begin = async (idToken: string) => {
       const sessionId = randomUUID();
       await passCaptcha(server.api, sessionId);
-      const response = await fetch(`${server.api}/user-authorization-management/create-session`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId },
-      });
+      const response = await createSession(idToken, sessionId);
       expect(response.status).toBe(200);
       return { sessionId, ...((await response.json()) as { token: string; maskedPhone: string }) };
     };
@@ -243,14 +231,15 @@ describeEachDialect('create-session', (dialect) => {
 
     it("is the account's own when the sign-in is more than five minutes old", async () => {
       const idToken = await signedInThenPhoneChanged('Y1000002B', '+34600000103', '+34600000104');
-      server.clock.offsetMs += 6 * 60_000;
+      const past = (TOKEN_PHONE_MAX_AGE_SECONDS + 60) * 1000;
+      server.clock.offsetMs += past;
       try {
         const { sessionId, token, maskedPhone } = await begin(idToken);
         expect(maskedPhone).toBe('********104');
         const confirmed = await confirm(sessionId, token, await lastCode(server.app, '+34600000104'));
         expect(confirmed.status).toBe(201);
       } finally {
-        server.clock.offsetMs -= 6 * 60_000;
+        server.clock.offsetMs -= past;
       }
     });
   });

@@ -52,6 +52,8 @@ export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' | 'b
 
 /** How old a sign-in may be for its id token's phone to be taken as the account's (docs/login.md). */
 export const TOKEN_PHONE_MAX_AGE_SECONDS = 300;
+/** How far ahead of this server's clock the identity service's may be (a sign-in "in the future"). */
+const CLOCK_SKEW_SECONDS = 60;
 
 /**
  * The phone the id token carries, when the sign-in it comes from is at most TOKEN_PHONE_MAX_AGE_SECONDS old:
@@ -62,7 +64,7 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
   const authTime = claims.auth_time;
   if (typeof phone !== 'string' || !phone || typeof authTime !== 'number') return undefined;
   const age = now.getTime() / 1000 - authTime;
-  return age >= -60 && age <= TOKEN_PHONE_MAX_AGE_SECONDS ? phone : undefined;
+  return age >= -CLOCK_SKEW_SECONDS && age <= TOKEN_PHONE_MAX_AGE_SECONDS ? phone : undefined;
 }
 
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
