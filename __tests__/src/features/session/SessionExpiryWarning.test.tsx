@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState, sessionStarted } from '../../../../src/features/session/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
@@ -32,11 +32,27 @@ const expiringIn = (seconds: number) => ({ session: { ...initialSessionState, au
 /** Moves the page's clock on by `ms`, running what falls due. */
 const elapse = (ms: number) => act(() => jest.advanceTimersByTime(ms));
 
+/**
+ * The wizard's page, ready with a session far from its end; then, with the clock on a whole second, a token that
+ * ends `seconds` later. (Waiting for the page moves Jest's clock by an amount that depends on the machine: from
+ * here on, only the test moves it.)
+ */
+async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en') {
+  const view = renderApp('/personal-info', { state: expiringIn(3600), locale });
+  await screen.findByRole('heading', { level: 1 });
+  jest.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 1000);
+  act(() => {
+    view.store.dispatch(sessionStarted({ token: tokenExpiringAt(Date.now() / 1000 + seconds) }));
+  });
+  return view;
+}
+
 describe('the session expiry warning', () => {
   it('warns before the token expires and counts down; continuing renews it with the current token', async () => {
-    const { store } = renderApp('/personal-info', { state: expiringIn(20) });
+    const { store } = await sessionEndingIn(20);
     const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
-    const dialog = await screen.findByRole('alertdialog', { name: 'Are you still there?' });
+    elapse(0);
+    const dialog = screen.getByRole('alertdialog', { name: 'Are you still there?' });
     expect(dialog).toHaveTextContent('your session will end in 20 seconds');
     elapse(5000);
     expect(dialog).toHaveTextContent('your session will end in 15 seconds');
@@ -49,18 +65,18 @@ describe('the session expiry warning', () => {
   });
 
   it('says nothing until the warning time before the end, then warns', async () => {
-    renderApp('/personal-info', { state: expiringIn(600) });
-    await screen.findByRole('heading', { level: 1, name: 'About you' });
+    await sessionEndingIn(600);
     // The warning is due 60 s before the end: at 540 s.
-    elapse(539_000);
+    elapse(539_999);
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    elapse(1000);
-    expect(await screen.findByRole('alertdialog', { name: 'Are you still there?' })).toHaveTextContent('your session will end in 60 seconds');
+    elapse(1);
+    expect(screen.getByRole('alertdialog', { name: 'Are you still there?' })).toHaveTextContent('your session will end in 60 seconds');
   });
 
   it('left to run out, it ends the session: session-expired message and signUp', async () => {
-    const { router } = renderApp('/personal-info', { state: expiringIn(2), locale: 'es' });
-    expect(await screen.findByRole('alertdialog', { name: '¿Sigues ahí?' })).toBeInTheDocument();
+    const { router } = await sessionEndingIn(2, 'es');
+    elapse(0);
+    expect(screen.getByRole('alertdialog', { name: '¿Sigues ahí?' })).toBeInTheDocument();
     expect(screen.queryByText(/Por tu seguridad, tu sesión ha caducado/)).not.toBeInTheDocument();
     elapse(2000);
     expect(await screen.findByText(/Por tu seguridad, tu sesión ha caducado/)).toBeInTheDocument();
