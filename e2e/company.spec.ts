@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import {
   addOwner,
+  arrived,
   admin,
   applicationId,
   codeSentTo,
@@ -101,7 +102,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await personalInfo(page, lang);
     await phone(page, lang, refused);
     await companyStart(page, lang, 'G28659670');
-    await expect(page).toHaveURL(/\/company-error/);
+    await arrived(page, /\/company-error/);
     await expect(page.getByText(lang === 'es' ? /asociaciones y fundaciones/i : /associations and foundations/i)).toBeVisible();
     await expectAccessible(page);
 

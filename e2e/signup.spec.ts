@@ -136,13 +136,13 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
 
   test(`an ID that is a customer's already lands on /already-exists, one outside Spain on /forbidden-user (${lang})`, async ({ page }) => {
     await signUp(page, lang, { email: `someone-${Date.now()}@example.com`, dni: ANA.id, phone: '', password: '' });
-    await expect(page).toHaveURL(/\/already-exists/);
+    await arrived(page, /\/already-exists/);
     await expectAccessible(page);
 
     const who = freshApplicant();
     await signUp(page, lang, who);
     await personalInfo(page, lang, { typed: lang === 'es' ? 'Francia' : 'France', option: lang === 'es' ? 'Francia' : 'France' });
-    await expect(page).toHaveURL(/\/forbidden-user/);
+    await arrived(page, /\/forbidden-user/);
     await expectAccessible(page);
   });
 
@@ -154,7 +154,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await freelanceBusiness(page, lang);
     await page.getByLabel(t.regime).check();
     await page.getByRole('button', { name: t.continue }).click();
-    await expect(page).toHaveURL(/\/tax-registration-income/);
+    await arrived(page, /\/tax-registration-income/);
     await expect(page.locator('input[type=file]')).toBeFocused();
     await page.locator('input[type=file]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not a pdf at all') });
     await expect(page.getByText(t.notPdf)).toBeVisible();
@@ -187,7 +187,7 @@ test('the identity waiting page, while the check is pending and when it is refus
     route.request().method() === 'GET' ? route.fulfill({ json: { status: result } }) : route.continue(),
   );
   await identityCheck(page, 'es');
-  await expect(page).toHaveURL(/\/check-identity-waiting/);
+  await arrived(page, /\/check-identity-waiting/);
   await expect(page.getByRole('status')).toContainText('Estamos comprobando tus fotos');
   await expectAccessible(page);
 
