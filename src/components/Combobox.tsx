@@ -196,7 +196,7 @@ export function Combobox({
                 <span className="dv-combobox__detail">{option.detail}</span>
               </span>
             ) : (
-              <span>{option.label}</span>
+              <span className="dv-combobox__label">{option.label}</span>
             )}
           </li>
         ))}
