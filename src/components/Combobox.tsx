@@ -8,6 +8,8 @@ export interface ComboboxOption {
   label: string;
   /** Shown before the label and searched too (a code, a dialling prefix). */
   prefix?: string;
+  /** A second, quieter line under the label that says what it belongs to (an IAE epígrafe's grupo). */
+  detail?: string;
 }
 
 export interface ComboboxProps {
@@ -26,6 +28,11 @@ export interface ComboboxProps {
   placeholder?: string;
   /** At most this many matches are listed: typing narrows them. */
   maxResults?: number;
+  /**
+   * The options that match what was typed, the best first. Without it an option matches when its prefix and label
+   * contain every word typed, accents and case aside, in the list's order.
+   */
+  search?(query: string): readonly ComboboxOption[];
   autoComplete?: string;
   ref?: Ref<HTMLInputElement>;
   disabled?: boolean;
@@ -56,6 +63,7 @@ export function Combobox({
   noMatches,
   placeholder,
   maxResults = 50,
+  search,
   autoComplete = 'off',
   ref,
   disabled,
@@ -70,12 +78,13 @@ export function Combobox({
 
   const matches = useMemo(() => {
     if (query === null || query.trim() === '') return options.slice(0, maxResults);
+    if (search) return search(query).slice(0, maxResults);
     const words = searchable(query).split(/\s+/);
     return options.filter((option) => {
       const text = searchable(textOf(option));
       return words.every((word) => text.includes(word));
     }).slice(0, maxResults);
-  }, [options, query, maxResults]);
+  }, [options, query, maxResults, search]);
 
   const shown = query ?? (selected ? textOf(selected) : '');
   const showError = error && Boolean(errorText);
@@ -181,7 +190,14 @@ export function Combobox({
             onClick={() => choose(option)}
           >
             {option.prefix && <span className="dv-combobox__prefix">{option.prefix}</span>}
-            <span>{option.label}</span>
+            {option.detail ? (
+              <span className="dv-combobox__text">
+                <span>{option.label}</span>
+                <span className="dv-combobox__detail">{option.detail}</span>
+              </span>
+            ) : (
+              <span className="dv-combobox__label">{option.label}</span>
+            )}
           </li>
         ))}
         {matches.length === 0 && (

@@ -9,6 +9,8 @@ export interface IaeActivity {
   code: string;
   section: 1 | 2 | 3;
   title: string;
+  /** An epígrafe's grupo, whose title says what a short one is about ("Servicios en restaurantes" over "De un tenedor"). */
+  group?: string;
 }
 
 interface Entry {
@@ -20,11 +22,16 @@ interface Entry {
 }
 
 const entries = catalogue.items as Entry[];
-const groupsWithEpigraphs = new Set(entries.filter((entry) => entry.level === 'epigrafe').map((entry) => `${entry.section}.${entry.code.split('.')[0]}`));
+const groupOf = (entry: Entry) => `${entry.section}.${entry.code.split('.')[0]}`;
+const groupsWithEpigraphs = new Set(entries.filter((entry) => entry.level === 'epigrafe').map(groupOf));
+const groupTitles = new Map(entries.filter((entry) => entry.level === 'grupo').map((entry) => [entry.full_code, entry.title_es]));
 
 export const IAE_ACTIVITIES: readonly IaeActivity[] = entries
   .filter((entry) => entry.level === 'epigrafe' || (entry.level === 'grupo' && !groupsWithEpigraphs.has(entry.full_code)))
-  .map((entry) => ({ code: entry.full_code, section: entry.section as IaeActivity['section'], title: entry.title_es }));
+  .map((entry) => {
+    const group = entry.level === 'epigrafe' ? groupTitles.get(groupOf(entry)) : undefined;
+    return { code: entry.full_code, section: entry.section as IaeActivity['section'], title: entry.title_es, ...(group ? { group } : {}) };
+  });
 
 const codes = new Set(IAE_ACTIVITIES.map((activity) => activity.code));
 

@@ -11,7 +11,17 @@ const COUNTRIES: ComboboxOption[] = [
 ];
 
 /** A Combobox as a form holds it: the value is state, every change is reported to `onChange`. */
-function Country({ initial = '', onChange, options = COUNTRIES }: { initial?: string; onChange: (value: string) => void; options?: ComboboxOption[] }) {
+function Country({
+  initial = '',
+  onChange,
+  options = COUNTRIES,
+  search,
+}: {
+  initial?: string;
+  onChange: (value: string) => void;
+  options?: ComboboxOption[];
+  search?: (query: string) => readonly ComboboxOption[];
+}) {
   const [value, setValue] = useState(initial);
   return (
     <Combobox
@@ -24,6 +34,7 @@ function Country({ initial = '', onChange, options = COUNTRIES }: { initial?: st
         onChange(next);
       }}
       noMatches="Nada coincide con lo que has escrito"
+      search={search}
     />
   );
 }
@@ -164,6 +175,28 @@ describe('Combobox', () => {
     await user.type(field(), '+351{Enter}');
     expect(onChange).toHaveBeenCalledWith('PT');
     expect(field()).toHaveValue('+351 Portugal');
+  });
+
+  it('lists what its search returns, in that order, and chooses from it', async () => {
+    const onChange = jest.fn();
+    // A search that knows what the labels do not say: "portuguese" is Portugal, "iberia" both, Spain first.
+    const search = (query: string) =>
+      ({ portuguese: [COUNTRIES[3]], iberia: [COUNTRIES[1], COUNTRIES[3]] })[query.trim().toLowerCase()] ?? [];
+    const { user } = renderWithIntl(<Country onChange={onChange} search={search} />);
+    await user.type(field(), 'iberia');
+    expect(optionTexts()).toEqual(['España', 'Portugal']);
+    await user.clear(field());
+    await user.type(field(), 'portuguese{Enter}');
+    expect(onChange).toHaveBeenCalledWith('PT');
+    expect(field()).toHaveValue('Portugal');
+  });
+
+  it("shows an option's detail under its label, as part of its name", async () => {
+    const { user } = renderWithIntl(
+      <Country onChange={jest.fn()} options={[{ value: '1.671.5', label: 'De un tenedor', prefix: '1.671.5', detail: 'Servicios en restaurantes' }]} />,
+    );
+    await user.click(field());
+    expect(screen.getByRole('option', { name: '1.671.5 De un tenedor Servicios en restaurantes' })).toBeInTheDocument();
   });
 
   it('ties its error text and marks itself invalid', () => {

@@ -1,12 +1,14 @@
 // The wizard's searchable pickers: countries (names in the page's language, from i18n-iso-countries), the
-// phone's country prefix (libphonenumber-js, the same metadata the validator uses) and the IAE activities.
+// phone's country prefix (libphonenumber-js, the same metadata the validator uses) and the activities (IAE for a
+// freelancer, CNAE-2025 for a company), found by code or in the applicant's own words (data/activitySearch.ts).
 import countries from 'i18n-iso-countries';
 import enCountries from 'i18n-iso-countries/langs/en.json';
 import esCountries from 'i18n-iso-countries/langs/es.json';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Combobox, type ComboboxOption } from '../../components';
+import { activityIndex, loadSynonyms, type Catalogue, type SynonymEntry } from '../../data/activityIndexes';
 import { CNAE_ACTIVITIES } from '../../data/cnae';
 import { IAE_ACTIVITIES } from '../../data/iae';
 import { describeMessages } from '../../i18n/messages';
@@ -130,10 +132,45 @@ export function CountriesSelect({ label, description, field: { ref, name, value,
   );
 }
 
-/** The IAE epigraphs, searchable by code or words of their (Spanish, official) titles. */
+const ACTIVITY_RESULTS = 60;
+
+/**
+ * The search over a catalogue, by relevance: the code as typed, the everyday words for an activity, then the
+ * titles. Until the everyday words have arrived (a chunk of their own, asked for as the step opens) it searches
+ * codes and titles alone.
+ */
+function useActivitySearch(catalogue: Catalogue, options: readonly ComboboxOption[]) {
+  const [synonyms, setSynonyms] = useState<readonly SynonymEntry[] | null>(null);
+  useEffect(() => {
+    let shown = true;
+    // Not having them only makes the search narrower: nothing to tell the applicant.
+    loadSynonyms().then(
+      (loaded) => shown && setSynonyms(loaded),
+      () => undefined,
+    );
+    return () => {
+      shown = false;
+    };
+  }, []);
+  const byCode = useMemo(() => new Map(options.map((option) => [option.value, option])), [options]);
+  return useCallback(
+    (query: string) =>
+      activityIndex(catalogue, synonyms)
+        .search(query, ACTIVITY_RESULTS)
+        .map((code) => byCode.get(code))
+        .filter((option): option is ComboboxOption => option !== undefined),
+    [catalogue, synonyms, byCode],
+  );
+}
+
+/** The IAE epígrafes, with their grupo under each (its title says what a short one like "De un tenedor" is about). */
 export function ActivitySelect({ label, description, field }: PickerProps) {
   const { noMatches, placeholder } = usePickerTexts();
-  const options = useMemo(() => IAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: activity.title, prefix: activity.code })), []);
+  const options = useMemo(
+    () => IAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: activity.title, prefix: activity.code, detail: activity.group })),
+    [],
+  );
+  const search = useActivitySearch('iae', options);
   return (
     <Combobox
       label={label}
@@ -141,19 +178,21 @@ export function ActivitySelect({ label, description, field }: PickerProps) {
       options={options}
       noMatches={noMatches}
       placeholder={placeholder}
-      maxResults={60}
+      maxResults={ACTIVITY_RESULTS}
+      search={search}
       {...comboboxProps(field)}
     />
   );
 }
 
-/** The CNAE-2025 classes, titled in the page's language (English from NACE Rev. 2.1), searchable by code or words. */
+/** The CNAE-2025 classes, titled in the page's language (English from NACE Rev. 2.1) and searched in both. */
 export function ActivityCnaeSelect({ label, description, field }: PickerProps) {
   const { noMatches, placeholder, locale } = usePickerTexts();
   const options = useMemo(
     () => CNAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: locale === 'es' ? activity.titleEs : activity.titleEn, prefix: activity.code })),
     [locale],
   );
+  const search = useActivitySearch('cnae', options);
   return (
     <Combobox
       label={label}
@@ -161,7 +200,8 @@ export function ActivityCnaeSelect({ label, description, field }: PickerProps) {
       options={options}
       noMatches={noMatches}
       placeholder={placeholder}
-      maxResults={60}
+      maxResults={ACTIVITY_RESULTS}
+      search={search}
       {...comboboxProps(field)}
     />
   );

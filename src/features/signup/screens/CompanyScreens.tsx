@@ -37,7 +37,7 @@ const messages = describeMessages({
   legalForm: { id: 'onboarding.about-company-info.legalForm', defaultMessage: 'Legal form' },
   choose: { id: 'onboarding.select.choose', defaultMessage: 'Choose…' },
   cnae: { id: 'onboarding.about-company-info.cnae', defaultMessage: 'Main activity (CNAE-2025)' },
-  cnaeHint: { id: 'onboarding.about-company-info.cnaeHint', defaultMessage: 'Search by code or by words of the activity.' },
+  cnaeHint: { id: 'onboarding.about-company-info.cnaeHint', defaultMessage: 'Search by its code (62.10 or 6210) or say what the company does, in Spanish or English.' },
   founded: { id: 'onboarding.about-company-info.founded', defaultMessage: 'Date of incorporation' },
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
   addressLead: { id: 'onboarding.about-company-address.lead', defaultMessage: "The company's registered address." },

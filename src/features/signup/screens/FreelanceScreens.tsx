@@ -23,7 +23,7 @@ const messages = describeMessages({
   nif: { id: 'onboarding.your-activity.nif', defaultMessage: 'NIF (tax ID)' },
   nifHint: { id: 'onboarding.your-activity.nifHint', defaultMessage: 'As self-employed, usually your DNI or NIE.' },
   activity: { id: 'onboarding.your-activity.activity', defaultMessage: 'Activity (IAE epigraph)' },
-  activityHint: { id: 'onboarding.your-activity.activityHint', defaultMessage: 'Search by code or by words of its official title, in Spanish.' },
+  activityHint: { id: 'onboarding.your-activity.activityHint', defaultMessage: 'Search by its code (673.2 or 6732) or say what you do, in Spanish or English.' },
   startDate: { id: 'onboarding.your-activity.startDate', defaultMessage: 'Date you started the activity' },
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
   ata: { id: 'onboarding.your-activity.ata', defaultMessage: 'ATA membership code (optional)' },
