@@ -34,9 +34,12 @@ COPY server ./server
 COPY src ./src
 COPY locales ./locales
 COPY public ./public
+COPY scripts/admin.ts ./scripts/admin.ts
 COPY docker/start.sh ./docker/start.sh
 RUN mkdir -p /var/lib/divilo && chown node:node /var/lib/divilo
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["/app/docker/start.sh"]
+# The server by default; `scripts/admin.ts list` (the bank's review) as a one-off task's command.
+ENTRYPOINT ["/app/docker/start.sh"]
+CMD ["server/server.ts"]

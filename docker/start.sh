@@ -1,7 +1,8 @@
 #!/bin/sh
 # The server's start in its container. Secrets arrive as environment variables (Secrets Manager through ECS);
 # two are turned into what the server reads: the sealing certificate into a file only this user can read, and
-# the Redis token into REDIS_URL. Then the server replaces this shell, so it receives SIGTERM itself.
+# the Redis token into REDIS_URL. Then the program (the server, or `scripts/admin.ts …` given as the command)
+# replaces this shell, so it receives SIGTERM itself.
 set -eu
 
 data_dir="${DATA_DIR:-/var/lib/divilo}"
@@ -19,4 +20,4 @@ if [ -n "${REDIS_AUTH_TOKEN:-}" ] && [ -n "${REDIS_HOST:-}" ]; then
   unset REDIS_AUTH_TOKEN
 fi
 
-exec node --import tsx server/server.ts
+exec node --import tsx "$@"
