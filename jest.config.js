@@ -1,6 +1,16 @@
-// Two projects: the browser code runs in jsdom, the server and the shared validators in plain Node.
+// Three projects: the browser code runs in jsdom, the server and the shared validators in plain Node, and the
+// AWS deployment (deploy/, its own package: `npm ci --prefix deploy`) in plain Node with its own node_modules.
 // Packages that ship ES modules only: Babel compiles them for Jest, which loads CommonJS on Node 20.
+const { existsSync } = require('node:fs');
+const path = require('node:path');
+
 const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)';
+const deployInstalled = existsSync(path.join(__dirname, 'deploy/node_modules/aws-cdk-lib'));
+if (!deployInstalled) {
+  // CI installs it (.ci/run): there, a missing deploy/ install must fail rather than quietly test less.
+  if (process.env.CI) throw new Error('deploy/ is not installed: run `npm ci --prefix deploy` before the tests');
+  console.warn('deploy/ is not installed (npm ci --prefix deploy): the deployment tests are not run.');
+}
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -22,9 +32,21 @@ module.exports = {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts'],
+      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/aws/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/server.ts'],
       transformIgnorePatterns: [esmOnlyPackages],
     },
+    ...(deployInstalled
+      ? [
+          {
+            displayName: 'deploy',
+            testEnvironment: 'node',
+            testMatch: ['<rootDir>/deploy/test/**/*.test.ts'],
+            // cdk.out holds a copy of the synthesized app; only the sources are tests.
+            modulePathIgnorePatterns: ['<rootDir>/deploy/cdk.out'],
+            transformIgnorePatterns: [esmOnlyPackages],
+          },
+        ]
+      : []),
   ],
 };

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { awsPartition } from '../src/config/awsPartition';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
 import type { IdentityProvider } from './services/identityCheck';
 
@@ -35,9 +36,23 @@ export interface Config {
   sessionIdleSeconds: number;
   onboardingTokenSeconds: number;
   sessionWarningSeconds: number;
-  /** `embedded`: the server answers as the Cognito user and identity pools itself. */
-  /** `developerProvider`: the identity pool's developer provider name, under which applicants get storage identities. */
-  identity: { region: string; userPoolId: string; clientId: string; endpoint?: string; identityPoolId: string; developerProvider: string; embedded: boolean };
+  /**
+   * `embedded`: the server answers as the Cognito user and identity pools itself. `endpoint` is the user pool's
+   * (cognito-idp), `identityPoolEndpoint` the identity pool's (cognito-identity): both absent means AWS itself.
+   * `jwksUrl`: where the pool's token signing keys are read (absent: beside the issuer, AWS's own).
+   * `developerProvider`: the identity pool's developer provider name, under which applicants get storage identities.
+   */
+  identity: {
+    region: string;
+    userPoolId: string;
+    clientId: string;
+    endpoint?: string;
+    identityPoolEndpoint?: string;
+    jwksUrl?: string;
+    identityPoolId: string;
+    developerProvider: string;
+    embedded: boolean;
+  };
   /** `maxDocumentBytes`: the largest document an applicant may upload (checked in the browser and by the server). */
   storage: { region: string; bucket: string; endpoint?: string; maxDocumentBytes: number; embedded: boolean };
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
@@ -151,6 +166,44 @@ function required(env: Env, name: string, because: string): string {
   return value;
 }
 
+/**
+ * The endpoints of the AWS services when a real pool or bucket is configured: the product's own variables
+ * first (COGNITO_ENDPOINT serves both Cognito services unless COGNITO_IDENTITY_ENDPOINT names the identity
+ * pool's), then the AWS SDK's `AWS_ENDPOINT_URL_<SERVICE>` and `AWS_ENDPOINT_URL`, which the SDK would follow
+ * on its own: read here, the browser, the CSP and the key fetch follow them too. Unset: AWS itself.
+ */
+function awsEndpoints(env: Env): { cognitoIdp?: string; cognitoIdentity?: string; s3?: string } {
+  const ignoreAws = read(env, 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS')?.toLowerCase() === 'true';
+  const aws = (service: string) => (ignoreAws ? undefined : (url(env, `AWS_ENDPOINT_URL_${service}`) ?? url(env, 'AWS_ENDPOINT_URL')));
+  const cognito = url(env, 'COGNITO_ENDPOINT');
+  return {
+    cognitoIdp: cognito ?? aws('COGNITO_IDENTITY_PROVIDER'),
+    cognitoIdentity: url(env, 'COGNITO_IDENTITY_ENDPOINT') ?? cognito ?? aws('COGNITO_IDENTITY'),
+    s3: url(env, 'S3_ENDPOINT') ?? aws('S3'),
+  };
+}
+
+/**
+ * Configurations that would start and then fail their users: part on AWS and part embedded, or AWS pools
+ * without their ids. Each is refused at start with one line.
+ */
+function refuseHalfExternal(
+  env: Env,
+  { embeddedIdentity, embeddedStorage, region, userPoolId, identityPoolId }: { embeddedIdentity: boolean; embeddedStorage: boolean; region: string; userPoolId: string; identityPoolId: string },
+): void {
+  // The embedded storage endpoint takes only the embedded identity pool's credentials, and AWS S3 never takes them.
+  if (!embeddedIdentity && embeddedStorage) throw new ConfigError('S3_BUCKET must be set when COGNITO_USER_POOL_ID is: the embedded storage takes only the embedded identity pool\'s credentials');
+  if (embeddedIdentity && !embeddedStorage) throw new ConfigError('COGNITO_USER_POOL_ID must be set when S3_BUCKET is: an AWS bucket takes no credentials of the embedded identity pool');
+  if (embeddedIdentity) return;
+  // The embedded defaults name no real client or identity pool.
+  for (const name of ['COGNITO_CLIENT_ID', 'COGNITO_IDENTITY_POOL_ID']) {
+    if (read(env, name) === undefined) throw new ConfigError(`${name} must be set when COGNITO_USER_POOL_ID is`);
+  }
+  // Both ids start with their region, and the server's clients call AWS_REGION's endpoints.
+  if (!userPoolId.startsWith(`${region}_`)) throw new ConfigError(`COGNITO_USER_POOL_ID must be a pool of AWS_REGION ${region} (got ${shown(userPoolId)})`);
+  if (!identityPoolId.startsWith(`${region}:`)) throw new ConfigError(`COGNITO_IDENTITY_POOL_ID must be a pool of AWS_REGION ${region} (got ${shown(identityPoolId)})`);
+}
+
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
@@ -168,8 +221,11 @@ export function loadConfig(env: Env = process.env): Config {
     }
     return parsed.origin;
   });
-  const region = matching(env, 'AWS_REGION', /^[a-z]{2}-[a-z]+-\d$/, 'eu-west-1', 'an AWS region such as eu-west-1');
+  const region = read(env, 'AWS_REGION') ?? 'eu-west-1';
+  if (!awsPartition(region)) throw new ConfigError(`AWS_REGION must be an AWS region such as eu-west-1, cn-north-1 or us-gov-west-1 (got ${shown(region)})`);
   const embeddedIdentity = read(env, 'COGNITO_USER_POOL_ID') === undefined;
+  const embeddedStorage = read(env, 'S3_BUCKET') === undefined;
+  const endpoints = awsEndpoints(env);
   const sessionIdleSeconds = integer(env, 'SESSION_IDLE_SECONDS', 300, 30, 300);
   const onboardingTokenSeconds = integer(env, 'ONBOARDING_TOKEN_SECONDS', 1800, 60, 86_400);
   const sessionWarningSeconds = integer(env, 'SESSION_WARNING_SECONDS', 60, 10, 600);
@@ -193,6 +249,22 @@ export function loadConfig(env: Env = process.env): Config {
   const sealFile = existingFile(env, 'SEAL_P12_FILE');
   if (production && sealFile === undefined) throw new ConfigError('SEAL_P12_FILE must be set in production: the sandbox seal is self-signed');
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
+  const identityEndpoint = embeddedIdentity ? url(env, 'COGNITO_ENDPOINT', `${publicUrl}/cognito`) : endpoints.cognitoIdp;
+  const userPoolId = matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123');
+  const identity: Config['identity'] = {
+    region,
+    userPoolId,
+    clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+]{1,128}$/, 'diviloweb', 'an app client id (letters, digits, _ and +)'),
+    endpoint: identityEndpoint,
+    identityPoolEndpoint: embeddedIdentity ? url(env, 'COGNITO_IDENTITY_ENDPOINT', identityEndpoint) : endpoints.cognitoIdentity,
+    // The keys are where the pool answers: at the configured endpoint, or beside AWS's issuer.
+    jwksUrl: url(env, 'COGNITO_JWKS_URL', identityEndpoint && `${identityEndpoint}/${userPoolId}/.well-known/jwks.json`),
+    identityPoolId: matching(env, 'COGNITO_IDENTITY_POOL_ID', /^[\w-]+:[0-9a-f-]+$/, `${region}:00000000-0000-4000-8000-000000000001`, 'an identity pool id such as eu-west-1:uuid'),
+    developerProvider: matching(env, 'COGNITO_DEVELOPER_PROVIDER', /^[\w.-]{1,100}$/, 'login.divilo.onboarding', 'a developer provider name such as login.example.app'),
+    embedded: embeddedIdentity,
+  };
+  const bucket = matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name');
+  refuseHalfExternal(env, { embeddedIdentity, embeddedStorage, region, userPoolId, identityPoolId: identity.identityPoolId });
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
       if (!read(env, name)) throw new ConfigError(`${name} must be set when CAPTCHA_PROVIDER is recaptcha`);
@@ -226,21 +298,13 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleSeconds,
     onboardingTokenSeconds,
     sessionWarningSeconds,
-    identity: {
-      region,
-      userPoolId: matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123'),
-      clientId: matching(env, 'COGNITO_CLIENT_ID', /^[\w+]{1,128}$/, 'diviloweb', 'an app client id (letters, digits, _ and +)'),
-      endpoint: url(env, 'COGNITO_ENDPOINT', embeddedIdentity ? `${publicUrl}/cognito` : undefined),
-      identityPoolId: matching(env, 'COGNITO_IDENTITY_POOL_ID', /^[\w-]+:[0-9a-f-]+$/, `${region}:00000000-0000-4000-8000-000000000001`, 'an identity pool id such as eu-west-1:uuid'),
-      developerProvider: matching(env, 'COGNITO_DEVELOPER_PROVIDER', /^[\w.-]{1,100}$/, 'login.divilo.onboarding', 'a developer provider name such as login.example.app'),
-      embedded: embeddedIdentity,
-    },
+    identity,
     storage: {
       region,
-      bucket: matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name'),
-      endpoint: url(env, 'S3_ENDPOINT', read(env, 'S3_BUCKET') === undefined ? `${publicUrl}/s3` : undefined),
+      bucket,
+      endpoint: embeddedStorage ? url(env, 'S3_ENDPOINT', `${publicUrl}/s3`) : endpoints.s3,
       maxDocumentBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 5 * 1024 ** 3),
-      embedded: read(env, 'S3_BUCKET') === undefined,
+      embedded: embeddedStorage,
     },
     serverSecret,
     messaging: {
@@ -288,6 +352,7 @@ export function toRuntimeConfig(config: Config): RuntimeConfig {
       userPoolId: config.identity.userPoolId,
       clientId: config.identity.clientId,
       endpoint: config.identity.endpoint,
+      identityPoolEndpoint: config.identity.identityPoolEndpoint,
       identityPoolId: config.identity.identityPoolId,
     },
     storage: { region: config.storage.region, bucket: config.storage.bucket, endpoint: config.storage.endpoint, maxDocumentBytes: config.storage.maxDocumentBytes },

@@ -43,7 +43,7 @@ describe('the server', () => {
   it('answers /health when the database answers', async () => {
     const response = await server.app.inject('/health');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok' });
+    expect(response.json()).toMatchObject({ status: 'ok' });
   });
 
   it('gives the web app its whole configuration, never cached', async () => {
@@ -262,9 +262,30 @@ describe('the server', () => {
   });
 });
 
+const ON_AWS = {
+  COGNITO_USER_POOL_ID: 'eu-west-1_AbC123',
+  COGNITO_CLIENT_ID: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
+  COGNITO_IDENTITY_POOL_ID: 'eu-west-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d',
+  S3_BUCKET: 'divilo-prod-docs',
+};
+
 describe('the CSP for endpoints elsewhere', () => {
+  it("names AWS's origins in the region's partition: amazonaws.com.cn in China", () => {
+    const china = { ...ON_AWS, AWS_REGION: 'cn-north-1', COGNITO_USER_POOL_ID: 'cn-north-1_AbC123', COGNITO_IDENTITY_POOL_ID: 'cn-north-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d' };
+    expect(extraOrigins(loadConfig(china)).connect).toEqual([
+      'https://cognito-idp.cn-north-1.amazonaws.com.cn',
+      'https://cognito-identity.cn-north-1.amazonaws.com.cn',
+      'https://s3.cn-north-1.amazonaws.com.cn',
+    ]);
+  });
+
+  it('names the identity pool\'s own endpoint when it has one', () => {
+    const config = loadConfig({ ...ON_AWS, COGNITO_ENDPOINT: 'https://idp.internal', COGNITO_IDENTITY_ENDPOINT: 'https://identity.internal', S3_ENDPOINT: 'https://s3.internal' });
+    expect(extraOrigins(config).connect).toEqual(['https://idp.internal', 'https://identity.internal', 'https://s3.internal']);
+  });
+
   it('lets the browser reach AWS when no endpoint is configured, and Google with reCAPTCHA', () => {
-    const onAws = loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs', CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SITE_KEY: 'k', RECAPTCHA_SECRET: 's' });
+    const onAws = loadConfig({ ...ON_AWS, CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SITE_KEY: 'k', RECAPTCHA_SECRET: 's' });
     expect(extraOrigins(onAws)).toEqual({
       connect: ['https://cognito-idp.eu-west-1.amazonaws.com', 'https://cognito-identity.eu-west-1.amazonaws.com', 'https://s3.eu-west-1.amazonaws.com'],
       google: ['https://www.google.com', 'https://www.gstatic.com'],
@@ -272,7 +293,7 @@ describe('the CSP for endpoints elsewhere', () => {
   });
 
   it('allows exactly the origin the browser\'s storage client calls on AWS', async () => {
-    const onAws = loadConfig({ COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs', S3_REGION: 'eu-west-1' });
+    const onAws = loadConfig({ ...ON_AWS, S3_REGION: 'eu-west-1' });
     const client = createStorageClient({ region: onAws.storage.region, bucket: onAws.storage.bucket, endpoint: onAws.storage.endpoint }, { accessKeyId: 'AKIATEST', secretAccessKey: 'secret' });
     let called = '';
     // The request as the SDK would send it (endpoint resolved, signed), stopped before it leaves.

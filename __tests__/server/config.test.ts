@@ -23,6 +23,14 @@ const PRODUCTION = {
   SEAL_P12_PASSPHRASE: 'seal passphrase',
 };
 
+/** A user pool, its app client, its identity pool and a bucket on AWS: the whole of it. */
+const ON_AWS = {
+  COGNITO_USER_POOL_ID: 'eu-west-1_AbC123',
+  COGNITO_CLIENT_ID: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
+  COGNITO_IDENTITY_POOL_ID: 'eu-west-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d',
+  S3_BUCKET: 'divilo-prod-docs',
+};
+
 describe('configuration', () => {
   it('serves the API reader by default except in production, where API_DOCS=true turns it on', () => {
     expect(loadConfig({}).apiDocs).toBe(true);
@@ -67,9 +75,11 @@ describe('configuration', () => {
   });
 
   it('listens on every interface only in production, and uses AWS itself when a pool and a bucket are named', () => {
-    const config = loadConfig({ ...PRODUCTION, COGNITO_USER_POOL_ID: 'eu-west-1_AbC123', S3_BUCKET: 'divilo-prod-docs' });
+    const config = loadConfig({ ...PRODUCTION, ...ON_AWS });
     expect(config).toMatchObject({ production: true, host: '0.0.0.0', identity: { embedded: false }, storage: { embedded: false } });
     expect(config.identity.endpoint).toBeUndefined();
+    expect(config.identity.identityPoolEndpoint).toBeUndefined();
+    expect(config.identity.jwksUrl).toBeUndefined();
     expect(config.storage.endpoint).toBeUndefined();
   });
 
@@ -120,6 +130,17 @@ describe('configuration', () => {
     [{ COGNITO_USER_POOL_ID: 'pool' }, 'COGNITO_USER_POOL_ID'],
     [{ COGNITO_ENDPOINT: 'cognito.local' }, 'COGNITO_ENDPOINT'],
     [{ S3_BUCKET: 'Bad_Bucket' }, 'S3_BUCKET'],
+    [{ AWS_REGION: 'eu-west' }, 'AWS_REGION'],
+    [{ AWS_REGION: 'mars-north-1' }, 'AWS_REGION'],
+    // Half on AWS, half embedded: it would start, and then browsers would upload to nowhere or with the wrong credentials.
+    [{ ...ON_AWS, S3_BUCKET: '' }, 'S3_BUCKET'],
+    [{ S3_BUCKET: 'divilo-prod-docs' }, 'COGNITO_USER_POOL_ID'],
+    [{ ...ON_AWS, COGNITO_CLIENT_ID: '' }, 'COGNITO_CLIENT_ID'],
+    [{ ...ON_AWS, COGNITO_IDENTITY_POOL_ID: '' }, 'COGNITO_IDENTITY_POOL_ID'],
+    [{ ...ON_AWS, AWS_REGION: 'eu-south-2' }, 'COGNITO_USER_POOL_ID'],
+    [{ ...ON_AWS, COGNITO_IDENTITY_POOL_ID: 'eu-south-2:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d' }, 'COGNITO_IDENTITY_POOL_ID'],
+    [{ ...ON_AWS, COGNITO_JWKS_URL: 'keys.example' }, 'COGNITO_JWKS_URL'],
+    [{ ...ON_AWS, AWS_ENDPOINT_URL: 'localhost:5000' }, 'AWS_ENDPOINT_URL'],
     [{ SERVER_SECRET: 'c2hvcnQ=' }, 'SERVER_SECRET'],
     [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER'],
     [{ CAPTCHA_PROVIDER: 'recaptcha' }, 'RECAPTCHA_SITE_KEY'],
@@ -138,6 +159,51 @@ describe('configuration', () => {
     const message = errorOf(env);
     expect(message.startsWith(`${name} `)).toBe(true);
     expect(message).not.toContain('\n');
+  });
+
+  it('takes the regions of every AWS partition, China and GovCloud included', () => {
+    for (const region of ['eu-west-1', 'eu-south-2', 'cn-north-1', 'cn-northwest-1', 'us-gov-west-1', 'ap-southeast-5']) {
+      expect(loadConfig({ AWS_REGION: region }).identity.region).toBe(region);
+    }
+  });
+
+  it('sends both Cognito services to COGNITO_ENDPOINT unless the identity pool has its own, and reads the keys there', () => {
+    const one = loadConfig({ ...ON_AWS, COGNITO_ENDPOINT: 'http://127.0.0.1:5000' }).identity;
+    expect(one).toMatchObject({
+      endpoint: 'http://127.0.0.1:5000',
+      identityPoolEndpoint: 'http://127.0.0.1:5000',
+      jwksUrl: 'http://127.0.0.1:5000/eu-west-1_AbC123/.well-known/jwks.json',
+    });
+    const two = loadConfig({ ...ON_AWS, COGNITO_ENDPOINT: 'https://idp.internal', COGNITO_IDENTITY_ENDPOINT: 'https://identity.internal/' }).identity;
+    expect(two).toMatchObject({ endpoint: 'https://idp.internal', identityPoolEndpoint: 'https://identity.internal' });
+    expect(loadConfig({ ...ON_AWS, COGNITO_JWKS_URL: 'https://keys.internal/jwks.json' }).identity.jwksUrl).toBe('https://keys.internal/jwks.json');
+  });
+
+  it("follows the AWS SDK's AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>, so the browser, the CSP and the key fetch go where the SDK goes", () => {
+    const all = loadConfig({ ...ON_AWS, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000' });
+    expect(all.identity).toMatchObject({ endpoint: 'http://127.0.0.1:5000', identityPoolEndpoint: 'http://127.0.0.1:5000', jwksUrl: 'http://127.0.0.1:5000/eu-west-1_AbC123/.well-known/jwks.json' });
+    expect(all.storage.endpoint).toBe('http://127.0.0.1:5000');
+    expect(toRuntimeConfig(all).storage.endpoint).toBe('http://127.0.0.1:5000');
+    expect(toRuntimeConfig(all).identity).toMatchObject({ endpoint: 'http://127.0.0.1:5000', identityPoolEndpoint: 'http://127.0.0.1:5000' });
+
+    const each = loadConfig({
+      ...ON_AWS,
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:5000',
+      AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:5001',
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY: 'http://127.0.0.1:5002',
+      AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: 'http://127.0.0.1:5003',
+    });
+    expect([each.identity.endpoint, each.identity.identityPoolEndpoint, each.storage.endpoint]).toEqual(['http://127.0.0.1:5003', 'http://127.0.0.1:5002', 'http://127.0.0.1:5001']);
+    // The product's own variables come first; AWS_IGNORE_CONFIGURED_ENDPOINT_URLS turns the SDK's off, as in the SDK.
+    expect(loadConfig({ ...ON_AWS, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', S3_ENDPOINT: 'http://127.0.0.1:6000' }).storage.endpoint).toBe('http://127.0.0.1:6000');
+    const ignored = loadConfig({ ...ON_AWS, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' });
+    expect([ignored.identity.endpoint, ignored.storage.endpoint]).toEqual([undefined, undefined]);
+  });
+
+  it('leaves the embedded services where they are whatever AWS_ENDPOINT_URL says', () => {
+    const config = loadConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:5000' });
+    expect(config.identity.endpoint).toBe('http://localhost:8080/cognito');
+    expect(config.storage.endpoint).toBe('http://localhost:8080/s3');
   });
 
   it('keeps the message on one line whatever the value holds', () => {
@@ -184,6 +250,7 @@ describe('configuration', () => {
         userPoolId: 'local_Divilo1',
         clientId: 'diviloweb',
         endpoint: 'http://localhost:8080/cognito',
+        identityPoolEndpoint: 'http://localhost:8080/cognito',
         identityPoolId: 'eu-west-1:00000000-0000-4000-8000-000000000001',
       },
       storage: { region: 'eu-west-1', bucket: 'divilo-documents', endpoint: 'http://localhost:8080/s3', maxDocumentBytes: 20 * 1024 * 1024 },

@@ -50,7 +50,7 @@ describe('server/server.ts', () => {
       expect(child.output.stdout).toContain(`http://localhost:${port}`);
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok' });
+      expect(await health.json()).toMatchObject({ status: 'ok' });
     } finally {
       child.kill('SIGTERM');
     }

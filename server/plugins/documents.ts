@@ -21,7 +21,7 @@ export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret 
   const documents = createDocumentService({
     identity: {
       region: config.identity.region,
-      endpoint: config.identity.endpoint,
+      endpoint: config.identity.identityPoolEndpoint,
       identityPoolId: config.identity.identityPoolId,
       developerProvider: config.identity.developerProvider,
       credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,

@@ -3,13 +3,27 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
 import { createIdentityService, type IdentityService } from '../services/identity';
+import { cachedProbe, type CachedProbe } from '../services/reachability';
 import { signInRefusal } from '../services/onboardingGate';
 import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
   interface FastifyInstance {
     identity: IdentityService;
+    /** Whether the identity service's signing keys can be fetched, probed at most every IDENTITY_PROBE_MS. */
+    identityReachability: CachedProbe;
   }
+}
+
+/** How long /health reuses the identity service's last probe. */
+export const IDENTITY_PROBE_MS = 30_000;
+
+export interface IdentityPluginOptions {
+  config: Config;
+  secret: Buffer;
+  clock?: () => Date;
+  /** The embedded pool's pre-authentication trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
+  preAuthenticationTrigger?: boolean;
 }
 
 export { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
@@ -21,15 +35,17 @@ export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(s
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
  * embedded pool, which is mounted at /cognito when no user pool is configured.
  */
-export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, clock, preAuthenticationTrigger = true }: IdentityPluginOptions) => {
   const credentials = config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined;
   if (credentials) {
     const triggers = new CognitoTriggers();
     // The pre-authentication trigger: ERR-2809 until the application is complete (as server/lambdas on AWS).
-    triggers.setPreAuthentication((user) => {
-      const code = signInRefusal(user.attributes);
-      return code ? { code } : undefined;
-    });
+    if (preAuthenticationTrigger) {
+      triggers.setPreAuthentication((user) => {
+        const code = signInRefusal(user.attributes);
+        return code ? { code } : undefined;
+      });
+    }
     await app.register(embeddedCognito, {
       prefix: '/cognito',
       db: app.db,
@@ -45,15 +61,29 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret }
       triggers,
     });
   }
+  const identity = createIdentityService({
+    region: config.identity.region,
+    userPoolId: config.identity.userPoolId,
+    clientId: config.identity.clientId,
+    endpoint: config.identity.endpoint,
+    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
+    jwksUrl: config.identity.jwksUrl,
+    credentials,
+    log: app.log,
+  });
+  app.decorate('identity', identity);
   app.decorate(
-    'identity',
-    createIdentityService({
-      region: config.identity.region,
-      userPoolId: config.identity.userPoolId,
-      clientId: config.identity.clientId,
-      endpoint: config.identity.endpoint,
-      issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
-      credentials,
+    'identityReachability',
+    cachedProbe(() => identity.keysReachable(), {
+      ttlMs: IDENTITY_PROBE_MS,
+      now: clock,
+      onChange: (reachable) =>
+        reachable
+          ? app.log.info({ jwksUrl: identity.jwksUrl }, 'health: the identity service answers')
+          : app.log.error({ jwksUrl: identity.jwksUrl }, "health: the identity service's signing keys cannot be fetched"),
     }),
   );
+  // The first probe once the server listens (the embedded pool answers through it), so /health knows early.
+  app.addHook('onListen', async () => void app.identityReachability.current());
+  app.addHook('onClose', async () => identity.destroy());
 });

@@ -4,21 +4,20 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import { awsServiceOrigin } from '../../src/config/awsPartition';
 import { storageOrigin } from '../../src/features/documents/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
 import { connectRedis } from './redis';
 
 /**
- * Origins other than our own that the browser must reach: the identity and storage endpoints (AWS itself
- * when no endpoint is configured; the identity pool answers at the identity endpoint when one is), and
- * Google's with reCAPTCHA.
+ * Origins other than our own that the browser must reach: the user pool, the identity pool and storage (each
+ * its configured endpoint, or AWS's in the region's partition), and Google's with reCAPTCHA.
  */
 export function extraOrigins(config: Config): { connect: string[]; google: string[] } {
   const own = new URL(config.publicUrl).origin;
   const { identity, storage } = config;
-  const identityOrigins = identity.endpoint
-    ? [new URL(identity.endpoint).origin]
-    : [`https://cognito-idp.${identity.region}.amazonaws.com`, `https://cognito-identity.${identity.region}.amazonaws.com`];
+  const originOf = (endpoint: string | undefined, service: string) => (endpoint ? new URL(endpoint).origin : awsServiceOrigin(service, identity.region));
+  const identityOrigins = [originOf(identity.endpoint, 'cognito-idp'), originOf(identity.identityPoolEndpoint, 'cognito-identity')];
   const connect = [...new Set([...identityOrigins, storageOrigin(storage)])].filter((origin) => origin !== own);
   const google = config.captcha.provider === 'recaptcha' ? ['https://www.google.com', 'https://www.gstatic.com'] : [];
   return { connect, google };

@@ -23,7 +23,7 @@ const RUNTIME_CONFIG_SCHEMA = {
     },
     identity: {
       type: 'object',
-      properties: { region: { type: 'string' }, userPoolId: { type: 'string' }, clientId: { type: 'string' }, endpoint: url, identityPoolId: { type: 'string' } },
+      properties: { region: { type: 'string' }, userPoolId: { type: 'string' }, clientId: { type: 'string' }, endpoint: url, identityPoolEndpoint: url, identityPoolId: { type: 'string' } },
       required: ['region', 'userPoolId', 'clientId', 'identityPoolId'],
     },
     storage: {

@@ -11,7 +11,8 @@ import {
   AdminUserGlobalSignOutCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { awsServiceOrigin } from '../../src/config/awsPartition';
 
 export interface IdentityConfig {
   region: string;
@@ -19,10 +20,12 @@ export interface IdentityConfig {
   clientId: string;
   /** The embedded pool's URL (e.g. `http://127.0.0.1:3000/cognito`); absent against AWS. */
   endpoint?: string;
-  /** Base of the token issuer; default `https://cognito-idp.<region>.amazonaws.com` (AWS). */
+  /** Base of the token issuer; default AWS's, `https://cognito-idp.<region>.<the partition's DNS suffix>`. */
   issuerBaseUrl?: string;
   /** Where to fetch the JWKS when it is not `<issuer>/.well-known/jwks.json` as seen from this server. */
   jwksUrl?: string;
+  /** Where a failure to fetch the signing keys is reported (once per run of failures); default nowhere. */
+  log?: KeysLog;
   /** A JWKS already at hand (tests, air-gapped deployments) instead of fetching one. */
   jwks?: JSONWebKeySet;
   /** Absent: the SDK's default provider chain (environment, instance role...). */
@@ -46,7 +49,17 @@ export interface IdTokenClaims extends JWTPayload {
   token_use: 'id';
 }
 
-export type IdentityErrorCode = 'USERNAME_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_PASSWORD' | 'INVALID_PARAMETER' | 'INVALID_TOKEN';
+/** `UNAVAILABLE`: the token could not be checked because the pool's signing keys could not be fetched. */
+export type IdentityErrorCode = 'USERNAME_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_PASSWORD' | 'INVALID_PARAMETER' | 'INVALID_TOKEN' | 'UNAVAILABLE';
+
+/** The part of a pino logger the key fetch reports to. */
+export interface KeysLog {
+  error(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+/** How long one fetch of the signing keys may take before it counts as failed. */
+const KEYS_TIMEOUT_MS = 5000;
 
 export class IdentityError extends Error {
   constructor(
@@ -87,13 +100,25 @@ export function createIdentityService(config: IdentityConfig) {
     ...(config.credentials !== undefined && { credentials: config.credentials }),
   });
   const UserPoolId = config.userPoolId;
-  const issuer = `${(config.issuerBaseUrl ?? `https://cognito-idp.${config.region}.amazonaws.com`).replace(/\/+$/, '')}/${UserPoolId}`;
-  const keys = config.jwks
-    ? createLocalJWKSet(config.jwks)
-    : createRemoteJWKSet(new URL(config.jwksUrl ?? `${issuer}/.well-known/jwks.json`));
+  const issuer = `${(config.issuerBaseUrl ?? awsServiceOrigin('cognito-idp', config.region)).replace(/\/+$/, '')}/${UserPoolId}`;
+  const jwksUrl = new URL(config.jwksUrl ?? `${issuer}/.well-known/jwks.json`);
+  const keys = config.jwks ? createLocalJWKSet(config.jwks) : reportedKeys(createRemoteJWKSet(jwksUrl, { timeoutDuration: KEYS_TIMEOUT_MS }), jwksUrl, config.log);
 
   return {
     issuer,
+    jwksUrl: config.jwks ? undefined : jwksUrl.href,
+
+    /** Whether the signing keys can be fetched now (one request, no token involved): /health's probe. */
+    async keysReachable(): Promise<boolean> {
+      if (config.jwks) return true;
+      try {
+        const answer = await fetch(jwksUrl, { signal: AbortSignal.timeout(KEYS_TIMEOUT_MS), headers: { accept: 'application/json' } });
+        const body = (await answer.json().catch(() => undefined)) as { keys?: unknown } | undefined;
+        return answer.ok && Array.isArray(body?.keys);
+      } catch {
+        return false;
+      }
+    },
 
     /** Creates the pool user without sending any message; the password comes next with setPassword. */
     async createUser(username: string, phone: string, attributes: Record<string, string> = {}): Promise<{ sub: string }> {
@@ -169,7 +194,8 @@ export function createIdentityService(config: IdentityConfig) {
           audience: config.clientId,
           requiredClaims: ['sub', 'exp', 'iat', 'token_use'],
         }));
-      } catch {
+      } catch (error) {
+        if (error instanceof KeysUnavailable) throw new IdentityError('UNAVAILABLE', 'The signing keys of the identity service cannot be fetched.');
         throw new IdentityError('INVALID_TOKEN', 'The id token is not valid.');
       }
       if (payload.token_use !== 'id' || typeof payload['cognito:username'] !== 'string') {
@@ -185,3 +211,37 @@ export function createIdentityService(config: IdentityConfig) {
 }
 
 export type IdentityService = ReturnType<typeof createIdentityService>;
+
+/** The keys could not be fetched (network, time-out, an answer that is no key set): not the token's fault. */
+class KeysUnavailable extends Error {}
+
+type KeyLookup = JWTVerifyGetKey;
+
+/**
+ * The remote key set, with its failures told apart from a token's: a token naming an unknown key is the
+ * token's problem, anything else means no token can be checked. The first failure of a run is logged (the
+ * address and the reason, never a token), and the first success after it; the failures between are not.
+ */
+function reportedKeys(remote: KeyLookup, url: URL, log: KeysLog | undefined): KeyLookup {
+  let failing = false;
+  return async (header, token) => {
+    try {
+      const key = await remote(header, token);
+      if (failing) log?.info({ jwksUrl: url.href }, "the identity service's signing keys are fetched again");
+      failing = false;
+      return key;
+    } catch (error) {
+      if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWKSMultipleMatchingKeys) throw error;
+      if (!failing) log?.error({ jwksUrl: url.href, reason: describe(error) }, "the identity service's signing keys cannot be fetched: no login can be checked until they can");
+      failing = true;
+      throw new KeysUnavailable(describe(error));
+    }
+  };
+}
+
+/** An error's name, message and the network code behind a failed fetch (ECONNREFUSED, ENOTFOUND...). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  return `${error.name}: ${error.message}${cause ? ` (${cause})` : ''}`;
+}

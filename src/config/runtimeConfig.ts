@@ -15,14 +15,16 @@ export interface RuntimeConfig {
     region: string;
     userPoolId: string;
     clientId: string;
-    /** Set only for the embedded identity endpoint; absent means AWS itself. */
+    /** The user pool's endpoint (cognito-idp) when not AWS itself (the embedded one, or a configured one). */
     endpoint?: string;
+    /** The identity pool's endpoint (cognito-identity) when not AWS itself; often the same as `endpoint`. */
+    identityPoolEndpoint?: string;
     identityPoolId: string;
   };
   storage: {
     region: string;
     bucket: string;
-    /** Set only for the embedded storage endpoint; absent means AWS itself. */
+    /** The storage endpoint when not AWS itself (the embedded one, or a configured one). */
     endpoint?: string;
     /** The largest document the server accepts; the upload screens refuse larger files before sending. */
     maxDocumentBytes: number;

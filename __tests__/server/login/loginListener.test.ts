@@ -20,8 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function captchaToken(): Promise<string> {
-  const challenge = (await (await fetch(`${server.api}/captcha/challenge`)).json()) as Challenge;
+async function captchaToken(api = server.api): Promise<string> {
+  const challenge = (await (await fetch(`${api}/captcha/challenge`)).json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
@@ -121,5 +121,24 @@ describe('the login listener', () => {
     expect(store.getState().auth.loginProblem).toEqual({ kind: 'captcha' });
     expect(navigation.navigate).not.toHaveBeenCalled();
     expect(navigation.leaveApp).not.toHaveBeenCalled();
+  });
+});
+
+describe('the login listener, where the identity service has no pre-authentication check', () => {
+  let gateless: Awaited<ReturnType<typeof startLoginServer>>;
+  beforeAll(async () => {
+    gateless = await startLoginServer({}, { preAuthenticationTrigger: false });
+  });
+  afterAll(async () => {
+    await gateless.close();
+    setRuntimeConfig({ ...toRuntimeConfig(server.config), apiBaseUrl: server.api });
+  });
+
+  it("the server's ONBOARDING_NOT_COMPLETE goes to client-verification as ERR-2809 does, with no toast", async () => {
+    setRuntimeConfig({ ...toRuntimeConfig(gateless.config), apiBaseUrl: gateless.api });
+    const { store, navigation } = await runLogin(pending.username, pending.password, await captchaToken(gateless.api));
+    expect(navigation.navigate).toHaveBeenCalledWith('/client-verification');
+    expect(store.getState().ui.toast).toBeNull();
+    expect(store.getState().auth.signInResult).toBeNull();
   });
 });

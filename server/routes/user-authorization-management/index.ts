@@ -4,7 +4,8 @@ import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
 import { hashToken } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
-import type { IdTokenClaims } from '../../services/identity';
+import { IdentityError, type IdTokenClaims } from '../../services/identity';
+import { signInRefusal } from '../../services/onboardingGate';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 
 export const SESSION_COOKIE = 'divilo_session';
@@ -67,6 +68,14 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
   return age >= -CLOCK_SKEW_SECONDS && age <= TOKEN_PHONE_MAX_AGE_SECONDS ? phone : undefined;
 }
 
+/**
+ * The answer for an account whose onboarding is not complete. The identity service's pre-authentication check
+ * (the Lambda on Cognito) refuses such a sign-in first; this holds where that check is missing or was
+ * passed before the account changed. The app sends the customer where ERR-2809 does.
+ */
+export const onboardingNotComplete = (reason: string) =>
+  new ApiError(403, 'ONBOARDING_NOT_COMPLETE', 'The application of this account is not approved yet', { reason });
+
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
 export async function userAuthorizationRoutes(app: FastifyInstance, settings: SessionSettings) {
   const liveSession = async (request: FastifyRequest) => {
@@ -95,7 +104,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         summary: 'Starts a customer session (SMS code sent) or, with the verification signature, confirms it',
         description:
           'With `Authorization: Bearer <id token>`: 200 and an SMS code, or 201 when this browser already holds a confirmed session. ' +
-          'With `x-divilo-verification-signature` (base64 JSON {token, verificationCode}): 201 and the session cookie.',
+          'With `x-divilo-verification-signature` (base64 JSON {token, verificationCode}): 201 and the session cookie. ' +
+          'An account whose onboarding is not complete gets 403 `ONBOARDING_NOT_COMPLETE` (`reason: "ERR-2809"`) at either step.',
         headers: {
           type: 'object',
           properties: {
@@ -105,7 +115,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
           },
           required: ['x-divilo-session-id'],
         },
-        response: { 200: SESSION_ANSWER, 201: SESSION_ANSWER, '4xx': { $ref: 'error#' } },
+        response: { 200: SESSION_ANSWER, 201: SESSION_ANSWER, '4xx': { $ref: 'error#' }, 503: { $ref: 'error#' } },
       },
     },
     async (request, reply) => {
@@ -124,6 +134,11 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         // The account as it is now: still enabled, and the code went to the phone it still has.
         const user = await app.identity.getUser(result.subject);
         if (!user || !user.enabled || user.attributes.phone_number !== result.recipient) throw codeFailure({ outcome: 'expired' });
+        const refusal = signInRefusal(user.attributes);
+        if (refusal) {
+          await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.refused_onboarding', subject: `user:${result.subject}`, requestId: request.id });
+          throw onboardingNotComplete(refusal);
+        }
         await startSession(reply, { sub: user.sub, username: user.username });
         await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.session_started', subject: `user:${result.subject}`, requestId: request.id });
         return reply.status(201).send({ maskedPhone: maskPhone(result.recipient), token: '' });
@@ -132,10 +147,18 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (!bearer) throw new ApiError(401, 'TOKEN_REQUIRED', 'An id token or a verification signature is required');
       if (!(await app.captchaGate.consumePass(sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
-      const claims = await app.identity.verifyIdToken(bearer).catch(() => {
+      const claims = await app.identity.verifyIdToken(bearer).catch((error: unknown) => {
+        // The keys could not be fetched: the token may be fine, and the login form says the service is away.
+        if (error instanceof IdentityError && error.code === 'UNAVAILABLE') throw new ApiError(503, 'IDENTITY_UNAVAILABLE', 'The identity service cannot be reached');
         throw new ApiError(401, 'INVALID_TOKEN', 'The id token is not valid');
       });
       const username = claims['cognito:username'];
+      // The id token carries the account's onboarding status (the app client reads custom:onboarding_status).
+      const refusal = signInRefusal(claims as Record<string, string | undefined>);
+      if (refusal) {
+        await app.auditLog.append({ actor: `user:${username}`, action: 'login.refused_onboarding', subject: `user:${username}`, requestId: request.id });
+        throw onboardingNotComplete(refusal);
+      }
       const existing = await liveSession(request);
       if (existing && existing.userSub === claims.sub) return reply.status(201).send({ maskedPhone: '', token: '' });
       const blocked = await app.codes.blockedFor('login', username);

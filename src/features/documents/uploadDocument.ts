@@ -7,6 +7,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { RuntimeConfig } from '../../config';
+import { storageOrigin } from './storageOrigin';
 
 /** The storage constants of the product: 5 MiB parts (bodies up to one part go in one put), 4 in parallel. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -71,12 +72,12 @@ export const IDENTITY_POOL_LOGIN = 'cognito-identity.amazonaws.com';
  */
 export function applicantCredentials(
   identity: { identityId: string; token: string },
-  config: Pick<RuntimeConfig['identity'], 'region' | 'endpoint'>,
+  config: Pick<RuntimeConfig['identity'], 'region' | 'endpoint' | 'identityPoolEndpoint'>,
 ): () => Promise<StorageCredentials> {
   return fromCognitoIdentity({
     identityId: identity.identityId,
     logins: { [IDENTITY_POOL_LOGIN]: identity.token },
-    clientConfig: { region: config.region, endpoint: config.endpoint },
+    clientConfig: { region: config.region, endpoint: config.identityPoolEndpoint ?? config.endpoint },
   });
 }
 
@@ -264,7 +265,7 @@ export async function presignGetObject(
   if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 604_800) throw new Error('expiresIn must be a whole number of seconds from 1 to 604800');
   const credentials = await resolveCredentials(options.credentials);
   const { region, bucket, endpoint } = options.config;
-  const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
+  const base = new URL(endpoint ?? storageOrigin({ region }));
   const path = `${base.pathname.replace(/\/+$/, '')}/${escapeUri(bucket)}/${Key.split('/').map(escapeUri).join('/')}`;
   const signer = new SignatureV4({ credentials, region, service: 's3', sha256: Sha256, uriEscapePath: false, applyChecksum: false });
   const presigned = await signer.presign(

@@ -1,6 +1,7 @@
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { getRuntimeConfig } from '../../config';
 import { withCurrentQuery } from '../../routing/query';
+import type { ApiError } from '../../services/baseQuery';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
 import { loginFailed, loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
@@ -12,6 +13,8 @@ import { loginProblemOf, type LoginStage } from './loginProblem';
 
 /** The identity service's pre-authentication refusal for "onboarding not finished / pending review". */
 export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+/** The server's refusal of a session for the same reason (where the identity service let the sign-in through). */
+export const ONBOARDING_NOT_COMPLETE = 'ONBOARDING_NOT_COMPLETE';
 
 /** The toast of any login failure: the common error text and the login error text. */
 export const LOGIN_ERROR_MESSAGES = ['commons.error', 'login.error'];
@@ -53,7 +56,7 @@ export function addLoginListeners(startListening: AppStartListening): void {
         );
         extra.navigation.navigate(withCurrentQuery('/login/confirm-telephone'));
       } catch (error) {
-        if (messageOf(error).includes(CLIENT_VERIFICATION_CODE)) {
+        if (messageOf(error).includes(CLIENT_VERIFICATION_CODE) || (error as Partial<ApiError> | undefined)?.errorCode === ONBOARDING_NOT_COMPLETE) {
           extra.navigation.navigate(withCurrentQuery('/client-verification'));
         } else {
           // The toast of the seed, and the reason left on the form.

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissions';
+import { awsCallsIn, serverAwsCalls } from './awsCalls';
+
+const root = path.resolve(__dirname, '../..');
+
+describe("the server's AWS permissions", () => {
+  it('list every AWS call the code makes, and nothing it no longer makes', () => {
+    const found = serverAwsCalls(root);
+    const listed = new Set(SERVER_AWS_CALLS.map((entry) => entry.call));
+    const unlisted = found.filter((entry) => !listed.has(entry.call)).map((entry) => `${entry.call} (${entry.file})`);
+    // A new call: add it to server/awsPermissions.ts (its IAM actions and resource), then the policy in docs/storage.md.
+    expect(unlisted).toEqual([]);
+    const called = new Set(found.map((entry) => entry.call));
+    expect([...listed].filter((call) => !called.has(call))).toEqual([]);
+  });
+
+  it('find the calls however they are written, so that a new one cannot slip by', () => {
+    const source = `
+      import { CopyObjectCommand, S3Client } from '@aws-sdk/client-s3';
+      import * as idp from '@aws-sdk/client-cognito-identity-provider';
+      import { ListObjectsV2Command as List } from '@aws-sdk/client-s3';
+      import type { PutObjectCommand } from '@aws-sdk/client-s3';
+      import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+      import { Upload } from '@aws-sdk/lib-storage';
+      import { presignGetObject } from '../src/features/documents/uploadDocument';
+      const s3 = new S3Client({});
+      await s3.send(new CopyObjectCommand({ Bucket: 'b', Key: 'k', CopySource: 'b/x' }));
+      await s3.send(new List({ Bucket: 'b' }));
+      await client.send(new idp.AdminDisableUserCommand({ UserPoolId: 'p', Username: 'u' }));
+      await ses.send(new SendEmailCommand({}));
+      await presignGetObject('k', options);
+    `;
+    expect(awsCallsIn(source).map((entry) => entry.call)).toEqual([
+      'unknown:@aws-sdk/lib-storage',
+      's3:CopyObject',
+      's3:ListObjectsV2',
+      'cognito-idp:AdminDisableUser',
+      'unknown:@aws-sdk/client-sesv2',
+      's3:GetObject',
+    ]);
+  });
+
+  it('are the policy docs/storage.md shows', () => {
+    const docs = readFileSync(path.join(root, 'docs/storage.md'), 'utf8');
+    const block = /<!-- server-policy[^>]*-->\s*```json\n([\s\S]*?)```/.exec(docs);
+    expect(block).not.toBeNull();
+    const placeholders = { partition: 'aws', region: '<region>', account: '<account>', userPoolId: '<user-pool-id>', identityPoolId: '<identity-pool-id>', bucket: '<bucket>' };
+    expect(JSON.parse(block![1])).toEqual(serverPolicyDocument(placeholders));
+  });
+
+  it('name the IAM actions AWS checks, not only the operations', () => {
+    const policy = serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' });
+    const actions = policy.Statement.flatMap((statement) => statement.Action);
+    expect(actions).not.toContain('s3:HeadObject');
+    expect(policy.Statement).toContainEqual({ Sid: 'DocumentsBucket', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: 'arn:aws:s3:::docs' });
+    expect(policy.Statement.find((statement) => statement.Sid === 'UserPool')?.Resource).toBe('arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_A');
+  });
+});

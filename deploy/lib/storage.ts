@@ -1,0 +1,42 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/**
+ * The headers a browser's upload must be able to read (lib-storage needs ETag to finish a multipart upload):
+ * the same the embedded endpoint exposes, S3_CORS_EXPOSED_HEADERS, which a test compares.
+ */
+export const EXPOSED_HEADERS = [
+  'etag', 'x-amz-version-id', 'x-amz-checksum-crc32', 'x-amz-checksum-crc32c', 'x-amz-checksum-crc64nvme',
+  'x-amz-checksum-sha1', 'x-amz-checksum-sha256', 'x-amz-checksum-type', 'content-range', 'accept-ranges',
+  'content-length', 'content-type', 'content-disposition', 'last-modified', 'x-amz-request-id', 'x-amz-id-2', 'date',
+];
+
+/** Applicants' documents: private, encrypted, reachable from the app's origin, abandoned uploads removed. */
+export class Documents extends Construct {
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: { appOrigin: string }) {
+    super(scope, id);
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // S3-managed keys: a customer-managed KMS key would add kms actions to both roles (docs/storage.md).
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // Browsers upload straight to the bucket with the applicant's temporary credentials.
+      cors: [
+        {
+          allowedOrigins: [props.appOrigin],
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD, s3.HttpMethods.PUT, s3.HttpMethods.POST, s3.HttpMethods.DELETE],
+          allowedHeaders: ['*'],
+          exposedHeaders: EXPOSED_HEADERS,
+          maxAge: 600,
+        },
+      ],
+      // An upload the browser never finished (closed tab, lost signal) keeps its parts, billed, until removed.
+      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

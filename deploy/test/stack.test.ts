@@ -1,0 +1,217 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { App, Token } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { serverAwsCalls } from '../../__tests__/server/awsCalls';
+import { loadConfig } from '../../server/config';
+import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissions';
+import { S3_CORS_EXPOSED_HEADERS } from '../../server/embedded/s3';
+import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGate';
+import { DEVELOPER_PROVIDER } from '../lib/identity';
+import { DiviloStack } from '../lib/stack';
+import { EXPOSED_HEADERS } from '../lib/storage';
+
+const root = path.resolve(__dirname, '../..');
+const lambdaDir = path.join(root, 'dist-lambdas');
+
+let stack: DiviloStack;
+let template: Template;
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+let resources: Resources;
+
+beforeAll(() => {
+  // The Lambda the pool runs is the one `npm run build:lambdas` bundles, built now.
+  execFileSync('npm', ['run', '--silent', 'build:lambdas'], { cwd: root, stdio: 'pipe' });
+  const app = new App();
+  stack = new DiviloStack(app, 'Test', { lambdaDir });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources as Resources;
+});
+
+const logicalId = (type: string, pathPart: string) => {
+  const ids = Object.keys(resources).filter((id) => resources[id].Type === type && id.includes(pathPart));
+  expect(ids).toHaveLength(1);
+  return ids[0];
+};
+
+/** The template's value with references written as names: Fn::Join joined, Ref and Fn::GetAtt (`<id>.<attribute>`) from `names`. */
+function resolve(value: unknown, names: Record<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolve(item, names));
+  if (value && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    if ('Ref' in object) return names[object.Ref as string] ?? `<${String(object.Ref)}>`;
+    if ('Fn::GetAtt' in object) {
+      const name = (object['Fn::GetAtt'] as string[]).join('.');
+      return names[name] ?? `<${name}>`;
+    }
+    if ('Fn::Join' in object) {
+      const [separator, parts] = object['Fn::Join'] as [string, unknown[]];
+      return parts.map((part) => resolve(part, names)).join(separator);
+    }
+    return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, resolve(item, names)]));
+  }
+  return value;
+}
+
+describe('the deployment', () => {
+  it('synthesizes with no account, region or lookup', () => {
+    expect(Token.isUnresolved(stack.account)).toBe(true);
+    expect(Token.isUnresolved(stack.region)).toBe(true);
+    expect(JSON.stringify(template.toJSON())).not.toContain('Fn::ImportValue');
+  });
+
+  it("gives the server's role exactly the actions of the server's calls, on this deployment's resources", () => {
+    const names = {
+      'AWS::Partition': 'aws',
+      'AWS::Region': 'eu-west-1',
+      'AWS::AccountId': '123456789012',
+      [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_Pool',
+      [logicalId('AWS::Cognito::IdentityPool', 'Storage')]: 'eu-west-1:pool',
+      [logicalId('AWS::S3::Bucket', 'Documents')]: 'documents',
+    };
+    const role = resources[logicalId('AWS::IAM::Role', 'ServerRole')].Properties as { Policies: { PolicyDocument: unknown }[]; ManagedPolicyArns?: unknown };
+    expect(role.ManagedPolicyArns).toBeUndefined();
+    expect(role.Policies).toHaveLength(1);
+    // CloudFormation takes a lone action as a string or a list: CDK writes the string.
+    const deployed = resolve(role.Policies[0].PolicyDocument, names) as { Statement: { Action: string | string[] }[] };
+    for (const statement of deployed.Statement) statement.Action = ([] as string[]).concat(statement.Action);
+    expect(deployed).toEqual(serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_Pool', identityPoolId: 'eu-west-1:pool', bucket: 'documents' }));
+
+    // And from the code itself: the actions of every call the server makes, no more, no fewer.
+    const byCall = new Map(SERVER_AWS_CALLS.map((entry) => [entry.call, entry]));
+    const needed = new Set(serverAwsCalls(root).flatMap((found) => byCall.get(found.call)?.grants.map((grant) => grant.action) ?? [`unlisted ${found.call}`]));
+    const granted = new Set(deployed.Statement.flatMap((statement) => statement.Action));
+    expect([...granted].sort()).toEqual([...needed].sort());
+
+    // Nothing else is attached to the role.
+    const roleId = logicalId('AWS::IAM::Role', 'ServerRole');
+    const attached = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
+    expect(attached).toEqual([]);
+  });
+
+  it('makes the user pool the product needs: ID documents as usernames, its password rule, the onboarding status, the Lambda', () => {
+    template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: Match.absent(),
+      AliasAttributes: Match.absent(),
+      UsernameConfiguration: { CaseSensitive: true },
+      Policies: { PasswordPolicy: { MinimumLength: 8, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true } },
+      Schema: Match.arrayWith([{ Name: ONBOARDING_STATUS_ATTRIBUTE.replace('custom:', ''), AttributeDataType: 'String', Mutable: true, StringAttributeConstraints: { MinLength: '1', MaxLength: '32' } }]),
+      LambdaConfig: { PreAuthentication: { 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'PreAuthentication'), 'Arn'] } },
+      DeletionProtection: 'ACTIVE',
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'preAuthentication.handler', Runtime: Match.stringLikeRegexp('^nodejs') });
+    // The bundle the function is made from refuses with ERR-2809.
+    expect(readFileSync(path.join(lambdaDir, 'preAuthentication.js'), 'utf8')).toContain(CLIENT_VERIFICATION_CODE);
+  });
+
+  it('makes one app client: no secret, SRP and refresh, no user-existence errors, reads the phone and status, writes nothing', () => {
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      PreventUserExistenceErrors: 'ENABLED',
+      ReadAttributes: Match.arrayWith([ONBOARDING_STATUS_ATTRIBUTE, 'phone_number']),
+      // A writable status would let a customer approve their own application.
+      WriteAttributes: [],
+    });
+  });
+
+  it('makes the identity pool with the developer provider, and an applicant role on its own private area only', () => {
+    template.hasResourceProperties('AWS::Cognito::IdentityPool', { AllowUnauthenticatedIdentities: false, DeveloperProviderName: DEVELOPER_PROVIDER });
+    const poolId = logicalId('AWS::Cognito::IdentityPool', 'Storage');
+    const roleId = logicalId('AWS::IAM::Role', 'ApplicantRole');
+    template.hasResourceProperties('AWS::Cognito::IdentityPoolRoleAttachment', { IdentityPoolId: { Ref: poolId }, Roles: { authenticated: { 'Fn::GetAtt': [roleId, 'Arn'] } } });
+    const bucketId = logicalId('AWS::S3::Bucket', 'Documents');
+    const role = resolve(resources[roleId].Properties, { [`${bucketId}.Arn`]: 'arn:aws:s3:::documents', [poolId]: 'POOL' }) as {
+      AssumeRolePolicyDocument: { Statement: { Condition: unknown }[] };
+      Policies: { PolicyDocument: { Statement: unknown[] } }[];
+    };
+    expect(role.AssumeRolePolicyDocument.Statement[0].Condition).toEqual({
+      StringEquals: { 'cognito-identity.amazonaws.com:aud': 'POOL' },
+      'ForAnyValue:StringLike': { 'cognito-identity.amazonaws.com:amr': 'authenticated' },
+    });
+    const own = 'private/${cognito-identity.amazonaws.com:sub}';
+    expect(role.Policies.flatMap((policy) => policy.PolicyDocument.Statement)).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        Resource: `arn:aws:s3:::documents/${own}/*`,
+      },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: 'arn:aws:s3:::documents', Condition: { StringLike: { 's3:prefix': [`${own}/*`] } } },
+    ]);
+  });
+
+  it('makes the bucket private, encrypted, open to uploads from the app only, and removes abandoned uploads after a day', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: [{ Ref: 'PublicUrl' }], AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']), ExposedHeaders: Match.arrayWith(['etag']) })] },
+      LifecycleConfiguration: { Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
+    });
+    // Browsers read on AWS what they read on the embedded endpoint.
+    expect(EXPOSED_HEADERS).toEqual(S3_CORS_EXPOSED_HEADERS);
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('runs N server containers behind a load balancer that checks /health, over HTTPS only', () => {
+    template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: { Ref: 'ServerCount' } });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', { HealthCheckPath: '/health', Matcher: { HttpCode: '200' } });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'HTTPS', Certificates: [{ CertificateArn: { Ref: 'CertificateArn' } }] });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', { Protocol: 'HTTP', DefaultActions: [Match.objectLike({ Type: 'redirect' })] });
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', { TaskRoleArn: { 'Fn::GetAtt': [logicalId('AWS::IAM::Role', 'ServerRole'), 'Arn'] } });
+  });
+
+  it('keeps PostgreSQL and Redis private, encrypted and in two zones', () => {
+    template.hasResourceProperties('AWS::RDS::DBInstance', { Engine: 'postgres', MultiAZ: true, StorageEncrypted: true, DeletionProtection: true, PubliclyAccessible: false });
+    template.hasResourceProperties('AWS::RDS::DBParameterGroup', { Parameters: { 'rds.force_ssl': '1' } });
+    template.hasResourceProperties('AWS::ElastiCache::ReplicationGroup', { TransitEncryptionEnabled: true, AtRestEncryptionEnabled: true, MultiAZEnabled: true, NumCacheClusters: 2 });
+  });
+
+  it("gives the container a configuration the server accepts in production, its secrets from Secrets Manager", () => {
+    const task = resources[logicalId('AWS::ECS::TaskDefinition', 'Server')].Properties as {
+      ContainerDefinitions: { Environment: { Name: string; Value: unknown }[]; Secrets: { Name: string; ValueFrom: unknown }[] }[];
+    };
+    const [container] = task.ContainerDefinitions;
+    const secretNames = container.Secrets.map((secret) => secret.Name).sort();
+    expect(secretNames).toEqual(['PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMS_PROVIDER_API_KEY', 'SMTP_URL']);
+    // Nothing secret in the plain environment.
+    expect(JSON.stringify(container.Environment)).not.toMatch(/PASSWORD|SECRET_KEY|API_KEY|AUTH_TOKEN/);
+
+    // The environment as the container starts with it (docker/start.sh turns the seal and Redis token into
+    // SEAL_P12_FILE and REDIS_URL), with references given plausible values: the server must accept it.
+    const plausible: Record<string, string> = {
+      'AWS::Region': 'eu-west-1',
+      PublicUrl: 'https://alta.bank.es',
+      SmsProviderUrl: 'https://sms.example/send',
+      MailFrom: 'no-reply@bank.es',
+      SmsSender: 'Bank',
+      [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_AbC123',
+      [logicalId('AWS::Cognito::UserPoolClient', 'Web')]: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
+      [logicalId('AWS::Cognito::IdentityPool', 'Storage')]: 'eu-west-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d',
+      [logicalId('AWS::S3::Bucket', 'Documents')]: 'divilo-documents-abc',
+    };
+    const database = logicalId('AWS::RDS::DBInstance', 'Database');
+    const redis = logicalId('AWS::ElastiCache::ReplicationGroup', 'Redis');
+    plausible[`${database}.Endpoint.Address`] = 'db.internal';
+    plausible[`${database}.Endpoint.Port`] = '5432';
+    plausible[`${redis}.PrimaryEndPoint.Address`] = 'redis.internal';
+    plausible[`${redis}.PrimaryEndPoint.Port`] = '6379';
+    const env = Object.fromEntries(container.Environment.map(({ Name, Value }) => [Name, String(resolve(Value, plausible))]));
+    expect(Object.values(env).join(' ')).not.toContain('<');
+    const config = loadConfig({
+      ...env,
+      SERVER_SECRET: 'A'.repeat(64),
+      SMS_PROVIDER_API_KEY: 'key',
+      SMTP_URL: 'smtps://user:pw@email-smtp.eu-west-1.amazonaws.com:465',
+      SEAL_P12_FILE: __filename,
+      SEAL_P12_PASSPHRASE: 'pass',
+      REDIS_URL: `rediss://:token@${env.REDIS_HOST}:${env.REDIS_PORT}`,
+    });
+    expect(config).toMatchObject({ production: true, trustProxy: 1, identity: { embedded: false, developerProvider: DEVELOPER_PROVIDER }, storage: { embedded: false } });
+    expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
+  });
+});

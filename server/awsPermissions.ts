@@ -1,0 +1,86 @@
+// Every AWS call the server (and `npm run admin`, which runs with the same role) makes, with the IAM actions
+// and the resource each needs: the one source of the server's permissions. The deployment (deploy/) builds
+// the server's role from it, docs/storage.md shows the same policy, and a test finds every AWS SDK command the
+// code constructs and fails until each is listed here, and while anything listed is no longer called.
+// No imports: the deployment's own package reads this file too.
+
+/** The resources the server touches: the user pool, the identity pool, the documents bucket and its objects. */
+export type AwsResource = 'userPool' | 'identityPool' | 'bucket' | 'objects';
+
+export interface Grant {
+  action: string;
+  resource: AwsResource;
+}
+
+export interface AwsCall {
+  /** `<service>:<operation>` as the SDK sends it (the command's name without `Command`). */
+  call: string;
+  /** The IAM actions it needs, each on its resource: an operation is not always its own action (HeadObject is s3:GetObject). */
+  grants: readonly Grant[];
+  /** What the server does with it. */
+  why: string;
+}
+
+export const SERVER_AWS_CALLS: readonly AwsCall[] = [
+  { call: 'cognito-idp:AdminCreateUser', grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }], why: "creates an applicant's user at registration (no message sent)" },
+  { call: 'cognito-idp:AdminSetUserPassword', grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }], why: "sets the password an applicant chose, and a recovered one" },
+  { call: 'cognito-idp:AdminGetUser', grants: [{ action: 'cognito-idp:AdminGetUser', resource: 'userPool' }], why: 'reads the account at the SMS step (enabled, phone, onboarding status) and in recovery' },
+  { call: 'cognito-idp:AdminUpdateUserAttributes', grants: [{ action: 'cognito-idp:AdminUpdateUserAttributes', resource: 'userPool' }], why: 'keeps custom:onboarding_status and the verified phone and e-mail up to date' },
+  { call: 'cognito-idp:AdminDisableUser', grants: [{ action: 'cognito-idp:AdminDisableUser', resource: 'userPool' }], why: 'disables an account (the identity service module)' },
+  { call: 'cognito-idp:AdminEnableUser', grants: [{ action: 'cognito-idp:AdminEnableUser', resource: 'userPool' }], why: 'enables an account again (the identity service module)' },
+  { call: 'cognito-idp:AdminUserGlobalSignOut', grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }], why: 'signs a user out everywhere after a password change' },
+  { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: 'removes an account (the identity service module)' },
+  {
+    call: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity',
+    grants: [{ action: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity', resource: 'identityPool' }],
+    why: "gives an application its storage identity and a token the browser trades for upload credentials",
+  },
+  { call: 'cognito-identity:LookupDeveloperIdentity', grants: [{ action: 'cognito-identity:LookupDeveloperIdentity', resource: 'identityPool' }], why: "reads an application's storage identity when a document is reported" },
+  // Without s3:ListBucket, S3 answers a missing key 403 instead of 404, and "no such document" would become a 500.
+  { call: 's3:HeadObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "checks a reported document's size and type" },
+  { call: 's3:GetObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "reads a document's first bytes or whole photo; the reviewers' download links are signed with it" },
+  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
+];
+
+/** The names the policy's resources are written with: real ones (or deployment tokens), or the docs' placeholders. */
+export interface AwsResourceNames {
+  partition: string;
+  region: string;
+  account: string;
+  userPoolId: string;
+  identityPoolId: string;
+  bucket: string;
+}
+
+export function resourceArn(resource: AwsResource, names: AwsResourceNames): string {
+  const { partition, region, account } = names;
+  switch (resource) {
+    case 'userPool':
+      return `arn:${partition}:cognito-idp:${region}:${account}:userpool/${names.userPoolId}`;
+    case 'identityPool':
+      return `arn:${partition}:cognito-identity:${region}:${account}:identitypool/${names.identityPoolId}`;
+    case 'bucket':
+      return `arn:${partition}:s3:::${names.bucket}`;
+    case 'objects':
+      return `arn:${partition}:s3:::${names.bucket}/*`;
+  }
+}
+
+const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
+
+export interface PolicyStatement {
+  Sid: string;
+  Effect: 'Allow';
+  Action: string[];
+  Resource: string;
+}
+
+/** The server's IAM policy: one statement per resource, its actions sorted, nothing else. */
+export function serverPolicyDocument(names: AwsResourceNames, calls: readonly AwsCall[] = SERVER_AWS_CALLS): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
+  const order: AwsResource[] = ['userPool', 'identityPool', 'bucket', 'objects'];
+  const Statement = order.flatMap((resource) => {
+    const actions = [...new Set(calls.flatMap((call) => call.grants.filter((grant) => grant.resource === resource).map((grant) => grant.action)))].sort();
+    return actions.length ? [{ Sid: STATEMENT_IDS[resource], Effect: 'Allow' as const, Action: actions, Resource: resourceArn(resource, names) }] : [];
+  });
+  return { Version: '2012-10-17', Statement };
+}
