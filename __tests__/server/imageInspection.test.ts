@@ -1,12 +1,8 @@
 // The identity photos judged from their pixels: drawn photo-like pictures and real photographs pass; files
 // without a picture, over the pixel budget, too small, blank or featureless are refused, each for its reason.
-import path from 'node:path';
 import sharp from 'sharp';
 import { IMAGE_LIMITS, inspectImage } from '../../server/services/imageInspection';
-import { declaredHugePng, documentPhoto, flatPhoto, gradientPhoto, jpeg, pictureLessJpeg, pictureLessPng, png, selfiePhoto } from './images';
-
-/** Real photographs of people, as the face detector's package ships them for its own demonstration. */
-const realPhoto = (index: number) => path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', `sample${index}.jpg`);
+import { declaredHugePng, documentPhoto, flatPhoto, gradientPhoto, jpeg, pictureLessJpeg, pictureLessPng, png, realPhotoFile as realPhoto, realSelfie, selfiePhoto } from './images';
 
 describe('identity photo inspection', () => {
   it('takes photo-like pictures of a document and a face, as JPEG and PNG, and real photographs', async () => {
@@ -14,7 +10,8 @@ describe('identity photo inspection', () => {
       expect(await inspectImage(await documentPhoto(format), format)).toMatchObject({ ok: true, width: 1200, height: 760 });
       expect(await inspectImage(await selfiePhoto(format), format)).toMatchObject({ ok: true, width: 720, height: 960 });
     }
-    for (const index of [1, 2, 3, 4, 5, 6]) {
+    expect(await inspectImage(await realSelfie(), 'jpeg')).toMatchObject({ ok: true, width: 720, height: 960 });
+    for (const index of [1, 2, 3, 4, 5, 6] as const) {
       const result = await inspectImage(await sharp(realPhoto(index)).toBuffer(), 'jpeg');
       expect({ index, ok: result.ok }).toEqual({ index, ok: true });
     }

@@ -2,6 +2,7 @@
 // rows deflated with zlib) and a baseline greyscale JPEG whose scan any decoder reads as a flat grey picture.
 // Photo-like ones drawn with sharp, seeded, the same on every run: an ID card on a desk and a selfie, which the
 // server's inspection takes for photos, and the blank, flat and featureless pictures it refuses.
+import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 
 const u32 = (value: number) => {
@@ -109,10 +110,10 @@ const face = (x: number, y: number, scale: number) => `
   </g>`;
 
 /**
- * A photo of an ID card on a wooden desk: the card's coloured band, the holder's portrait, and lines of text
- * drawn as bars (no font needed). `width` × `height` pixels; 1200 × 760 by default.
+ * A photo of an ID card on a wooden desk: the card's coloured band, the holder's portrait (unless `portrait` is
+ * false), and lines of text drawn as bars (no font needed). `width` × `height` pixels; 1200 × 760 by default.
  */
-export function documentPhoto(format: PhotoFormat = 'jpeg', { width = 1200, height = 760, seed = 7 } = {}): Promise<Buffer> {
+export function documentPhoto(format: PhotoFormat = 'jpeg', { width = 1200, height = 760, seed = 7, portrait = true } = {}): Promise<Buffer> {
   const random = seeded(seed);
   const grain = Array.from({ length: 40 }, (_, line) => `<path d="M0 ${line * 19 + random() * 8} Q600 ${line * 19 + random() * 30} 1200 ${line * 19 + random() * 8}" stroke="#8a5a34" stroke-width="${2 + random() * 3}" fill="none" opacity="0.5"/>`);
   const text = Array.from({ length: 7 }, (_, line) => {
@@ -126,7 +127,7 @@ export function documentPhoto(format: PhotoFormat = 'jpeg', { width = 1200, heig
       <rect x="70" y="70" width="1060" height="110" rx="34" fill="#b3272f"/>
       <rect x="120" y="108" width="520" height="34" fill="#f6d44b"/><rect x="680" y="108" width="380" height="34" fill="#ffffff"/>
       <rect x="120" y="220" width="300" height="380" fill="#c9d3dc"/>
-      <svg x="120" y="220" width="300" height="380" viewBox="-170 -220 340 640">${face(0, 0, 1)}</svg>
+      ${portrait ? `<svg x="120" y="220" width="300" height="380" viewBox="-170 -220 340 640">${face(0, 0, 1)}</svg>` : ''}
       ${text.join('')}
       <rect x="120" y="630" width="960" height="18" fill="#55606c"/>
     </g></svg>`;
@@ -145,6 +146,16 @@ export function selfiePhoto(format: PhotoFormat = 'jpeg', { width = 720, height 
     ${face(360, 390, 1.35)}
   </svg>`;
   return photograph(svg, width, height, format, seed);
+}
+
+/** A real photograph, one of those the face detector's package ships for its demonstration (1920 px wide). */
+export const realPhotoFile = (index: 1 | 2 | 3 | 4 | 5 | 6) =>
+  path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'demo', `sample${index}.jpg`);
+
+/** A real selfie: one woman's face and shoulders, cut from the first of those photographs, 720 × 960 JPEG. */
+export async function realSelfie(): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp(realPhotoFile(1)).extract({ left: 1296, top: 96, width: 528, height: 696 }).resize(720, 960, { fit: 'cover' }).jpeg({ quality: 88 }).toBuffer();
 }
 
 /** A `width` × `height` picture of one colour, as a covered lens makes. */

@@ -168,6 +168,8 @@ export function createDocumentService(options: DocumentServiceOptions) {
   return {
     storageIdentity,
     check,
+    /** The whole of a stored document, as it was when checked (its ETag). */
+    read: (key: string, etag: string) => read(key, etag),
     remove,
     maxDocumentBytes: storage.maxDocumentBytes,
     close() {
