@@ -81,6 +81,17 @@ export interface IdentityCheckDependencies {
 /** The check an application holds, if one was started. */
 export const identityCheckOf = (application: Pick<Application, 'answers'>) => application.answers.identityCheck as IdentityCheckState | undefined;
 
+/**
+ * The answers as the applicant may see them: the check without the bank's own notes (the face detector's flags
+ * would tell a fraudster what to change; a reviewer's name is the bank's business).
+ */
+export function withoutReviewNotes(answers: Record<string, unknown>): Record<string, unknown> {
+  const check = answers.identityCheck as IdentityCheckState | undefined;
+  if (!check) return answers;
+  const { flags: _flags, reviewer: _reviewer, ...shown } = check;
+  return { ...answers, identityCheck: shown };
+}
+
 export const WAITING_STEP = 'check-identity-waiting';
 export const PHOTOS_STEP = 'check-identity';
 

@@ -75,6 +75,12 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
   }
   const saved = await deps.applications.save(application, { status: decision }, now);
   if (!saved) throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+  return decided(deps, saved, decision, reviewer, now, reason);
+}
+
+/** What follows a saved decision: the sign-in user's status, the audit entry, and the applicant's notice. */
+async function decided(deps: ReviewDependencies, application: Application, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
+  const { id } = application;
   if (application.answers.identityUserSub !== undefined) {
     await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: decision === 'approved' ? 'complete' : 'rejected' });
   }
@@ -82,7 +88,7 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
   await deps.auditLog.append({ actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject, details: reason ? { reason } : undefined }, now);
   const notice = NOTICES[decision][application.language];
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
-  return saved;
+  return application;
 }
 
 /** Approves an application: the customer can sign in from now on, and is told so. */
@@ -114,25 +120,29 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
       throw new ReviewError(`The identity check of application ${id} is ${check?.status ?? 'not started'}: only one waiting for review (needs-review) can be decided`);
     }
     if (application.status !== 'in-progress' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} was ${application.status} already`);
-    const decided: IdentityCheckState = {
+    const checked: IdentityCheckState = {
       ...check,
       status: decision === 'approve' ? 'approved' : 'rejected',
       decidedAt: now.toISOString(),
       reviewer,
       ...(decision === 'reject' ? { reason: 'reviewer-rejected' } : {}),
     };
-    const answers = { ...application.answers, identityCheck: decided };
+    const answers = { ...application.answers, identityCheck: checked };
     const signed = application.status === 'pending-review';
-    const saved =
-      decision === 'approve' || signed
-        ? await deps.applications.save(application, { answers }, now)
-        : await deps.applications.save(application, { answers, completedSteps: application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP) }, now);
+    // One save: the check's decision and what it does to the application never part.
+    const change =
+      decision === 'approve'
+        ? { answers }
+        : signed
+          ? { answers, status: 'rejected' as const }
+          : { answers, completedSteps: application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP) };
+    const saved = await deps.applications.save(application, change, now);
     if (!saved) continue;
     await deps.auditLog.append(
-      { actor: `reviewer:${reviewer}`, action: `onboarding.identity_check_${decided.status}`, subject: `application:${id}`, details: { provider: check.provider, ...(why && decision === 'reject' ? { reason: why } : {}) } },
+      { actor: `reviewer:${reviewer}`, action: `onboarding.identity_check_${checked.status}`, subject: `application:${id}`, details: { provider: check.provider, ...(why && decision === 'reject' ? { reason: why } : {}) } },
       now,
     );
-    if (decision === 'reject' && signed) return decide(deps, id, 'rejected', reviewer, now, `Identity rejected: ${why}`);
+    if (decision === 'reject' && signed) return decided(deps, saved, 'rejected', reviewer, now, `Identity rejected: ${why}`);
     return saved;
   }
   throw new ReviewError(`Application ${id} changed meanwhile: try again`);

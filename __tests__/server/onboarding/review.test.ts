@@ -99,6 +99,9 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await admin(lines).parseAsync(['node', 'admin', '--reviewer', 'Lucía Gómez', 'identity', application.id, 'approve']);
     expect(lines).toEqual([`Identity of ${application.id} approved.`]);
     expect((await server.app.applications.find(application.id))!.answers.identityCheck).toMatchObject({ status: 'approved', provider: 'manual', reviewer: 'Lucía Gómez' });
+    // The reviewer's name is the bank's: the applicant's view of the application does not carry it.
+    const view = await fetch(`${server.api}/onboarding-management-private/application`, { headers: { authorization: `Bearer ${await server.app.onboardingTokens.issue(application.id)}` } });
+    expect(JSON.stringify(await view.json())).not.toContain('Lucía Gómez');
     await expect(decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'late')).rejects.toThrow('is approved: only one waiting for review (needs-review) can be decided');
 
     await approveApplication(deps, application.id, 'marta');
