@@ -83,6 +83,7 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     const shown = admin('show', id);
     expect(shown).toContain('Martín Software S.L.');
     expect(shown).toContain('Javier');
+    expect(admin('identity', id, 'approve')).toContain('approved');
     expect(admin('approve', id)).toContain('approved');
 
     const before = await lastMessageId(page);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { png } from '../__tests__/server/images';
+import { documentPhoto, realSelfie } from '../__tests__/server/images';
 import { E2E_SERVER_SECRET } from './secrets';
 
 export type Lang = 'es' | 'en';
@@ -188,15 +188,28 @@ export function admin(...args: string[]): string {
   });
 }
 
-/** Both sides of the ID document and a selfie, as real PNG photos of a sensible size; then the wait. */
-export async function identityCheck(page: Page, lang: Lang) {
+/**
+ * Both sides of the ID document and a selfie, as a phone would send them: JPEG photos of a card on a desk and of
+ * a real face (the server decodes and measures them). Then the wait: the photos go to the bank's review, the
+ * page says so, and (unless `toContract` is false) the applicant goes on to the contract.
+ */
+export async function identityCheck(page: Page, lang: Lang, { toContract = true } = {}) {
   await arrived(page, /\/check-identity$|\/check-identity\?/);
   const inputs = page.locator('input[type=file]');
-  for (const [index, name] of ['front.png', 'back.png', 'selfie.png'].entries()) {
-    await inputs.nth(index).setInputFiles({ name, mimeType: 'image/png', buffer: png(800, 600) });
+  const photos = [
+    { name: 'front.jpg', buffer: await documentPhoto('jpeg') },
+    { name: 'back.jpg', buffer: await documentPhoto('jpeg', { portrait: false, seed: 3 }) },
+    { name: 'selfie.jpg', buffer: await realSelfie() },
+  ];
+  for (const [index, photo] of photos.entries()) {
+    await inputs.nth(index).setInputFiles({ ...photo, mimeType: 'image/jpeg' });
     await expect(page.getByText(lang === 'es' ? 'Foto recibida' : 'Photo received', { exact: false })).toHaveCount(index + 1);
   }
   await page.getByRole('button', { name: lang === 'es' ? 'Enviar las fotos' : 'Send the photos' }).click();
+  if (!toContract) return;
+  await arrived(page, /\/check-identity-waiting/);
+  await expect(page.getByRole('status')).toContainText(lang === 'es' ? 'Una persona de Divilo las revisará' : 'A person at Divilo will check them');
+  await page.getByRole('button', { name: lang === 'es' ? 'Continuar con el contrato' : 'Go on to the contract' }).click();
 }
 
 /**

@@ -2,6 +2,7 @@
 // same environment variables). With the embedded identity service, the server must be running: the pool is
 // one of its endpoints.
 import { writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
@@ -13,7 +14,8 @@ import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
-import { approveApplication, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
+import { approveApplication, decideIdentity, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
+import { identityCheckOf } from '../server/services/identityCheck';
 import { loadServerSecret } from '../server/services/serverSecret';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { Kysely } from 'kysely';
@@ -70,9 +72,25 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   };
 }
 
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? '';
+  }
+}
+
 export function adminProgram(deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>, out: (line: string) => void): Command {
-  const program = new Command('admin').description('Review Divilo onboarding applications').exitOverride();
-  const reviewer = () => process.env.USER ?? 'admin';
+  const program = new Command('admin')
+    .description('Review Divilo onboarding applications')
+    .option('--reviewer <name>', 'who decides, as the audit trail records it (default: the operating-system user)')
+    .exitOverride();
+  /** Who decides: named, or the user running the command; a decision is never recorded without a name. */
+  const reviewer = () => {
+    const named = ((program.opts() as { reviewer?: string }).reviewer ?? osUser()).trim();
+    if (!named) throw new ReviewError('Name the reviewer with --reviewer <name>: a decision is recorded with who took it');
+    return named;
+  };
   const withDeps = (action: (d: ReviewDependencies, ...args: string[]) => Promise<void>) => async (...args: string[]) => {
     const d = await deps();
     try {
@@ -94,14 +112,18 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
     );
   program
     .command('show <id>')
-    .description('one application: its answers (a company with its owners), its documents with 10-minute links, its signed contract (SHA-256) and its audit trail')
+    .description(
+      'one application: its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail',
+    )
     .action(
       withDeps(async (d, id) => {
         const application = await d.applications.find(id);
         if (!application) throw new ReviewError(`No application ${id}`);
         const contract = (await d.contracts.find(id)) ?? null;
         const documents = (await d.documents?.(id)) ?? [];
-        out(JSON.stringify({ ...application, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
+        const identityCheck = identityCheckOf(application) ?? null;
+        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
       }),
     );
   program
@@ -121,8 +143,19 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
       }),
     );
   program
+    .command('identity <id> <decision>')
+    .description("decide an identity check waiting for review (approve or reject) after looking at its photos (show); rejecting a signed application rejects it")
+    .option('--reason <reason>', 'why a rejection (kept in the audit trail, not sent to the applicant)')
+    .action(
+      withDeps(async (d, id, decision, options) => {
+        if (decision !== 'approve' && decision !== 'reject') throw new ReviewError(`The decision is approve or reject, not ${JSON.stringify(decision)}`);
+        const application = await decideIdentity(d, id, decision, reviewer(), new Date(), (options as unknown as { reason?: string }).reason);
+        out(`Identity of ${id} ${decision === 'approve' ? 'approved' : 'rejected'}${application.status === 'rejected' ? '; the signed application is rejected' : ''}.`);
+      }),
+    );
+  program
     .command('approve <id>')
-    .description('approve: the customer can log in, and gets an e-mail saying so')
+    .description('approve a signed application whose identity is approved: the customer can log in, and gets an e-mail saying so')
     .action(
       withDeps(async (d, id) => {
         await approveApplication(d, id, reviewer());

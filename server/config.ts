@@ -62,15 +62,17 @@ export interface Config {
   messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
   /**
-   * Who checks the identity photos (IDENTITY_PROVIDER): the built-in check, or a provider that answers at the
-   * webhook, signed with `webhookSecret` (IDENTITY_WEBHOOK_SECRET; unset: the webhook takes nothing).
+   * Who checks the identity photos (IDENTITY_PROVIDER): the bank's reviewer after the server's own image checks
+   * (`manual`), or a provider that answers at the webhook, signed with `webhookSecret` (IDENTITY_WEBHOOK_SECRET;
+   * unset: the webhook takes nothing). `faceDetection` (IDENTITY_FACE_DETECTION): for `manual`, whether a face
+   * detector flags a selfie or a document without a face for the reviewer.
    */
-  identityCheck: { provider: IdentityProvider; webhookSecret?: string };
+  identityCheck: { provider: IdentityProvider; webhookSecret?: string; faceDetection: boolean };
   /** The PKCS#12 certificate signed contracts are sealed with; unset means a self-signed sandbox seal kept in DATA_DIR. */
   seal: { p12File?: string; passphrase?: string };
 }
 
-const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['builtin', 'webhook'];
+const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['manual', 'webhook'];
 /** The shortest webhook secret taken: an HMAC key guessable by nobody. */
 const WEBHOOK_SECRET_MIN = 32;
 
@@ -241,7 +243,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && (read(env, 'SMS_PROVIDER_URL') === undefined || read(env, 'SMTP_URL') === undefined)) {
     throw new ConfigError('SMS_PROVIDER_URL and SMTP_URL must be set in production: the outbox is for development only');
   }
-  const identityProvider = oneOf(env, 'IDENTITY_PROVIDER', IDENTITY_PROVIDERS, 'builtin');
+  // Who verifies an applicant's identity is the bank's decision: production never falls back on a default.
+  if (production && read(env, 'IDENTITY_PROVIDER') === undefined) {
+    throw new ConfigError('IDENTITY_PROVIDER must be set in production: manual (the bank reviews the photos) or webhook (an identity provider)');
+  }
+  const identityProvider = oneOf(env, 'IDENTITY_PROVIDER', IDENTITY_PROVIDERS, 'manual');
   const webhookSecret = read(env, 'IDENTITY_WEBHOOK_SECRET');
   // The secret's value never appears in an error.
   if (webhookSecret !== undefined && webhookSecret.length < WEBHOOK_SECRET_MIN) throw new ConfigError(`IDENTITY_WEBHOOK_SECRET must be at least ${WEBHOOK_SECRET_MIN} characters`);
@@ -327,7 +333,7 @@ export function loadConfig(env: Env = process.env): Config {
       secret: read(env, 'RECAPTCHA_SECRET'),
       minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
     },
-    identityCheck: { provider: identityProvider, webhookSecret },
+    identityCheck: { provider: identityProvider, webhookSecret, faceDetection: oneOf(env, 'IDENTITY_FACE_DETECTION', ['true', 'false'] as const, 'true') === 'true' },
     seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
   };
 }

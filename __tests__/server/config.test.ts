@@ -21,6 +21,7 @@ const PRODUCTION = {
   // Any file that exists: the seal certificate is read when the first contract is sealed.
   SEAL_P12_FILE: __filename,
   SEAL_P12_PASSPHRASE: 'seal passphrase',
+  IDENTITY_PROVIDER: 'manual',
 };
 
 /** A user pool, its app client, its identity pool and a bucket on AWS: the whole of it. */
@@ -216,12 +217,23 @@ describe('configuration', () => {
     expect(errorOf({ REDIS_URL: 'http://:hunter2@cache' })).not.toContain('hunter2');
   });
 
-  it('checks identity photos with the built-in check unless a provider is named, and never repeats the webhook secret', () => {
-    expect(loadConfig({}).identityCheck).toEqual({ provider: 'builtin', webhookSecret: undefined });
+  it('has the bank review the identity photos unless a provider is named, and never repeats the webhook secret', () => {
+    expect(loadConfig({}).identityCheck).toEqual({ provider: 'manual', webhookSecret: undefined, faceDetection: true });
+    expect(loadConfig({ IDENTITY_FACE_DETECTION: 'false' }).identityCheck.faceDetection).toBe(false);
     const secret = 'w'.repeat(40);
-    expect(loadConfig({ IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: secret }).identityCheck).toEqual({ provider: 'webhook', webhookSecret: secret });
+    expect(loadConfig({ IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: secret }).identityCheck).toEqual({ provider: 'webhook', webhookSecret: secret, faceDetection: true });
+    expect(errorOf({ IDENTITY_PROVIDER: 'builtin' })).toMatch(/^IDENTITY_PROVIDER must be one of manual, webhook/);
     expect(errorOf({ IDENTITY_WEBHOOK_SECRET: 'short-secret' })).not.toContain('short-secret');
     expect(JSON.stringify(toRuntimeConfig(loadConfig({ IDENTITY_WEBHOOK_SECRET: secret })))).not.toContain(secret);
+  });
+
+  it('refuses to start in production unless the identity check is named: nothing approves identities by default', () => {
+    const { IDENTITY_PROVIDER: _named, ...unnamed } = PRODUCTION;
+    const message = errorOf(unnamed);
+    expect(message).toBe('IDENTITY_PROVIDER must be set in production: manual (the bank reviews the photos) or webhook (an identity provider)');
+    expect(errorOf({ ...unnamed, IDENTITY_PROVIDER: ' ' })).toBe(message);
+    expect(loadConfig(PRODUCTION).identityCheck.provider).toBe('manual');
+    expect(loadConfig({ ...PRODUCTION, IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: 'w'.repeat(40) }).identityCheck.provider).toBe('webhook');
   });
 
   it('gives the web app nothing secret', () => {

@@ -5,10 +5,11 @@ import { embeddedStorageCredentials } from '../../server/plugins/storage';
 import { loadServerSecret } from '../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
 import { describeEachDialect, openTestDatabase } from './helpers';
+import { plainPdf } from './pdfs';
 import { startLoginServer } from './login/loginServer';
 
 const MAX_BYTES = 64 * 1024;
-const pdf = (size = 2048) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9, 0x20)]);
+const pdf = (size = 2048) => plainPdf({ size });
 const blobOf = (bytes: Buffer, type: string) => new Blob([new Uint8Array(bytes)], { type });
 
 interface Applicant {
@@ -98,7 +99,7 @@ describeEachDialect("an applicant's documents", (dialect) => {
     expect(audit.map((entry) => entry.action)).toContain('onboarding.document_uploaded');
   });
 
-  it('refuses what is not a PDF, empty or too large, removes it and keeps the document recorded before', async () => {
+  it('refuses what is not a PDF, does not parse, holds a script, is empty or too large, removes it and keeps the document recorded before', async () => {
     const who = await applicant('application-refusals');
     const good = await upload(who, 'model200/good.pdf', blobOf(pdf(), 'application/pdf'));
     expect((await api('documents', who.bearer, { kind: 'model200', key: good.key })).status).toBe(200);
@@ -106,6 +107,8 @@ describeEachDialect("an applicant's documents", (dialect) => {
     const cases: [string, Blob, number, string][] = [
       ['picture.pdf', blobOf(Buffer.from('\x89PNG\r\n\x1a\n rest of a picture'), 'application/pdf'), 422, 'DOCUMENT_NOT_PDF'],
       ['typed-as-image.pdf', blobOf(pdf(), 'image/png'), 422, 'DOCUMENT_NOT_PDF'],
+      ['html.pdf', blobOf(Buffer.from('%PDF-1.7\n<html><script>alert(document.domain)</script></html>'), 'application/pdf'), 422, 'DOCUMENT_NOT_DECODABLE'],
+      ['script.pdf', blobOf(plainPdf({ catalog: '/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>' }), 'application/pdf'), 422, 'DOCUMENT_ACTIVE_CONTENT'],
       ['empty.pdf', blobOf(Buffer.alloc(0), 'application/pdf'), 422, 'DOCUMENT_EMPTY'],
       ['large.pdf', blobOf(pdf(MAX_BYTES + 1), 'application/pdf'), 422, 'DOCUMENT_TOO_LARGE'],
     ];

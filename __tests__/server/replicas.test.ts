@@ -18,6 +18,7 @@ import { sealForServer } from '../../src/features/recovery/sealForServer';
 import { freePort } from './helpers';
 import { passCaptcha, signIn, verificationSignature } from './login/loginServer';
 import { loadBalancer, redisAnswers, startServerProcess, type LoadBalancer, type ServerProcess } from './processes';
+import { plainPdf } from './pdfs';
 
 const postgresUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,7 +35,7 @@ jest.setTimeout(120_000);
 
 const USER = { username: '11111111H', phone: '+34600000777', password: 'Replica-Pass-2026', name: 'Réplica Uno' };
 const SENSITIVE_MAX = 6;
-const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2039, 0x20)]);
+const pdf = plainPdf({ size: 2048 });
 
 (skipped ? describe.skip : describe)('two server processes on one database', () => {
   const schema = `replicas_${process.pid}_${randomUUID().replace(/-/g, '').slice(0, 10)}`;

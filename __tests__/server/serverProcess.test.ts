@@ -41,6 +41,24 @@ describe('server/server.ts', () => {
     expect(child.output.stderr.trim().split('\n')).toEqual(['Configuration error: PORT must be a whole number from 1 to 65535 (got "eighty")']);
   });
 
+  it('does not start in production until the identity check is named, and says so in one line', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'https://alta.divilo.es',
+      SERVER_SECRET: Buffer.alloc(32, 7).toString('base64'),
+      SMS_PROVIDER_URL: 'https://sms.example/send',
+      SMTP_URL: 'smtps://mail.example',
+      SEAL_P12_FILE: __filename,
+      SEAL_P12_PASSPHRASE: 'seal passphrase',
+    };
+    const child = start(production);
+    expect(await exited(child)).toBe(1);
+    expect(child.output.stderr.trim().split('\n')).toEqual([
+      'Configuration error: IDENTITY_PROVIDER must be set in production: manual (the bank reviews the photos) or webhook (an identity provider)',
+    ]);
+  });
+
   it('serves, prints its address, and closes cleanly on SIGTERM', async () => {
     const port = await freePort();
     const child = start({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });

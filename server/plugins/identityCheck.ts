@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import { faceDetector } from '../services/faceDetection';
 import { identityCheck, type IdentityCheck } from '../services/identityCheck';
 
 declare module 'fastify' {
@@ -11,11 +12,23 @@ declare module 'fastify' {
 
 /**
  * The identity check of the applicants' photos, with the verifier IDENTITY_PROVIDER names: it reads the
- * checked documents and records its result on the application, on the clock of the code rules.
+ * checked documents and records its result on the application, on the clock of the code rules. The manual
+ * check runs the face detector (IDENTITY_FACE_DETECTION) on the stored photos, in a thread of its own.
  */
 export const identityCheckPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
+  const detector = config.identityCheck.provider === 'manual' && config.identityCheck.faceDetection ? faceDetector() : undefined;
+  if (detector) app.addHook('onClose', () => detector.close());
   app.decorate(
     'identityCheck',
-    identityCheck({ applications: app.applications, documents: app.onboardingDocuments, auditLog: app.auditLog, now: () => app.codes.now() }, config.identityCheck),
+    identityCheck(
+      {
+        applications: app.applications,
+        documents: app.onboardingDocuments,
+        auditLog: app.auditLog,
+        now: () => app.codes.now(),
+        ...(detector ? { faces: detector, photos: { read: (key: string, etag: string) => app.documents.read(key, etag) } } : {}),
+      },
+      config.identityCheck,
+    ),
   );
 });

@@ -3,7 +3,9 @@
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
-import { readImageHeader, type ImageFormat } from './imageHeaders';
+import type { ImageFormat } from './imageHeaders';
+import { IMAGE_LIMITS, inspectImage } from './imageInspection';
+import { inspectPdf } from './pdfInspection';
 
 /**
  * The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200 (PDFs),
@@ -15,14 +17,12 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 /** The content types a photo may have, and the format its bytes must then be. */
 const IMAGE_TYPES: Record<string, ImageFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png' };
 /** Each side of a photo, in pixels: enough to read an ID document, no more than a camera makes. */
-export const IMAGE_SIDE_PIXELS = { min: 320, max: 12_000 } as const;
+export const IMAGE_SIDE_PIXELS = { min: IMAGE_LIMITS.minSide, max: IMAGE_LIMITS.maxSide } as const;
 
 const isImageKind = (kind: DocumentKind) => (IDENTITY_IMAGE_KINDS as readonly string[]).includes(kind);
 
 /** The name of a document inside the applicant's area: plain path segments, never `.` or `..`. */
 export const DOCUMENT_NAME_PATTERN = "^(?!(?:.*/)?\\.{1,2}(?:/|$))[A-Za-z0-9!_.*'() -]+(?:/[A-Za-z0-9!_.*'() -]+)*$";
-
-const PDF_MAGIC = '%PDF-';
 
 export type DocumentErrorCode =
   | 'DOCUMENT_NOT_OWN'
@@ -32,8 +32,12 @@ export type DocumentErrorCode =
   | 'DOCUMENT_NOT_PDF'
   | 'DOCUMENT_NOT_IMAGE'
   | 'DOCUMENT_NOT_DECODABLE'
+  | 'DOCUMENT_ACTIVE_CONTENT'
+  | 'DOCUMENT_ENCRYPTED'
   | 'IMAGE_TOO_SMALL'
-  | 'IMAGE_TOO_LARGE';
+  | 'IMAGE_TOO_LARGE'
+  | 'IMAGE_BLANK'
+  | 'IMAGE_UNIFORM';
 
 export class DocumentError extends Error {
   constructor(
@@ -111,7 +115,8 @@ export function createDocumentService(options: DocumentServiceOptions) {
 
   /**
    * Checks that `key` is a stored document of the applicant's own, within the size limit, and of its kind's
-   * format: a PDF, or for a photo a JPEG or PNG that decodes, of a sensible size in pixels.
+   * format: a PDF that parses, with pages and no active content, or for a photo a JPEG or PNG that decodes
+   * whole, of a sensible size in pixels, neither blank nor featureless.
    */
   async function check(applicationId: string, key: string, kind: DocumentKind): Promise<CheckedDocument> {
     // The applicant's private area, `private/<identityId>/`: documents are never public nor protected.
@@ -142,23 +147,17 @@ export function createDocumentService(options: DocumentServiceOptions) {
 
   async function checkPdf(key: string, type: string, etag: string | undefined): Promise<void> {
     if (type !== 'application/pdf') throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
-    // The first bytes must say so too: a renamed picture is not a PDF.
-    const magic = (await read(key, etag, `bytes=0-${PDF_MAGIC.length - 1}`)).toString('latin1');
-    if (magic !== PDF_MAGIC) throw new DocumentError('DOCUMENT_NOT_PDF', 'The document is not a PDF');
+    // The whole file (within the size limit) is parsed: pdfInspection.ts.
+    const inspection = await inspectPdf(await read(key, etag));
+    if (!inspection.ok) throw new DocumentError(inspection.code, inspection.message);
   }
 
   async function checkImage(key: string, type: string, etag: string | undefined): Promise<void> {
     const format = IMAGE_TYPES[type];
     if (format === undefined) throw new DocumentError('DOCUMENT_NOT_IMAGE', 'The document is not a JPEG or PNG image');
-    // A PNG's chunks run to its end and a JPEG ends with EOI: the whole file (within the size limit) is read.
-    const header = readImageHeader(await read(key, etag), format);
-    if (!header.ok) {
-      if (header.problem === 'not-image') throw new DocumentError('DOCUMENT_NOT_IMAGE', 'The document is not a JPEG or PNG image');
-      throw new DocumentError('DOCUMENT_NOT_DECODABLE', 'The image is truncated or corrupt');
-    }
-    const { min, max } = IMAGE_SIDE_PIXELS;
-    if (Math.min(header.width, header.height) < min) throw new DocumentError('IMAGE_TOO_SMALL', `Each side of the image must be at least ${min} pixels`);
-    if (Math.max(header.width, header.height) > max) throw new DocumentError('IMAGE_TOO_LARGE', `Each side of the image must be at most ${max} pixels`);
+    // The whole file (within the size limit) is read, then decoded if its header allows: imageInspection.ts.
+    const inspection = await inspectImage(await read(key, etag), format);
+    if (!inspection.ok) throw new DocumentError(inspection.code, inspection.message);
   }
 
   /** Removes a stored document (a replaced or refused one). Missing is fine. */
@@ -169,6 +168,8 @@ export function createDocumentService(options: DocumentServiceOptions) {
   return {
     storageIdentity,
     check,
+    /** The whole of a stored document, as it was when checked (its ETag). */
+    read: (key: string, etag: string) => read(key, etag),
     remove,
     maxDocumentBytes: storage.maxDocumentBytes,
     close() {

@@ -1,34 +1,52 @@
 // The identity check behind /check-identity: a verifier looks at the applicant's three photos, and its result
-// is recorded in one place whether it comes at once (the built-in check) or later from a provider through the
-// webhook. The check's state lives in the application's answers; an approval completes the wait, a rejection
-// sends the applicant back to take the photos again.
+// is recorded in one place whether it comes at once (the manual check hands the photos to the bank's reviewer)
+// or later from a provider through the webhook. The check's state lives in the application's answers; an
+// approval, or photos waiting for the bank's review, complete the wait; a rejection sends the applicant back to
+// take the photos again. The reviewer's own decision is recorded by the review (reviews.ts).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import type { OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
+import type { FaceDetector } from './faceDetection';
 
 export type IdentityImageKind = (typeof IDENTITY_IMAGE_KINDS)[number];
 /** The storage keys of the three photos. */
 export type IdentityImages = Record<IdentityImageKind, string>;
 
-/** `builtin`: decided by the server at once; `webhook`: an external service answers later. */
-export type IdentityProvider = 'builtin' | 'webhook';
+/**
+ * `manual`: the server checks the images, then the bank's reviewer decides (`npm run admin -- identity`);
+ * `webhook`: an external service answers later.
+ */
+export type IdentityProvider = 'manual' | 'webhook';
+
+/** What a check can be: `needs-review` waits for the bank's reviewer, and lets the applicant sign meanwhile. */
+export type IdentityCheckStatus = 'pending' | 'needs-review' | 'approved' | 'rejected';
+
+/**
+ * What the face detector noticed, for the reviewer: `no-face-in-selfie`, `several-faces-in-selfie`,
+ * `no-face-on-document`, or `face-check-failed` when it could not look.
+ */
+export type IdentityFlag = 'no-face-in-selfie' | 'several-faces-in-selfie' | 'no-face-on-document' | 'face-check-failed';
 
 export interface IdentityResult {
-  status: 'approved' | 'rejected';
+  status: Exclude<IdentityCheckStatus, 'pending'>;
   /** Why a check was rejected, as a short code the screens can translate (`images-missing`). */
   reason?: string;
   provider: IdentityProvider;
+  flags?: IdentityFlag[];
 }
 
 /** The check as the application keeps it (`answers.identityCheck`): never a secret. */
 export interface IdentityCheckState {
-  status: 'pending' | 'approved' | 'rejected';
+  status: IdentityCheckStatus;
   provider: IdentityProvider;
   startedAt: string;
   decidedAt?: string;
   reason?: string;
+  flags?: IdentityFlag[];
+  /** Who at the bank decided, for a `manual` check. */
+  reviewer?: string;
 }
 
 export interface IdentityVerifier {
@@ -54,13 +72,28 @@ export interface IdentityCheckDependencies {
   auditLog: Pick<AuditLogRepository, 'append'>;
   /** The server's clock (the code rules' one, which tests move). */
   now: () => Date;
+  /** With a face detector: the stored bytes of a checked photo (its key, and the ETag it was checked at). */
+  photos?: { read(key: string, etag: string): Promise<Buffer> };
+  /** Counts faces, to flag photos for the reviewer; unset: no flags. */
+  faces?: Pick<FaceDetector, 'faces'>;
 }
 
 /** The check an application holds, if one was started. */
 export const identityCheckOf = (application: Pick<Application, 'answers'>) => application.answers.identityCheck as IdentityCheckState | undefined;
 
-const WAITING_STEP = 'check-identity-waiting';
-const PHOTOS_STEP = 'check-identity';
+/**
+ * The answers as the applicant may see them: the check without the bank's own notes (the face detector's flags
+ * would tell a fraudster what to change; a reviewer's name is the bank's business).
+ */
+export function withoutReviewNotes(answers: Record<string, unknown>): Record<string, unknown> {
+  const check = answers.identityCheck as IdentityCheckState | undefined;
+  if (!check) return answers;
+  const { flags: _flags, reviewer: _reviewer, ...shown } = check;
+  return { ...answers, identityCheck: shown };
+}
+
+export const WAITING_STEP = 'check-identity-waiting';
+export const PHOTOS_STEP = 'check-identity';
 
 /** Whether `signature` is the hex HMAC-SHA256 of `body` under `secret`, compared in constant time. No secret: never. */
 export function signatureMatches(secret: string | undefined, body: Buffer, signature: string | undefined): boolean {
@@ -71,8 +104,9 @@ export function signatureMatches(secret: string | undefined, body: Buffer, signa
 export function identityCheck(deps: IdentityCheckDependencies, settings: { provider: IdentityProvider; webhookSecret?: string }) {
   /**
    * Records the result of the application's pending check, as one conditional save (retried when another save
-   * came first): approved completes the wait (`currentStep` moves on to the contract), rejected takes the photos
-   * step back. The same result delivered again changes nothing; a result with no check pending is refused.
+   * came first): approved or needs-review complete the wait (`currentStep` moves on to the contract), rejected
+   * takes the photos step back. The same result delivered again changes nothing; a result with no check pending
+   * is refused.
    */
   async function recordIdentityResult(applicationId: string, result: IdentityResult, requestId?: string): Promise<Application> {
     for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -83,16 +117,18 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
       if (check?.status !== 'pending' || application.status !== 'in-progress') throw new IdentityCheckError('IDENTITY_CHECK_NOT_PENDING', 'No identity check of this application is waiting for a result');
       const now = deps.now();
       const reason = result.status === 'rejected' ? result.reason : undefined;
-      const decided: IdentityCheckState = { ...check, status: result.status, provider: result.provider, decidedAt: now.toISOString(), ...(reason ? { reason } : {}) };
+      const flags = result.flags?.length ? result.flags : undefined;
+      const decided: IdentityCheckState = { ...check, status: result.status, provider: result.provider, decidedAt: now.toISOString(), ...(reason ? { reason } : {}), ...(flags ? { flags } : {}) };
       const completedSteps =
-        result.status === 'approved'
-          ? [...application.completedSteps.filter((step) => step !== WAITING_STEP), WAITING_STEP]
-          : application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP);
+        result.status === 'rejected'
+          ? application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP)
+          : [...application.completedSteps.filter((step) => step !== WAITING_STEP), WAITING_STEP];
       const saved = await deps.applications.save(application, { answers: { ...application.answers, identityCheck: decided }, completedSteps }, now);
       if (!saved) continue;
       const subject = `application:${applicationId}`;
+      const action = `onboarding.identity_check_${result.status.replace('-', '_')}`;
       await deps.auditLog.append(
-        { actor: `identity-provider:${result.provider}`, action: `onboarding.identity_check_${result.status}`, subject, requestId, details: { provider: result.provider, ...(reason ? { reason } : {}) } },
+        { actor: `identity-provider:${result.provider}`, action, subject, requestId, details: { provider: result.provider, ...(reason ? { reason } : {}), ...(flags ? { flags } : {}) } },
         now,
       );
       return saved;
@@ -100,12 +136,42 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
     throw new IdentityCheckError('CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
   }
 
-  /** The embedded default: approves when the three photos are the ones the server checked as images, at once. */
-  const builtin: IdentityVerifier = {
+  /** What the face detector sees in the selfie and the document's front; it only ever adds flags. */
+  async function faceFlags(applicationId: string, images: IdentityImages): Promise<IdentityFlag[]> {
+    const { faces, photos } = deps;
+    if (!faces || !photos) return [];
+    const documents = await deps.documents.list(applicationId);
+    const facesIn = async (kind: IdentityImageKind) => {
+      const document = documents.find((candidate) => candidate.kind === kind && candidate.key === images[kind])!;
+      return (await faces.faces(await photos.read(document.key, document.etag))).length;
+    };
+    try {
+      const [selfie, front] = [await facesIn('selfie'), await facesIn('documentFront')];
+      const flags: IdentityFlag[] = [];
+      if (selfie === 0) flags.push('no-face-in-selfie');
+      if (selfie > 1) flags.push('several-faces-in-selfie');
+      if (front === 0) flags.push('no-face-on-document');
+      return flags;
+    } catch {
+      // The reviewer looks at the photos either way; the flag says the detector could not help this time.
+      return ['face-check-failed'];
+    }
+  }
+
+  /**
+   * The server's own check: the three photos must be the documents it checked (decoded whole, neither blank nor
+   * featureless, documents.ts); then they wait for the bank's reviewer, with what the face detector noticed. It
+   * never approves: only a person can.
+   */
+  const manual: IdentityVerifier = {
     async start(applicationId, images, requestId) {
       const documents = await deps.documents.list(applicationId);
       const checked = IDENTITY_IMAGE_KINDS.every((kind) => documents.some((document) => document.kind === kind && document.key === images[kind]));
-      await recordIdentityResult(applicationId, checked ? { status: 'approved', provider: 'builtin' } : { status: 'rejected', reason: 'images-missing', provider: 'builtin' }, requestId);
+      if (!checked) {
+        await recordIdentityResult(applicationId, { status: 'rejected', reason: 'images-missing', provider: 'manual' }, requestId);
+        return;
+      }
+      await recordIdentityResult(applicationId, { status: 'needs-review', provider: 'manual', flags: await faceFlags(applicationId, images) }, requestId);
     },
   };
   /** An external provider: the check stays pending until the provider's result arrives at the webhook. */
@@ -113,7 +179,7 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
 
   return {
     provider: settings.provider,
-    verifier: settings.provider === 'builtin' ? builtin : external,
+    verifier: settings.provider === 'manual' ? manual : external,
     recordIdentityResult,
     /** Whether a webhook body carries the provider's signature. */
     webhookSigned: (body: Buffer, signature: string | undefined) => signatureMatches(settings.webhookSecret, body, signature),

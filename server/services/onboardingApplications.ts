@@ -4,6 +4,7 @@ import { journey, type StepId } from '../../src/features/signup/flow';
 import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';
+import { withoutReviewNotes } from './identityCheck';
 
 /** The steps a registration confirmed by its e-mail code has done. */
 export const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
@@ -44,7 +45,7 @@ export function applicationView(application: Application) {
     // An applicant the bank cannot serve stays on the page that says so: the company's or the person's.
     currentStep: application.status === 'not-allowed' ? closedPageOf(application) : currentStepOf(application),
     completedSteps: application.completedSteps,
-    answers: application.answers,
+    answers: withoutReviewNotes(application.answers),
     maskedEmail: maskEmail(application.email),
   };
 }

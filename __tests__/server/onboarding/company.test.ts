@@ -5,6 +5,7 @@
 import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { pageTexts } from '../pdfInspection';
+import { plainPdf } from '../pdfs';
 import { renderContract } from '../../../server/services/contract';
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
 import { describeEachDialect } from '../helpers';
@@ -38,7 +39,7 @@ const owner = (overrides: Record<string, unknown> = {}) => ({
   politicalPosition: false,
   ...overrides,
 });
-const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 0x20)]);
+const pdf = plainPdf();
 
 describeEachDialect('onboarding: the company path', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;

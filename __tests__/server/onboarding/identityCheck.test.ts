@@ -1,13 +1,15 @@
 // The identity check against the whole server on both databases: photos uploaded with the browser's module to
-// the embedded storage and checked as images, the step that starts the check, the built-in verifier's decision,
-// and an external provider's answers through the signed webhook.
+// the embedded storage and checked as images, the step that starts the check, the manual check that hands the
+// photos to the bank's reviewer with the face detector's flags, and an external provider's answers through the
+// signed webhook.
 import { createHmac, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { embeddedStorageCredentials } from '../../../server/plugins/storage';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
 import { describeEachDialect, logCollector } from '../helpers';
-import { jpeg, png } from '../images';
+import { declaredHugePng, documentPhoto, flatPhoto, gradientPhoto, jpeg, pictureLessJpeg, pictureLessPng, png, realPhotoFile, realSelfie, selfiePhoto } from '../images';
+import { plainPdf } from '../pdfs';
 import { startLoginServerOn } from '../login/loginServer';
 
 type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -15,22 +17,25 @@ type Photos = { documentFront: string; documentBack: string; selfie: string };
 
 const STEPS_BEFORE = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
 const SECRET = randomBytes(32).toString('hex');
-const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 0x20)]);
+const pdf = plainPdf();
 const sign = (raw: string, secret = SECRET) => createHmac('sha256', secret).update(raw).digest('hex');
+// The manual check runs the face detector on two photos of each check: a few seconds each on a busy machine.
+jest.setTimeout(90_000);
 
 describeEachDialect('onboarding: the identity check', (dialect) => {
-  let builtin: Server;
+  let manual: Server;
   let external: Server;
   const logs = logCollector();
   beforeAll(async () => {
     // One server secret for both: the embedded storage endpoint reads its process's identity pool secret.
-    const shared = { SERVER_SECRET: randomBytes(32).toString('base64') };
-    [builtin, external] = await Promise.all([
+    // Many uploads and checks from one address: the rate limits are not what this suite is about.
+    const shared = { SERVER_SECRET: randomBytes(32).toString('base64'), RATE_LIMIT_MAX: '5000', RATE_LIMIT_SENSITIVE_MAX: '1000' };
+    [manual, external] = await Promise.all([
       startLoginServerOn(dialect, shared),
       startLoginServerOn(dialect, { ...shared, IDENTITY_PROVIDER: 'webhook', IDENTITY_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'info' }, { logStream: logs.stream }),
     ]);
   });
-  afterAll(() => Promise.all([builtin.close(), external.close()]));
+  afterAll(() => Promise.all([manual.close(), external.close()]));
 
   let applicants = 0;
   /** An application whose earlier steps are done (as their own calls leave them), its token and storage identity. */
@@ -72,11 +77,11 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     return { key, ...(await call(server, 'POST', 'documents', who.bearer, { kind, key })) };
   }
 
-  /** The three photos uploaded and checked: a PNG of the front, JPEGs of the back and the face. */
-  async function photosOf(server: Server, who: Applicant): Promise<Photos> {
-    const front = await uploadPhoto(server, who, 'documentFront', 'front.png', png(1200, 760), 'image/png');
-    const back = await uploadPhoto(server, who, 'documentBack', 'back.jpg', jpeg(1200, 760), 'image/jpeg');
-    const selfie = await uploadPhoto(server, who, 'selfie', 'selfie.jpg', jpeg(720, 960), 'image/jpeg');
+  /** The three photos uploaded and checked: a PNG of the front, JPEGs of the back and of a real face (unless others are given). */
+  async function photosOf(server: Server, who: Applicant, files: { front?: Buffer; selfie?: Buffer } = {}): Promise<Photos> {
+    const front = await uploadPhoto(server, who, 'documentFront', 'front.png', files.front ?? (await documentPhoto('png')), 'image/png');
+    const back = await uploadPhoto(server, who, 'documentBack', 'back.jpg', await documentPhoto('jpeg', { portrait: false, seed: 3 }), 'image/jpeg');
+    const selfie = await uploadPhoto(server, who, 'selfie', 'selfie.jpg', files.selfie ?? (await realSelfie()), 'image/jpeg');
     for (const answer of [front, back, selfie]) expect(answer.status).toBe(200);
     return { documentFront: front.key, documentBack: back.key, selfie: selfie.key };
   }
@@ -105,9 +110,9 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
   const fieldsOf = (body: Record<string, unknown>) => Object.fromEntries((body.errors as { field: string; id: string }[]).map(({ field, id }) => [field, id]));
   const actionsOf = async (server: Server, id: string) => (await server.app.auditLog.listBySubject(`application:${id}`)).filter((entry) => entry.action.startsWith('onboarding.identity_check'));
 
-  it('accepts real PNG and JPEG photos, and refuses a renamed PDF, a mistyped PNG, a truncated or corrupt file and the wrong sizes', async () => {
-    const who = await applicant(builtin);
-    await photosOf(builtin, who);
+  it('accepts photos, and refuses a renamed PDF, a mistyped PNG, a truncated or corrupt file, the wrong sizes, a blank or featureless picture', async () => {
+    const who = await applicant(manual);
+    await photosOf(manual, who);
     const truncated = png(800, 600).subarray(0, 300);
     const corruptJpeg = Buffer.from(jpeg(800, 600));
     corruptJpeg.writeUInt16BE(0xfff0, 4);
@@ -120,103 +125,145 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
       ['tiny.png', png(10, 10), 'image/png', 422, 'IMAGE_TOO_SMALL'],
       ['narrow.jpg', jpeg(319, 2000), 'image/jpeg', 422, 'IMAGE_TOO_SMALL'],
       ['panorama.png', png(12_001, 320), 'image/png', 422, 'IMAGE_TOO_LARGE'],
+      ['declared-huge.png', declaredHugePng(12_000, 12_000), 'image/png', 422, 'IMAGE_TOO_LARGE'],
+      ['grey.jpg', jpeg(1200, 760), 'image/jpeg', 422, 'IMAGE_BLANK'],
+      ['covered-lens.png', await flatPhoto('png', 960, 1280, '#101010'), 'image/png', 422, 'IMAGE_BLANK'],
+      ['gradient.jpg', await gradientPhoto('jpeg', 1200, 900), 'image/jpeg', 422, 'IMAGE_UNIFORM'],
     ];
     for (const [name, bytes, type, status, code] of cases) {
-      const refused = await uploadPhoto(builtin, who, 'selfie', name, bytes, type);
+      const refused = await uploadPhoto(manual, who, 'selfie', name, bytes, type);
       expect({ name, status: refused.status, code: refused.body.code }).toEqual({ name, status, code });
-      if (code.startsWith('IMAGE_')) expect(refused.body).toMatchObject({ minPixels: 320, maxPixels: 12_000 });
-      expect(await stored(builtin, refused.key)).toBe(false);
+      if (code === 'IMAGE_TOO_SMALL' || code === 'IMAGE_TOO_LARGE') expect(refused.body).toMatchObject({ minPixels: 320, maxPixels: 12_000 });
+      expect(await stored(manual, refused.key)).toBe(false);
     }
     // The photos accepted before stay recorded; the modelo 036 is still a PDF and nothing else.
-    const listed = (await call(builtin, 'GET', 'documents', who.bearer)).body.documents as { kind: string; key: string }[];
+    const listed = (await call(manual, 'GET', 'documents', who.bearer)).body.documents as { kind: string; key: string }[];
     expect(listed.map((document) => document.kind).sort()).toEqual(['documentBack', 'documentFront', 'selfie']);
-    expect((await uploadPhoto(builtin, who, 'model036', 'model.pdf', png(800, 600), 'image/png')).body).toMatchObject({ code: 'DOCUMENT_NOT_PDF' });
-    const refusals = (await builtin.app.auditLog.listBySubject(`application:${who.id}`)).filter((entry) => entry.action === 'onboarding.document_refused');
+    expect((await uploadPhoto(manual, who, 'model036', 'model.pdf', png(800, 600), 'image/png')).body).toMatchObject({ code: 'DOCUMENT_NOT_PDF' });
+    const refusals = (await manual.app.auditLog.listBySubject(`application:${who.id}`)).filter((entry) => entry.action === 'onboarding.document_refused');
     expect(refusals.map((entry) => entry.details?.code)).toEqual([...cases.map(([, , , , code]) => code), 'DOCUMENT_NOT_PDF']);
   });
 
+  it("refuses the security review's files without a picture, so they can never start a check", async () => {
+    const who = await applicant(manual);
+    const front = await uploadPhoto(manual, who, 'documentFront', 'front.png', pictureLessPng(), 'image/png');
+    const back = await uploadPhoto(manual, who, 'documentBack', 'back.jpg', pictureLessJpeg(), 'image/jpeg');
+    const selfie = await uploadPhoto(manual, who, 'selfie', 'selfie.png', pictureLessPng(), 'image/png');
+    expect([front, back, selfie].map((answer) => [answer.status, answer.body.code])).toEqual([
+      [422, 'DOCUMENT_NOT_DECODABLE'],
+      [422, 'DOCUMENT_NOT_DECODABLE'],
+      [422, 'DOCUMENT_NOT_DECODABLE'],
+    ]);
+    const started = await call(manual, 'POST', 'identity-check', who.bearer, { documentFront: front.key, documentBack: back.key, selfie: selfie.key });
+    expect(started.status).toBe(400);
+    expect(fieldsOf(started.body)).toEqual({ documentFront: 'validations.documentMissing', documentBack: 'validations.documentMissing', selfie: 'validations.documentMissing' });
+    expect(await actionsOf(manual, who.id)).toEqual([]);
+  });
+
   it('starts only with photos the server checked for this application, each of its own kind', async () => {
-    const who = await applicant(builtin);
-    const photos = await photosOf(builtin, who);
-    const empty = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, selfie: '' });
+    const who = await applicant(manual);
+    const photos = await photosOf(manual, who);
+    const empty = await call(manual, 'POST', 'identity-check', who.bearer, { ...photos, selfie: '' });
     expect(empty.status).toBe(400);
     expect(fieldsOf(empty.body)).toEqual({ selfie: 'validations.required' });
-    const swapped = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, selfie: photos.documentFront });
+    const swapped = await call(manual, 'POST', 'identity-check', who.bearer, { ...photos, selfie: photos.documentFront });
     expect(fieldsOf(swapped.body)).toEqual({ selfie: 'validations.documentMissing' });
-    const refused = await uploadPhoto(builtin, who, 'documentBack', 'cut.jpg', jpeg(800, 600).subarray(0, 200), 'image/jpeg');
+    const refused = await uploadPhoto(manual, who, 'documentBack', 'cut.jpg', jpeg(800, 600).subarray(0, 200), 'image/jpeg');
     expect(refused.status).toBe(422);
-    const unchecked = await call(builtin, 'POST', 'identity-check', who.bearer, { ...photos, documentBack: refused.key });
+    const unchecked = await call(manual, 'POST', 'identity-check', who.bearer, { ...photos, documentBack: refused.key });
     expect(unchecked.status).toBe(400);
     expect(fieldsOf(unchecked.body)).toEqual({ documentBack: 'validations.documentMissing' });
     // Another applicant's checked photos are not this one's.
-    const other = await applicant(builtin);
-    const theirs = await call(builtin, 'POST', 'identity-check', other.bearer, photos);
+    const other = await applicant(manual);
+    const theirs = await call(manual, 'POST', 'identity-check', other.bearer, photos);
     expect(fieldsOf(theirs.body)).toEqual({ documentFront: 'validations.documentMissing', documentBack: 'validations.documentMissing', selfie: 'validations.documentMissing' });
-    expect(await actionsOf(builtin, who.id)).toEqual([]);
+    expect(await actionsOf(manual, who.id)).toEqual([]);
   });
 
   it('keeps the order of the journey: no identity check before the password', async () => {
-    const who = await applicant(builtin, { passwordSet: false });
-    const photos = await photosOf(builtin, who);
-    expect(await call(builtin, 'POST', 'identity-check', who.bearer, photos)).toEqual({ status: 409, body: expect.objectContaining({ code: 'STEP_OUT_OF_ORDER', currentStep: 'divilo-password' }) });
-    expect((await call(builtin, 'GET', 'identity-check', who.bearer)).body).toMatchObject({ code: 'IDENTITY_CHECK_NOT_STARTED' });
+    const who = await applicant(manual, { passwordSet: false });
+    const photos = await photosOf(manual, who);
+    expect(await call(manual, 'POST', 'identity-check', who.bearer, photos)).toEqual({ status: 409, body: expect.objectContaining({ code: 'STEP_OUT_OF_ORDER', currentStep: 'divilo-password' }) });
+    expect((await call(manual, 'GET', 'identity-check', who.bearer)).body).toMatchObject({ code: 'IDENTITY_CHECK_NOT_STARTED' });
   });
 
-  it('built in: approves the checked photos at once, the contract comes next, and a retry starts nothing new', async () => {
-    const who = await applicant(builtin);
-    const photos = await photosOf(builtin, who);
-    const started = await call(builtin, 'POST', 'identity-check', who.bearer, photos);
-    expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'docu-sign', answers: { ...photos, identityCheck: { status: 'approved', provider: 'builtin' } } } } });
-    expect(await call(builtin, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'approved' } });
-    const application = (await call(builtin, 'GET', 'application', who.bearer)).body;
+  it("manual: never approves; hands the checked photos to the bank's review at once, the contract comes next, and a retry starts nothing new", async () => {
+    const who = await applicant(manual);
+    const photos = await photosOf(manual, who);
+    const started = await call(manual, 'POST', 'identity-check', who.bearer, photos);
+    expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'docu-sign', answers: { ...photos, identityCheck: { status: 'needs-review', provider: 'manual' } } } } });
+    // A face in the selfie and on the document: nothing to flag.
+    expect((started.body.application as { answers: { identityCheck: Record<string, unknown> } }).answers.identityCheck.flags).toBeUndefined();
+    expect(await call(manual, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'needs-review' } });
+    const application = (await call(manual, 'GET', 'application', who.bearer)).body;
     expect(application).toMatchObject({ currentStep: 'docu-sign', completedSteps: expect.arrayContaining(['check-identity', 'check-identity-waiting']) });
 
-    const [again, twice] = await Promise.all([call(builtin, 'POST', 'identity-check', who.bearer, photos), call(builtin, 'POST', 'identity-check', who.bearer, photos)]);
+    const [again, twice] = await Promise.all([call(manual, 'POST', 'identity-check', who.bearer, photos), call(manual, 'POST', 'identity-check', who.bearer, photos)]);
     expect([again.status, twice.status]).toEqual([200, 200]);
-    const audit = await actionsOf(builtin, who.id);
+    const audit = await actionsOf(manual, who.id);
     expect(audit.map((entry) => [entry.actor, entry.action, entry.details])).toEqual([
-      [`application:${who.id}`, 'onboarding.identity_check_started', { provider: 'builtin' }],
-      ['identity-provider:builtin', 'onboarding.identity_check_approved', { provider: 'builtin' }],
+      [`application:${who.id}`, 'onboarding.identity_check_started', { provider: 'manual' }],
+      ['identity-provider:manual', 'onboarding.identity_check_needs_review', { provider: 'manual' }],
     ]);
     expect(audit.every((entry) => entry.requestId)).toBe(true);
   });
 
-  it('built in: two first sends at once start one check', async () => {
-    const who = await applicant(builtin);
-    const photos = await photosOf(builtin, who);
-    const answers = await Promise.all([1, 2, 3].map(() => call(builtin, 'POST', 'identity-check', who.bearer, photos)));
+  it("manual: flags for the reviewer a selfie without a face or with several, and a document without a face, and still lets the applicant go on", async () => {
+    const faceless = await applicant(manual);
+    const photos = await photosOf(manual, faceless, { front: await documentPhoto('png', { portrait: false }), selfie: await selfiePhoto('jpeg') });
+    const started = await call(manual, 'POST', 'identity-check', faceless.bearer, photos);
+    expect(started.body).toMatchObject({ application: { currentStep: 'docu-sign', answers: { identityCheck: { status: 'needs-review' } } } });
+    const flagsOf = async (id: string) => ((await manual.app.applications.find(id))!.answers.identityCheck as { flags?: string[] }).flags;
+    expect(await flagsOf(faceless.id)).toEqual(['no-face-in-selfie', 'no-face-on-document']);
+    expect((await actionsOf(manual, faceless.id)).at(-1)?.details).toEqual({ provider: 'manual', flags: ['no-face-in-selfie', 'no-face-on-document'] });
+    // The flags are the bank's: the applicant's view of the application never shows them.
+    expect(JSON.stringify(started.body)).not.toContain('no-face');
+    expect(JSON.stringify((await call(manual, 'GET', 'application', faceless.bearer)).body)).not.toContain('no-face');
+
+    const group = await applicant(manual);
+    const { default: sharp } = await import('sharp');
+    const threePeople = await sharp(realPhotoFile(1)).resize(1280).jpeg().toBuffer();
+    const groupPhotos = await photosOf(manual, group, { selfie: threePeople });
+    expect((await call(manual, 'POST', 'identity-check', group.bearer, groupPhotos)).status).toBe(200);
+    expect(await flagsOf(group.id)).toEqual(['several-faces-in-selfie']);
+  });
+
+  it('manual: two first sends at once start one check', async () => {
+    const who = await applicant(manual);
+    const photos = await photosOf(manual, who);
+    const answers = await Promise.all([1, 2, 3].map(() => call(manual, 'POST', 'identity-check', who.bearer, photos)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
-    expect((await actionsOf(builtin, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_started', 'onboarding.identity_check_approved']);
+    expect((await actionsOf(manual, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_started', 'onboarding.identity_check_needs_review']);
   });
 
-  it('built in: rejects photos that are no longer the checked ones, and the applicant takes them again', async () => {
-    const who = await applicant(builtin);
-    const photos = await photosOf(builtin, who);
+  it('manual: rejects photos that are no longer the checked ones, and the applicant takes them again', async () => {
+    const who = await applicant(manual);
+    const photos = await photosOf(manual, who);
     // The check was started (as the step leaves it) and the selfie replaced before the verifier looked.
-    const application = (await builtin.app.applications.find(who.id))!;
-    await builtin.app.applications.save(
+    const application = (await manual.app.applications.find(who.id))!;
+    await manual.app.applications.save(
       application,
-      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'builtin', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
+      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'manual', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
       new Date(),
     );
-    await uploadPhoto(builtin, who, 'selfie', 'second.jpg', jpeg(720, 960), 'image/jpeg');
-    await builtin.app.identityCheck.verifier.start(who.id, photos);
-    expect(await call(builtin, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'images-missing' } });
-    expect((await call(builtin, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'check-identity' });
-    expect((await actionsOf(builtin, who.id)).map((entry) => entry.details)).toEqual([{ provider: 'builtin', reason: 'images-missing' }]);
+    await uploadPhoto(manual, who, 'selfie', 'second.jpg', await selfiePhoto('jpeg', { seed: 5 }), 'image/jpeg');
+    await manual.app.identityCheck.verifier.start(who.id, photos);
+    expect(await call(manual, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'images-missing' } });
+    expect((await call(manual, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'check-identity' });
+    expect((await actionsOf(manual, who.id)).map((entry) => entry.details)).toEqual([{ provider: 'manual', reason: 'images-missing' }]);
   });
 
-  it('built in: a check left pending (cut short by an outage) is decided when the photos are sent again', async () => {
-    const who = await applicant(builtin);
-    const photos = await photosOf(builtin, who);
-    const application = (await builtin.app.applications.find(who.id))!;
-    await builtin.app.applications.save(
+  it('manual: a check left pending (cut short by an outage) goes to review when the photos are sent again', async () => {
+    const who = await applicant(manual);
+    const photos = await photosOf(manual, who);
+    const application = (await manual.app.applications.find(who.id))!;
+    await manual.app.applications.save(
       application,
-      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'builtin', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
+      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'manual', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
       new Date(),
     );
-    expect((await call(builtin, 'POST', 'identity-check', who.bearer, photos)).body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'docu-sign' } });
-    expect((await actionsOf(builtin, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_approved']);
+    expect((await call(manual, 'POST', 'identity-check', who.bearer, photos)).body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'docu-sign' } });
+    expect((await actionsOf(manual, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_needs_review']);
   });
 
   it('webhook: pending until the provider answers; only a signed answer counts', async () => {
@@ -233,7 +280,7 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
       ['another secret', await webhook(external, raw, sign(raw, `${SECRET}x`))],
       ['another body', await webhook(external, raw.replace('approved', 'rejected'), sign(raw))],
       ['no body', await webhook(external, undefined, sign(''))],
-      ['no secret configured', await webhook(builtin, raw, sign(raw))],
+      ['no secret configured', await webhook(manual, raw, sign(raw))],
     ] as const;
     for (const [name, answer] of forged) expect({ name, status: answer.status, code: answer.body.code }).toEqual({ name, status: 401, code: 'INVALID_SIGNATURE' });
     expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ status: 'pending' });

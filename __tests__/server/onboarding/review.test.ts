@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { adminProgram } from '../../../scripts/admin';
-import { approveApplication, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
+import { approveApplication, decideIdentity, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
 import { consentAndSign, readyToSign } from './signing';
@@ -27,9 +27,9 @@ describeEachDialect('onboarding: the review', (dialect) => {
   });
   afterAll(() => server.close());
 
-  /** An application signed through the contract calls: pending review. */
-  async function signed(idDocument: string, language: 'es' | 'en' = 'es') {
-    const { id, token } = await readyToSign(server, idDocument, { language });
+  /** An application signed through the contract calls: pending review (its identity approved, unless said). */
+  async function signed(idDocument: string, language: 'es' | 'en' = 'es', identityCheck: 'approved' | 'needs-review' = 'approved') {
+    const { id, token } = await readyToSign(server, idDocument, { language, identityCheck });
     expect((await consentAndSign(server, token)).status).toBe(200);
     return (await server.app.applications.find(id))!;
   }
@@ -85,6 +85,82 @@ describeEachDialect('onboarding: the review', (dialect) => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+  const identityAudit = async (id: string) =>
+    (await server.app.auditLog.listBySubject(`application:${id}`)).filter((entry) => entry.action.startsWith('onboarding.identity_check') || entry.action.startsWith('onboarding.review'));
+  const admin = (lines: string[] = []) => adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => lines.push(line));
+
+  it('refuses to approve a signed application until a reviewer approved its identity; then approves it', async () => {
+    const application = await signed('00000036Q', 'es', 'needs-review');
+    await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} cannot be approved: its identity check is needs-review`);
+    expect((await server.app.applications.find(application.id))!.status).toBe('pending-review');
+
+    const lines: string[] = [];
+    await admin(lines).parseAsync(['node', 'admin', '--reviewer', 'Lucía Gómez', 'identity', application.id, 'approve']);
+    expect(lines).toEqual([`Identity of ${application.id} approved.`]);
+    expect((await server.app.applications.find(application.id))!.answers.identityCheck).toMatchObject({ status: 'approved', provider: 'manual', reviewer: 'Lucía Gómez' });
+    // The reviewer's name is the bank's: the applicant's view of the application does not carry it.
+    const view = await fetch(`${server.api}/onboarding-management-private/application`, { headers: { authorization: `Bearer ${await server.app.onboardingTokens.issue(application.id)}` } });
+    expect(JSON.stringify(await view.json())).not.toContain('Lucía Gómez');
+    await expect(decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'late')).rejects.toThrow('is approved: only one waiting for review (needs-review) can be decided');
+
+    await approveApplication(deps, application.id, 'marta');
+    expect((await identityAudit(application.id)).map((entry) => [entry.actor, entry.action])).toEqual([
+      ['reviewer:Lucía Gómez', 'onboarding.identity_check_approved'],
+      ['reviewer:marta', 'onboarding.review_approved'],
+    ]);
+  });
+
+  it("rejecting the identity of an unsigned application sends the applicant back to the photos, the reviewer's words kept for the bank", async () => {
+    const { id, token } = await readyToSign(server, '00000037V', { identityCheck: 'needs-review' });
+    await expect(decideIdentity(deps, id, 'reject', 'marta', new Date(), ' ')).rejects.toThrow('needs a reason');
+    await decideIdentity(deps, id, 'reject', 'marta', new Date(), 'The selfie is a photo of a screen');
+    const application = (await server.app.applications.find(id))!;
+    expect(application.status).toBe('in-progress');
+    expect(application.completedSteps).not.toContain('check-identity');
+    const answer = await fetch(`${server.api}/onboarding-management-private/identity-check`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await answer.json()).toEqual({ status: 'rejected', reason: 'reviewer-rejected' });
+    // The contract waits for new photos.
+    const consent = await fetch(`${server.api}/onboarding-management-private/contract/consent`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ electronicIdentification: true }),
+    });
+    expect(consent.status).toBe(409);
+    expect((await identityAudit(id)).map((entry) => [entry.actor, entry.action, entry.details])).toEqual([
+      ['reviewer:marta', 'onboarding.identity_check_rejected', { provider: 'manual', reason: 'The selfie is a photo of a screen' }],
+    ]);
+  });
+
+  it('rejecting the identity of a signed application rejects the application and tells the applicant without the reason', async () => {
+    const application = await signed('00000038H', 'en', 'needs-review');
+    await decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'Document front does not match the selfie');
+    expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
+    const notice = await lastEmail(application.email);
+    expect(notice).toContain('cannot open your account');
+    expect(notice).not.toContain('does not match');
+    expect((await identityAudit(application.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_rejected', 'onboarding.review_rejected']);
+    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+  });
+
+  it('two reviewers deciding one identity at once: one decision is recorded, the other is refused', async () => {
+    const application = await signed('00000039L', 'es', 'needs-review');
+    const results = await Promise.allSettled([decideIdentity(deps, application.id, 'approve', 'marta'), decideIdentity(deps, application.id, 'reject', 'pablo', new Date(), 'blurred')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((await identityAudit(application.id)).filter((entry) => entry.action.startsWith('onboarding.identity_check'))).toHaveLength(1);
+  });
+
+  it('the command line names who decides, and refuses a decision without a name or a valid choice', async () => {
+    const application = await signed('00000042A', 'es', 'needs-review');
+    await expect(admin().parseAsync(['node', 'admin', '--reviewer', '  ', 'identity', application.id, 'approve'])).rejects.toThrow('Name the reviewer');
+    await expect(admin().parseAsync(['node', 'admin', 'identity', application.id, 'maybe'])).rejects.toThrow('approve or reject');
+    await expect(admin().parseAsync(['node', 'admin', 'identity', application.id, 'reject'])).rejects.toThrow('needs a reason');
+    const shown: string[] = [];
+    await admin(shown).parseAsync(['node', 'admin', 'show', application.id]);
+    expect(JSON.parse(shown.join('\n'))).toMatchObject({ identityCheck: { status: 'needs-review', provider: 'manual' } });
+    await admin().parseAsync(['node', 'admin', 'identity', application.id, 'reject', '--reason', 'Expired document']);
+    const [entry] = (await identityAudit(application.id)).filter((item) => item.action === 'onboarding.identity_check_rejected');
+    expect(entry.actor).toMatch(/^reviewer:\S/);
   });
 });
 

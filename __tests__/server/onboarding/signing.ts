@@ -56,10 +56,15 @@ export async function call(server: Server, token: string, method: 'GET' | 'POST'
 
 /**
  * An application whose steps before /docu-sign are done: the earlier steps as their calls leave them, the
- * password through its call (the sign-in user approval needs), and the identity check passed, as the check
- * records it (`check-identity`, then its waiting page once approved). `identityCheck: false` stops before it.
+ * password through its call (the sign-in user approval needs), and the identity check as the check records it
+ * (`check-identity`, then its waiting page): approved by a reviewer, or `'needs-review'` (the photos wait for
+ * the bank). `identityCheck: false` stops before it.
  */
-export async function readyToSign(server: Server, idDocument: string, options: { language?: 'es' | 'en'; identityCheck?: boolean; answers?: Record<string, unknown> } = {}) {
+export async function readyToSign(
+  server: Server,
+  idDocument: string,
+  options: { language?: 'es' | 'en'; identityCheck?: false | 'approved' | 'needs-review'; answers?: Record<string, unknown> } = {},
+) {
   const email = `${idDocument.toLowerCase()}@example.com`;
   const created = await server.app.applications.create(
     { email, idDocument, answers: { ...freelancerAnswers(idDocument, email), ...options.answers }, completedSteps: STEPS_BEFORE_PASSWORD, language: options.language ?? 'es' },
@@ -71,7 +76,16 @@ export async function readyToSign(server: Server, idDocument: string, options: {
   if (password.status !== 200) throw new Error(`password: ${password.status}`);
   if (options.identityCheck !== false) {
     const current = (await server.app.applications.find(created.id))!;
-    await server.app.applications.save(current, { completedSteps: [...current.completedSteps, 'check-identity', 'check-identity-waiting'] }, new Date());
+    const startedAt = new Date().toISOString();
+    const identityCheck =
+      options.identityCheck === 'needs-review'
+        ? { status: 'needs-review', provider: 'manual', startedAt, decidedAt: startedAt }
+        : { status: 'approved', provider: 'manual', startedAt, decidedAt: startedAt, reviewer: 'marta' };
+    await server.app.applications.save(
+      current,
+      { answers: { ...current.answers, identityCheck }, completedSteps: [...current.completedSteps, 'check-identity', 'check-identity-waiting'] },
+      new Date(),
+    );
   }
   return { id: created.id, token };
 }

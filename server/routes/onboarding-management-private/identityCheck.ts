@@ -16,7 +16,7 @@ const STEP = stepById('check-identity')!;
 
 const RESULT = {
   type: 'object',
-  properties: { status: { type: 'string', enum: ['pending', 'approved', 'rejected'] }, reason: { type: 'string' } },
+  properties: { status: { type: 'string', enum: ['pending', 'needs-review', 'approved', 'rejected'] }, reason: { type: 'string' } },
   required: ['status'],
 } as const;
 
@@ -32,8 +32,9 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         summary: 'Starts the identity check on the three photos (their storage keys) and answers the waiting step',
         description:
           'Each key must be the document of that kind the server checked for this application (`POST documents`): ' +
-          '400 VALIDATION_FAILED with validations.documentMissing on the field otherwise. The same photos while their check is pending ' +
-          'or approved start nothing new; after a rejection they start a new check. 409 STEP_OUT_OF_ORDER { currentStep }, APPLICATION_CLOSED.',
+          '400 VALIDATION_FAILED with validations.documentMissing on the field otherwise. The same photos while their check is pending, ' +
+          "waiting for the bank's review or approved start nothing new; after a rejection they start a new check. " +
+          '409 STEP_OUT_OF_ORDER { currentStep }, APPLICATION_CLOSED.',
         headers: BEARER,
         body: {
           type: 'object',
@@ -60,10 +61,10 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         const next = STEP.next({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' }) ?? 'welcome';
         const current = identityCheckOf(application);
         const samePhotos = IDENTITY_IMAGE_KINDS.every((kind) => application.answers[kind] === images[kind]);
-        if (samePhotos && current?.status === 'approved') return { next, application: applicationView(application) };
+        if (samePhotos && (current?.status === 'approved' || current?.status === 'needs-review')) return { next, application: applicationView(application) };
         if (samePhotos && current?.status === 'pending') {
-          // The built-in check decides at once: one still pending was cut short (an outage) and runs again.
-          if (app.identityCheck.provider === 'builtin') await app.identityCheck.verifier.start(applicationId, images, request.id);
+          // The manual check answers at once: one still pending was cut short (an outage) and runs again.
+          if (app.identityCheck.provider === 'manual') await app.identityCheck.verifier.start(applicationId, images, request.id);
           return { next, application: applicationView((await app.applications.find(applicationId)) ?? application) };
         }
 
@@ -82,7 +83,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         const actor = `application:${applicationId}`;
         await app.auditLog.append({ actor, action: 'onboarding.identity_check_started', subject: actor, requestId: request.id, details: { provider: check.provider } }, now);
         await app.identityCheck.verifier.start(applicationId, images, request.id);
-        // The built-in check has decided already: the application as it is now.
+        // The manual check has answered already: the application as it is now.
         return { next, application: applicationView((await app.applications.find(applicationId)) ?? saved) };
       }
       throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
@@ -94,7 +95,9 @@ export async function identityCheckRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['onboarding'],
-        summary: "The identity check's state: pending, approved (the contract comes next) or rejected (with a reason; take the photos again)",
+        summary:
+          "The identity check's state: pending, needs-review (the bank will look at the photos; the contract comes next), approved (the contract comes next) " +
+          'or rejected (with a reason; take the photos again)',
         description: '404 IDENTITY_CHECK_NOT_STARTED before the photos were sent.',
         headers: BEARER,
         response: { 200: RESULT, '4xx': { $ref: 'error#' } },

@@ -19,8 +19,12 @@ const DOCUMENT_ERROR_STATUS: Record<DocumentErrorCode, number> = {
   DOCUMENT_NOT_PDF: 422,
   DOCUMENT_NOT_IMAGE: 422,
   DOCUMENT_NOT_DECODABLE: 422,
+  DOCUMENT_ACTIVE_CONTENT: 422,
+  DOCUMENT_ENCRYPTED: 422,
   IMAGE_TOO_SMALL: 422,
   IMAGE_TOO_LARGE: 422,
+  IMAGE_BLANK: 422,
+  IMAGE_UNIFORM: 422,
 };
 
 /** What the applicant needs to fix a refused document: the limit it went past. */
@@ -113,7 +117,9 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
           'The identity photos (documentFront, documentBack, selfie) must be typed image/jpeg or image/png and decode as that format, ' +
           `each side from ${IMAGE_SIDE_PIXELS.min} to ${IMAGE_SIDE_PIXELS.max} pixels; the other kinds are PDFs. ` +
           'Errors: 403 DOCUMENT_NOT_OWN, 404 DOCUMENT_NOT_FOUND, 422 DOCUMENT_EMPTY, DOCUMENT_TOO_LARGE (with maxBytes), DOCUMENT_NOT_PDF, ' +
-          'DOCUMENT_NOT_IMAGE (another type or format), DOCUMENT_NOT_DECODABLE (truncated or corrupt), IMAGE_TOO_SMALL or IMAGE_TOO_LARGE (with minPixels and maxPixels).',
+          'DOCUMENT_NOT_IMAGE (another type or format), DOCUMENT_NOT_DECODABLE (truncated, corrupt, a PDF that does not parse or has no page), ' +
+          'DOCUMENT_ENCRYPTED, DOCUMENT_ACTIVE_CONTENT (a PDF with scripts, launch actions, attached files…), IMAGE_TOO_SMALL or IMAGE_TOO_LARGE ' +
+          '(with minPixels and maxPixels; also past 64 megapixels), IMAGE_BLANK (one colour), IMAGE_UNIFORM (too little detail).',
         headers: BEARER,
         body: {
           type: 'object',

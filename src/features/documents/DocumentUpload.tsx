@@ -27,6 +27,32 @@ const messages = describeMessages({
   imageStored: { id: 'documents.image.stored', defaultMessage: 'Photo received ({size}).' },
   notImage: { id: 'documents.image.notImage', defaultMessage: 'The file must be a JPEG or PNG photo.' },
   imageTooSmall: { id: 'documents.image.tooSmall', defaultMessage: 'The photo is too small to read. Take it again closer, in good light.' },
+  empty: { id: 'documents.empty', defaultMessage: 'This file is empty. Choose the PDF again, or download it again from where you got it.' },
+  notPdfContent: {
+    id: 'documents.notPdfContent',
+    defaultMessage: 'This file is not a PDF, even if its name ends in .pdf: it may be a photo or another kind of file. Upload the PDF itself.',
+  },
+  pdfDamaged: { id: 'documents.pdfDamaged', defaultMessage: 'This PDF is damaged or has no pages. Open it to check, then save or download it again.' },
+  pdfEncrypted: {
+    id: 'documents.pdfEncrypted',
+    defaultMessage: 'This PDF is protected with a password. Upload a copy without protection: open it and print it to a new PDF.',
+  },
+  pdfActive: {
+    id: 'documents.pdfActive',
+    defaultMessage: 'This PDF contains scripts, attached files or other active content, which we do not accept for your safety. Print it to a new PDF and upload that copy.',
+  },
+  imageEmpty: { id: 'documents.image.empty', defaultMessage: 'This photo file is empty. Take or choose the photo again.' },
+  imageDamaged: { id: 'documents.image.damaged', defaultMessage: 'This photo is damaged or incomplete and cannot be opened. Take it again.' },
+  imageTooLargeFile: { id: 'documents.image.tooLargeFile', defaultMessage: 'The photo is larger than {max}. Take it again, or choose a smaller copy.' },
+  imageTooManyPixels: {
+    id: 'documents.image.tooManyPixels',
+    defaultMessage: 'This photo has more pixels than we can take. Take it with your camera as it comes, not in its largest size.',
+  },
+  imageBlank: { id: 'documents.image.blank', defaultMessage: 'This photo shows only one colour: the lens may have been covered or the light too low. Take it again in good light.' },
+  imageUniform: {
+    id: 'documents.image.uniform',
+    defaultMessage: 'We cannot make out a document or a face in this photo: it is blurred or shows too little. Take it again, closer and in focus.',
+  },
 });
 
 /** What a document is: a PDF (forms, deeds), or a photo (the identity check's, from the camera or a file). */
@@ -47,7 +73,8 @@ type Phase =
   | { name: 'cancelled' }
   | { name: 'failed'; message: Refusal };
 
-type Refusal = 'notPdf' | 'notImage' | 'imageTooSmall' | 'tooLarge' | 'failed';
+/** A message that tells why a file was refused. */
+type Refusal = keyof typeof messages;
 
 export interface DocumentUploadProps {
   kind: DocumentKind;
@@ -74,13 +101,33 @@ function formatSize(intl: IntlShape, bytes: number): string {
     : intl.formatNumber(bytes / MIB, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
 }
 
-/** The server's refusal of a document, as the applicant should read it. */
+/** Each refusal code of the server, as the applicant should read it for a PDF and for a photo: each says which. */
+const REFUSALS = {
+  pdf: {
+    DOCUMENT_EMPTY: 'empty',
+    DOCUMENT_NOT_PDF: 'notPdfContent',
+    DOCUMENT_NOT_DECODABLE: 'pdfDamaged',
+    DOCUMENT_ENCRYPTED: 'pdfEncrypted',
+    DOCUMENT_ACTIVE_CONTENT: 'pdfActive',
+    DOCUMENT_TOO_LARGE: 'tooLarge',
+  },
+  image: {
+    DOCUMENT_EMPTY: 'imageEmpty',
+    DOCUMENT_NOT_IMAGE: 'notImage',
+    DOCUMENT_NOT_DECODABLE: 'imageDamaged',
+    DOCUMENT_TOO_LARGE: 'imageTooLargeFile',
+    IMAGE_TOO_SMALL: 'imageTooSmall',
+    IMAGE_TOO_LARGE: 'imageTooManyPixels',
+    IMAGE_BLANK: 'imageBlank',
+    IMAGE_UNIFORM: 'imageUniform',
+  },
+} as const satisfies Record<DocumentFormat, Record<string, keyof typeof messages>>;
+
+/** The server's refusal of a document, as the applicant should read it (a failure of another kind: `failed`). */
 function refusalMessage(error: unknown, format: DocumentFormat): Refusal {
-  const code = (error as ApiError | undefined)?.errorCode;
-  if (code === 'DOCUMENT_NOT_PDF' || code === 'DOCUMENT_EMPTY' || code === 'DOCUMENT_NOT_IMAGE' || code === 'DOCUMENT_NOT_DECODABLE') return FORMATS[format].wrongType;
-  if (code === 'IMAGE_TOO_SMALL') return 'imageTooSmall';
-  if (code === 'DOCUMENT_TOO_LARGE') return 'tooLarge';
-  return 'failed';
+  const code = (error as ApiError | undefined)?.errorCode ?? '';
+  const known: Record<string, Refusal> = REFUSALS[format];
+  return Object.hasOwn(known, code) ? known[code] : 'failed';
 }
 
 /**
@@ -103,9 +150,11 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
   useEffect(() => () => controller.current?.abort(), []);
 
   async function upload(file: File) {
-    const fits = format === 'pdf' ? isPdfFile(file) : IMAGE_TYPES.includes(file.type) && file.size > 0;
+    // Said before anything is sent, each in its own words: an empty file, one of another type, one too large.
+    if (file.size === 0) return setPhase({ name: 'failed', message: REFUSALS[format].DOCUMENT_EMPTY });
+    const fits = format === 'pdf' ? isPdfFile(file) : IMAGE_TYPES.includes(file.type);
     if (!fits) return setPhase({ name: 'failed', message: shape.wrongType });
-    if (file.size > maxBytes) return setPhase({ name: 'failed', message: 'tooLarge' });
+    if (file.size > maxBytes) return setPhase({ name: 'failed', message: REFUSALS[format].DOCUMENT_TOO_LARGE });
     const abort = new AbortController();
     controller.current = abort;
     setPhase({ name: 'uploading', fileName: file.name, fraction: 0 });

@@ -53,7 +53,8 @@ export interface PhoneSaved extends StepSaved {
 }
 
 export interface IdentityCheckStatus {
-  status: 'pending' | 'approved' | 'rejected';
+  /** `needs-review`: the bank's reviewer will look at the photos; the contract can be signed meanwhile. */
+  status: 'pending' | 'needs-review' | 'approved' | 'rejected';
   reason?: string;
 }
 

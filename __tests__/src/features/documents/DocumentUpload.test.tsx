@@ -12,12 +12,13 @@ import type { CheckedDocument } from '../../../../src/features/documents/documen
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { renderWithIntl } from '../../components/renderWithIntl';
 import { testRuntimeConfig } from '../../testConfig';
+import { flatPhoto, pictureLessPng } from '../../../server/images';
+import { plainPdf } from '../../../server/pdfs';
 
 const MAX_BYTES = 16 * 1024 * 1024;
 // Files as a browser's picker hands them over: with stream(), which jsdom's File lacks (Node's has it).
 const file = (parts: (string | Uint8Array)[], name: string, type: string) => new NodeFile(parts, name, { type }) as unknown as File;
-const pdf = (size = 2048, name = 'modelo036.pdf') =>
-  file([new Uint8Array(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size - 9, 0x20)]))], name, 'application/pdf');
+const pdf = (size = 2048, name = 'modelo036.pdf') => file([new Uint8Array(plainPdf({ size }))], name, 'application/pdf');
 
 let child: ChildProcess;
 let nextId = 0;
@@ -95,9 +96,37 @@ describe('DocumentUpload against the server', () => {
     const { user, input, onUploaded } = await renderField('application-field-3');
     const fake = file(['\x89PNG not a pdf at all'], 'scan.pdf', 'application/pdf');
     await user.upload(input, fake);
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The file must be a PDF'), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This file is not a PDF, even if its name ends in .pdf'), { timeout: 20_000 });
     expect(onUploaded).not.toHaveBeenCalled();
     await waitFor(async () => expect(await call('listDocuments', 'application-field-3')).toEqual([]));
+  });
+
+  it('says which problem a refused PDF has: empty, damaged, or holding a script', async () => {
+    const { user, input, onUploaded } = await renderField('application-field-5');
+    await user.upload(input, file([], 'modelo036.pdf', 'application/pdf'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This file is empty. Choose the PDF again'));
+    await user.upload(input, file(['%PDF-1.7\n<html><script>alert(1)</script></html>'], 'page.pdf', 'application/pdf'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This PDF is damaged or has no pages.'), { timeout: 20_000 });
+    await user.upload(input, file([new Uint8Array(plainPdf({ catalog: '/OpenAction << /S /JavaScript /JS (app.alert\\(1\\)) >>' }))], 'script.pdf', 'application/pdf'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This PDF contains scripts, attached files or other active content'), { timeout: 20_000 });
+    expect(onUploaded).not.toHaveBeenCalled();
+  });
+
+  it('says which problem a refused photo has: blank, or damaged', async () => {
+    const token = await call<string>('issueToken', 'application-field-6');
+    const store = makeStore({ session: { ...initialSessionState, authorizationToken: token } }, { persist: false });
+    const { user } = renderWithIntl(
+      <Provider store={store}>
+        <DocumentUpload kind="selfie" format="image" label="A selfie" />
+      </Provider>,
+      { locale: 'en' },
+    );
+    const input = screen.getByLabelText(/Take or choose a photo: A selfie/);
+    await user.upload(input, file([new Uint8Array(await flatPhoto('png', 720, 960))], 'selfie.png', 'image/png'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This photo shows only one colour'), { timeout: 20_000 });
+    await user.upload(input, file([new Uint8Array(pictureLessPng())], 'selfie.png', 'image/png'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('This photo is damaged or incomplete'), { timeout: 20_000 });
+    expect(await call('listDocuments', 'application-field-6')).toEqual([]);
   });
 
   it('cancels an upload in progress: says so, keeps nothing, and lets the applicant choose again', async () => {

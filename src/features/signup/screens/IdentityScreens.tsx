@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
+import { LoadingButton } from '../../../components';
 import { useAppSelector } from '../../../app/hooks';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
@@ -24,6 +25,11 @@ const messages = describeMessages({
   approved: { id: 'onboarding.check-identity-waiting.approved', defaultMessage: 'Your identity is verified.' },
   rejected: { id: 'onboarding.check-identity-waiting.rejected', defaultMessage: 'We could not verify your identity with these photos.' },
   retry: { id: 'onboarding.check-identity-waiting.retry', defaultMessage: 'Take the photos again' },
+  needsReview: {
+    id: 'onboarding.check-identity-waiting.needsReview',
+    defaultMessage: 'Thank you: we have your photos. A person at Divilo will check them before your account is opened. Meanwhile, you can sign your contract.',
+  },
+  toContract: { id: 'onboarding.check-identity-waiting.toContract', defaultMessage: 'Go on to the contract' },
 });
 
 type ImageValues = Record<(typeof IDENTITY_IMAGE_KINDS)[number], string>;
@@ -80,7 +86,13 @@ export function CheckIdentityScreen() {
 /** How often the waiting page asks for the check's result. */
 export const IDENTITY_POLL_MS = 3000;
 
-/** /check-identity-waiting: asks for the check's result until there is one; approved → /docu-sign. */
+const STATUS_TEXT = { pending: 'waiting', 'needs-review': 'needsReview', approved: 'approved', rejected: 'rejected' } as const;
+
+/**
+ * /check-identity-waiting: asks for the check's result until there is one. Approved → /docu-sign at once; the
+ * photos waiting for the bank's review → says so, and the applicant goes on to the contract when ready (the
+ * bank approves no account before a person has looked at them); rejected → take the photos again.
+ */
 export function CheckIdentityWaitingScreen() {
   const intl = useIntl();
   const location = useLocation();
@@ -94,8 +106,13 @@ export function CheckIdentityWaitingScreen() {
     <StepLayout step="check-identity-waiting" back={false}>
       <div className="dv-waiting" role="status">
         {status === 'pending' && <span className="dv-waiting__spinner" aria-hidden="true" />}
-        <p>{intl.formatMessage(messages[status === 'pending' ? 'waiting' : status])}</p>
+        <p>{intl.formatMessage(messages[STATUS_TEXT[status]])}</p>
       </div>
+      {status === 'needs-review' && (
+        <div className="dv-step__actions">
+          <LoadingButton onClick={() => goTo('docu-sign')}>{intl.formatMessage(messages.toContract)}</LoadingButton>
+        </div>
+      )}
       {status === 'rejected' && (
         <p>
           <Link to={carryQuery('/check-identity', location.search)}>{intl.formatMessage(messages.retry)}</Link>
