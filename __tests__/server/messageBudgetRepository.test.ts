@@ -23,7 +23,7 @@ describeEachDialect('message budget repository', (dialect) => {
   it('simultaneous messages sharing a total but not a recipient: exactly the total passes, and no recipient is charged for a refused one', async () => {
     const budgets = messageBudgetRepository(database.db);
     const total = { key: 'sms:total:shared', limit: 5 };
-    // Keys that sort before and after the total, so a refusal undoes buckets charged earlier in the same transaction.
+    // A bucket charged before the total (handed back when the total refuses) and one after it (never reached).
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, index) => budgets.take([{ key: `sms:a-recipient:${index}`, limit: 3 }, total, { key: `sms:z-client:${index}`, limit: 3 }], 3600, at(1))),
     );

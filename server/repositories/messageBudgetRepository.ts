@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db';
+import { prepareQuery } from '../db/prepared';
 import { toDbTime } from '../db/values';
 
 /** One budget a message is charged to: its key and how many messages it allows per window. */
@@ -17,58 +18,63 @@ export interface BucketState {
 
 export type TakeResult = { taken: true } | { taken: false; refusedBy: string };
 
-/** Thrown inside the transaction to undo the buckets already charged. */
-class BucketFull extends Error {
-  constructor(readonly key: string) {
-    super(`message budget ${key} is spent`);
-  }
-}
-
 /**
  * Message budgets: per bucket, the messages sent in a window that starts with the bucket's first message and
  * restarts once it is over (a fixed window per bucket).
  */
 export function messageBudgetRepository(db: Kysely<Database>) {
+  // Built and compiled once: every SMS and e-mail runs them (Kysely would build and compile them each time).
+  /** One more message in the bucket if it has room or its window is over; no row when it is full. */
+  const charge = prepareQuery((key: string, now: string, windowEnd: string, limit: number) =>
+    db
+      .insertInto('message_budgets')
+      .values({ bucket: key, sent: 1, window_ends_at: windowEnd })
+      .onConflict((conflict) =>
+        conflict
+          .column('bucket')
+          .doUpdateSet({
+            sent: sql<number>`case when message_budgets.window_ends_at <= ${now} then 1 else message_budgets.sent + 1 end`,
+            window_ends_at: sql<string>`case when message_budgets.window_ends_at <= ${now} then ${windowEnd} else message_budgets.window_ends_at end`,
+          })
+          .where((where) => where.or([where('message_budgets.window_ends_at', '<=', now), where('message_budgets.sent', '<', limit)])),
+      )
+      .returning(['sent', 'window_ends_at']),
+  );
+  /** One message fewer in the bucket, in the window it was counted in (a newer window is someone else's count). */
+  const refund = prepareQuery((key: string, windowEndsAt: string) =>
+    db
+      .updateTable('message_budgets')
+      .set({ sent: sql<number>`sent - 1` })
+      .where('bucket', '=', key)
+      .where('window_ends_at', '=', windowEndsAt)
+      .where('sent', '>', 0),
+  );
+
   return {
     /**
      * Charges one message to every bucket, or to none. Each bucket changes in one statement (an upsert that
      * counts only while the bucket has room, and answers the new count), so simultaneous messages each get
-     * their own place and no more than `limit` ever pass; all buckets are charged in one transaction, undone
-     * when one of them is full. Buckets are taken in the order of their keys, so two transactions never wait
-     * for each other's rows in opposite orders.
+     * their own place and no more than `limit` ever pass. The buckets are charged one after the other; when one
+     * is full, the message hands back what it took from those before it, each in one statement. (Until it has,
+     * another message may find them one fuller than they end up: a refusal the bank can afford, where a
+     * transaction around the buckets would hold the total's row, every message's, until its end.)
      */
     async take(buckets: BudgetBucket[], windowSeconds: number, now: Date): Promise<TakeResult> {
       const nowText = toDbTime(now);
       const windowEnd = toDbTime(new Date(now.getTime() + windowSeconds * 1000));
-      const ordered = [...buckets].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      try {
-        await db.transaction().execute(async (trx) => {
-          for (const bucket of ordered) {
-            const row = await trx
-              .insertInto('message_budgets')
-              .values({ bucket: bucket.key, sent: 1, window_ends_at: windowEnd })
-              .onConflict((conflict) =>
-                conflict
-                  .column('bucket')
-                  .doUpdateSet({
-                    sent: sql<number>`case when message_budgets.window_ends_at <= ${nowText} then 1 else message_budgets.sent + 1 end`,
-                    window_ends_at: sql<string>`case when message_budgets.window_ends_at <= ${nowText} then ${windowEnd} else message_budgets.window_ends_at end`,
-                  })
-                  .where((where) => where.or([where('message_budgets.window_ends_at', '<=', nowText), where('message_budgets.sent', '<', bucket.limit)])),
-              )
-              .returning('sent')
-              .executeTakeFirst();
-            if (row === undefined) throw new BucketFull(bucket.key);
-          }
-        });
-        return { taken: true };
-      } catch (error) {
-        if (error instanceof BucketFull) return { taken: false, refusedBy: error.key };
-        throw error;
+      const taken: { key: string; windowEndsAt: string }[] = [];
+      for (const bucket of buckets) {
+        const { rows } = await charge(db, bucket.key, nowText, windowEnd, bucket.limit);
+        if (rows.length === 0) {
+          for (const earlier of taken) await refund(db, earlier.key, earlier.windowEndsAt);
+          return { taken: false, refusedBy: bucket.key };
+        }
+        taken.push({ key: bucket.key, windowEndsAt: rows[0].window_ends_at });
       }
+      return { taken: true };
     },
 
-    /** The buckets among `keys` whose window is still running at `now` (the others count as empty). */
+    /** The buckets among `keys` with messages in a window still running at `now` (the others count as empty). */
     async read(keys: string[], now: Date): Promise<BucketState[]> {
       if (keys.length === 0) return [];
       const rows = await db
@@ -76,6 +82,7 @@ export function messageBudgetRepository(db: Kysely<Database>) {
         .select(['bucket', 'sent', 'window_ends_at'])
         .where('bucket', 'in', keys)
         .where('window_ends_at', '>', toDbTime(now))
+        .where('sent', '>', 0)
         .execute();
       return rows.map((row) => ({ key: row.bucket, sent: Number(row.sent), windowEndsAt: row.window_ends_at }));
     },

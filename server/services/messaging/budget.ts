@@ -82,12 +82,13 @@ export function messageBudget(
 
   function bucketsFor(channel: Channel, to: string, requester: Requester): (BudgetBucket & { kind: BucketKind })[] {
     const limits = settings[channel];
+    // The total last: every message of the channel counts there, so it is charged (and handed back) least often.
     const buckets: (BudgetBucket & { kind: BucketKind })[] = [
       { kind: 'recipient', key: `${channel}:recipient:${keyed(normalisedRecipient(channel, to))}`, limit: limits.perRecipient },
-      { kind: 'total', key: `${channel}:total`, limit: limits.total },
     ];
     if (requester.person) buckets.push({ kind: 'person', key: `${channel}:person:${keyed(requester.person)}`, limit: limits.perPerson });
     if (requester.clientAddress) buckets.push({ kind: 'client', key: `${channel}:client:${keyed(clientNetwork(requester.clientAddress))}`, limit: limits.perClient });
+    buckets.push({ kind: 'total', key: `${channel}:total`, limit: limits.total });
     return buckets;
   }
 
