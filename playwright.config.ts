@@ -35,6 +35,21 @@ export default defineConfig({
     url: `${baseURL}/health`,
     reuseExistingServer: false,
     timeout: 120_000,
-    env: { SERVER_SECRET: E2E_SERVER_SECRET, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseURL, LOG_LEVEL: 'warn', RATE_LIMIT_SENSITIVE_MAX: '1000', RATE_LIMIT_MAX: '5000' },
+    // Every journey comes from 127.0.0.1 and the demo customers' phones take every login: the rate limit and the
+    // message budgets are raised for the run, the same way.
+    env: {
+      SERVER_SECRET: E2E_SERVER_SECRET,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseURL,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_SENSITIVE_MAX: '1000',
+      RATE_LIMIT_MAX: '5000',
+      SMS_BUDGET_PER_RECIPIENT: '1000',
+      SMS_BUDGET_PER_PERSON: '1000',
+      SMS_BUDGET_PER_CLIENT: '5000',
+      EMAIL_BUDGET_PER_RECIPIENT: '1000',
+      EMAIL_BUDGET_PER_CLIENT: '5000',
+    },
   },
 });

@@ -71,9 +71,11 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       NODE_NO_WARNINGS: '1',
       PORT: String(port),
       PUBLIC_URL: base,
-      // The limits stay on (their cost is part of each request) but above what the run sends.
+      // The limits stay on (their cost is part of each request) but above what the run sends. So do the message
+      // budgets: create-session pays for each SMS out of them, every one to the same phone from the same address.
       RATE_LIMIT_MAX: '1000000',
       RATE_LIMIT_SENSITIVE_MAX: '1000000',
+      ...Object.fromEntries(['SMS', 'EMAIL'].flatMap((channel) => ['PER_RECIPIENT', 'PER_PERSON', 'PER_CLIENT', 'TOTAL'].map((bucket) => [`${channel}_BUDGET_${bucket}`, '1000000']))),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

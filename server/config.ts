@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isSupportedCountry } from 'libphonenumber-js/min';
 import { awsPartition } from '../src/config/awsPartition';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
 import type { IdentityProvider } from './services/identityCheck';
+import type { MessageBudgetLimits } from './services/messaging/budget';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -58,6 +61,16 @@ export interface Config {
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
   serverSecret?: string;
   codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number };
+  /**
+   * How many SMS and e-mails may go out per window (MESSAGE_BUDGET_WINDOW_SECONDS), per recipient, per person
+   * (application, sign-up or login user), per client address and in total (docs/server.md, "Message budgets").
+   */
+  messageBudgets: { windowSeconds: number; sms: MessageBudgetLimits; email: MessageBudgetLimits };
+  /**
+   * The countries whose mobile numbers the bank texts (ISO codes, from SMS_COUNTRIES_FILE or the copy in
+   * server/data); read at start.
+   */
+  smsCountries: string[];
   /** Real providers when configured; the outbox otherwise (never in production). */
   messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
@@ -206,6 +219,45 @@ function refuseHalfExternal(
   if (!identityPoolId.startsWith(`${region}:`)) throw new ConfigError(`COGNITO_IDENTITY_POOL_ID must be a pool of AWS_REGION ${region} (got ${shown(identityPoolId)})`);
 }
 
+/** The bank's list of the countries it texts, with its source and reason (docs/onboarding.md, "Phone"). */
+const SMS_COUNTRIES_FILE = path.join(__dirname, 'data', 'sms-countries.json');
+
+/** The codes of SMS_COUNTRIES_FILE (`{ "countries": [{ "iso2": "ES" }, …] }`), each a country with phone numbers. */
+function smsCountries(env: Env): string[] {
+  const file = existingFile(env, 'SMS_COUNTRIES_FILE') ?? SMS_COUNTRIES_FILE;
+  const shape = 'JSON like server/data/sms-countries.json: { "countries": [{ "iso2": "ES" }, …] } with ISO 3166-1 alpha-2 codes';
+  let codes: unknown;
+  try {
+    codes = (JSON.parse(readFileSync(file, 'utf8')) as { countries?: { iso2?: unknown }[] }).countries?.map((country) => country.iso2);
+  } catch {
+    throw new ConfigError(`SMS_COUNTRIES_FILE must be ${shape}`);
+  }
+  if (!Array.isArray(codes) || codes.length === 0 || !codes.every((code) => typeof code === 'string' && /^[A-Z]{2}$/.test(code) && isSupportedCountry(code))) {
+    throw new ConfigError(`SMS_COUNTRIES_FILE must be ${shape}`);
+  }
+  return [...new Set(codes as string[])].sort();
+}
+
+/**
+ * Messages per window: a handful per recipient and per person (a code, its resends and a number corrected
+ * twice fit), tens per client address (an office or a mobile network's shared address), and a total that caps
+ * the bank's bill for an hour well above its busiest one.
+ */
+const MESSAGE_BUDGET_DEFAULTS: Record<'sms' | 'email', MessageBudgetLimits> = {
+  sms: { perRecipient: 6, perPerson: 10, perClient: 50, total: 2000 },
+  email: { perRecipient: 6, perPerson: 10, perClient: 50, total: 5000 },
+};
+
+/** `SMS_BUDGET_PER_RECIPIENT`, `…_PER_PERSON`, `…_PER_CLIENT`, `…_TOTAL` (and the same for `EMAIL_`). */
+function budgetLimits(env: Env, channel: 'SMS' | 'EMAIL', defaults: MessageBudgetLimits): MessageBudgetLimits {
+  return {
+    perRecipient: integer(env, `${channel}_BUDGET_PER_RECIPIENT`, defaults.perRecipient, 1, 1_000_000),
+    perPerson: integer(env, `${channel}_BUDGET_PER_PERSON`, defaults.perPerson, 1, 1_000_000),
+    perClient: integer(env, `${channel}_BUDGET_PER_CLIENT`, defaults.perClient, 1, 1_000_000),
+    total: integer(env, `${channel}_BUDGET_TOTAL`, defaults.total, 1, 100_000_000),
+  };
+}
+
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
@@ -327,6 +379,12 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: integer(env, 'CODE_MAX_ATTEMPTS', 5, 1, 5),
       lockSeconds: integer(env, 'CODE_LOCK_SECONDS', 900, 60, 86_400),
     },
+    messageBudgets: {
+      windowSeconds: integer(env, 'MESSAGE_BUDGET_WINDOW_SECONDS', 3600, 60, 86_400),
+      sms: budgetLimits(env, 'SMS', MESSAGE_BUDGET_DEFAULTS.sms),
+      email: budgetLimits(env, 'EMAIL', MESSAGE_BUDGET_DEFAULTS.email),
+    },
+    smsCountries: smsCountries(env),
     captcha: {
       provider: captchaProvider,
       siteKey: read(env, 'RECAPTCHA_SITE_KEY'),
@@ -367,5 +425,6 @@ export function toRuntimeConfig(config: Config): RuntimeConfig {
         ? { provider: 'altcha', challengeUrl: '/api/captcha/challenge' }
         : { provider: 'recaptcha', siteKey: config.captcha.siteKey },
     sessionWarningSeconds: config.sessionWarningSeconds,
+    smsCountries: config.smsCountries,
   };
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig, toRuntimeConfig } from '../../server/config';
 
 function errorOf(env: Record<string, string>): string {
@@ -268,6 +271,48 @@ describe('configuration', () => {
       storage: { region: 'eu-west-1', bucket: 'divilo-documents', endpoint: 'http://localhost:8080/s3', maxDocumentBytes: 20 * 1024 * 1024 },
       captcha: { provider: 'altcha', challengeUrl: '/api/captcha/challenge' },
       sessionWarningSeconds: 90,
+      smsCountries: expect.arrayContaining(['ES', 'FR', 'GB', 'CH']),
+    });
+  });
+
+  it('budgets SMS and e-mails per recipient, person, client address and in total, per window; each limit can be set', () => {
+    expect(loadConfig({}).messageBudgets).toEqual({
+      windowSeconds: 3600,
+      sms: { perRecipient: 6, perPerson: 10, perClient: 50, total: 2000 },
+      email: { perRecipient: 6, perPerson: 10, perClient: 50, total: 5000 },
+    });
+    const set = loadConfig({ MESSAGE_BUDGET_WINDOW_SECONDS: '600', SMS_BUDGET_PER_RECIPIENT: '3', SMS_BUDGET_TOTAL: '100', EMAIL_BUDGET_PER_CLIENT: '7' }).messageBudgets;
+    expect(set).toMatchObject({ windowSeconds: 600, sms: { perRecipient: 3, total: 100 }, email: { perClient: 7 } });
+    expect(errorOf({ SMS_BUDGET_PER_PERSON: '0' })).toBe('SMS_BUDGET_PER_PERSON must be a whole number from 1 to 1000000 (got "0")');
+    expect(errorOf({ MESSAGE_BUDGET_WINDOW_SECONDS: 'hourly' })).toContain('MESSAGE_BUDGET_WINDOW_SECONDS must be a whole number');
+  });
+
+  describe('the countries the bank texts', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'divilo-sms-countries-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, content: string) => {
+      const at = path.join(dir, name);
+      writeFileSync(at, content);
+      return at;
+    };
+
+    it('are Spain, the rest of the EEA, the UK and Switzerland by default: 32, sorted', () => {
+      const countries = loadConfig({}).smsCountries;
+      expect(countries).toHaveLength(32);
+      expect(countries).toEqual([...countries].sort());
+      expect(countries).toEqual(expect.arrayContaining(['ES', 'PT', 'NO', 'IS', 'LI', 'GB', 'CH']));
+      for (const outside of ['CU', 'SO', 'TL', 'US', 'AD']) expect(countries).not.toContain(outside);
+    });
+
+    it('come from the file SMS_COUNTRIES_FILE names, read at start', () => {
+      expect(loadConfig({ SMS_COUNTRIES_FILE: file('two.json', '{ "countries": [{ "iso2": "PT" }, { "iso2": "ES" }, { "iso2": "ES" }] }') }).smsCountries).toEqual(['ES', 'PT']);
+    });
+
+    it('stop the start when the file is missing, not JSON, empty or names something that is no country', () => {
+      expect(errorOf({ SMS_COUNTRIES_FILE: path.join(dir, 'missing.json') })).toContain('SMS_COUNTRIES_FILE must name a file that exists');
+      for (const content of ['not json', '{ "countries": [] }', '{ "countries": [{ "iso2": "es" }] }', '{ "countries": [{ "iso2": "XX" }] }', '["ES"]']) {
+        expect(errorOf({ SMS_COUNTRIES_FILE: file('bad.json', content) })).toMatch(/^SMS_COUNTRIES_FILE must be JSON like server\/data\/sms-countries.json/);
+      }
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '../../src/config';
+import smsCountryList from '../../server/data/sms-countries.json';
 
 export function testRuntimeConfig(overrides: Partial<RuntimeConfig> = {}): RuntimeConfig {
   return {
@@ -17,6 +18,7 @@ export function testRuntimeConfig(overrides: Partial<RuntimeConfig> = {}): Runti
     storage: { region: 'eu-west-1', bucket: 'divilo-documents', maxDocumentBytes: 20 * 1024 * 1024 },
     captcha: { provider: 'altcha' },
     sessionWarningSeconds: 60,
+    smsCountries: smsCountryList.countries.map((country) => country.iso2),
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
+import { MessageBudgetExceeded } from '../services/messaging/budget';
 
 /** A failure the client caused, with the stable code it gets back. */
 export class ApiError extends Error {
@@ -86,6 +87,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send({ code: error.code, message: error.message, ...error.details });
+    }
+    if (error instanceof MessageBudgetExceeded) {
+      // Whatever route asked for the message: the same answer, and the screen says when to try again.
+      return reply
+        .status(429)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds });
     }
     if ('validation' in error && error.validation) {
       return reply.status(400).send({ code: 'VALIDATION_FAILED', message: 'The request is not valid', errors: error.validation.map(toFieldError) });

@@ -8,7 +8,9 @@ import { captchaGate, type CaptchaGate } from '../services/captchaGate';
 import { httpSmsSender } from '../services/messaging/httpSmsSender';
 import { outboxSender } from '../services/messaging/outboxSender';
 import { smtpSender } from '../services/messaging/smtpSender';
-import type { MessageSender } from '../services/messaging/types';
+import { messageBudget } from '../services/messaging/budget';
+import { messaging, type Messaging } from '../services/messaging/messaging';
+import { messageBudgetRepository } from '../repositories/messageBudgetRepository';
 import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
@@ -21,20 +23,30 @@ declare module 'fastify' {
     captcha: CaptchaProvider;
     captchaGate: CaptchaGate;
     codes: OneTimeCodes;
-    messages: MessageSender;
+    /** SMS and e-mails a person asks for, paid for out of the message budgets before they are made. */
+    messages: Messaging;
     sealingKeys: SealingKeys;
     onboardingTokens: OnboardingTokens;
     /** The FATF lists the risk factor reads, loaded at start (replace the file and restart to update them). */
     highRiskCountries: HighRiskCountries;
+    /** The countries whose mobiles the bank texts, read at start (SMS_COUNTRIES_FILE). */
+    smsCountries: readonly string[];
   }
 }
 
-/** SMS and e-mail each go to their real provider when configured, to the outbox otherwise. */
-function messageSender(app: FastifyInstance, messaging: Config['messaging']): MessageSender {
+/**
+ * SMS and e-mail each go to their real provider when configured, to the outbox otherwise; every message is paid
+ * for out of the budgets first.
+ */
+function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer, clock: () => Date): Messaging {
   const outbox = outboxSender(app.db, app.log);
-  const sms = messaging.sms ? httpSmsSender(messaging.sms) : outbox;
-  const email = messaging.smtp ? smtpSender(messaging.smtp) : outbox;
-  return { send: (message) => (message.channel === 'sms' ? sms : email).send(message) };
+  const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outbox };
+  const budget = messageBudget(
+    messageBudgetRepository(app.db),
+    { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock },
+    { log: app.log, auditLog: app.auditLog },
+  );
+  return messaging(providers, budget);
 }
 
 /** The services the routes share: captcha, one-time codes, messaging, the recovery sealing keys. */
@@ -56,8 +68,9 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
         }),
   );
   app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes, clock }));
-  app.decorate('messages', messageSender(app, config.messaging));
+  app.decorate('messages', budgetedMessaging(app, config, secret, clock ?? (() => new Date())));
   app.decorate('highRiskCountries', loadHighRiskCountries(config.highRiskCountriesFile));
+  app.decorate('smsCountries', Object.freeze([...config.smsCountries]));
   app.decorate(
     'onboardingTokens',
     onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: config.onboardingTokenSeconds, issuer: config.publicUrl }),

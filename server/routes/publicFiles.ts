@@ -37,8 +37,9 @@ const RUNTIME_CONFIG_SCHEMA = {
       required: ['provider'],
     },
     sessionWarningSeconds: { type: 'integer' },
+    smsCountries: { type: 'array', items: { type: 'string' } },
   },
-  required: ['apiBaseUrl', 'mainAppUrl', 'supportPhone', 'legalLinks', 'identity', 'storage', 'captcha', 'sessionWarningSeconds'],
+  required: ['apiBaseUrl', 'mainAppUrl', 'supportPhone', 'legalLinks', 'identity', 'storage', 'captcha', 'sessionWarningSeconds', 'smsCountries'],
 } as const;
 
 /** `/config.json` (what the SPA needs to start) and `/locales/{es,en}.json` (fetched on demand). */

@@ -1,5 +1,5 @@
-// Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions
-// and old outbox messages. Removed on a schedule (services plugin), like the captcha sweep and the storage sweep.
+// Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
+// message budgets whose window is over and old outbox messages. Removed on a schedule (services plugin), like the captcha sweep and the storage sweep.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
@@ -24,6 +24,7 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
     one_time_codes: count(await db.deleteFrom('one_time_codes').where('expires_at', '<=', before(settings.codeRetentionSeconds)).executeTakeFirst()),
     code_blocks: count(await db.deleteFrom('code_blocks').where('blocked_until', '<=', nowText).executeTakeFirst()),
     code_failures: count(await db.deleteFrom('code_failures').where('window_ends_at', '<=', nowText).executeTakeFirst()),
+    message_budgets: count(await db.deleteFrom('message_budgets').where('window_ends_at', '<=', nowText).executeTakeFirst()),
     login_sessions: count(
       await db
         .deleteFrom('login_sessions')

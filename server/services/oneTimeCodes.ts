@@ -204,11 +204,11 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       return judge(purpose, subject, live, code, now);
     },
 
-    /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */
-    async resend(
-      id: string,
-      now: Date = clock(),
-    ): Promise<{ outcome: 'sent'; code: string; recipient: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
+    /**
+     * Whether a new code may be sent for the open challenge `id` now, changing nothing: the checks `resend`
+     * makes, asked first so that the SMS is paid for only when it can go.
+     */
+    async resendable(id: string, now: Date = clock()): Promise<{ outcome: 'ready'; recipient: string } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
       const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
       if (!row) return { outcome: 'expired' };
       if (await this.isBlocked(row.purpose as Purpose, row.subject, now)) return { outcome: 'blocked' };
@@ -216,6 +216,25 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
         return { outcome: 'too-soon', retryAfterSeconds: Math.ceil((Date.parse(row.resend_available_at) - now.getTime()) / 1000) };
       }
       if (row.sends >= settings.maxSends) return { outcome: 'blocked' };
+      return { outcome: 'ready', recipient: row.recipient };
+    },
+
+    /**
+     * Seconds before a person may be sent a new code for a purpose (the cooldown of their newest open
+     * challenge); 0 when they may. A new challenge within the cooldown is refused as a resend would be.
+     */
+    async cooldownFor(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
+      const latest = await this.findLatest(purpose, subject);
+      return latest && latest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(latest.resend_available_at) - now.getTime()) / 1000) : 0;
+    },
+
+    /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */
+    async resend(
+      id: string,
+      now: Date = clock(),
+    ): Promise<{ outcome: 'sent'; code: string; recipient: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
+      const ready = await this.resendable(id, now);
+      if (ready.outcome !== 'ready') return ready;
       const code = newCode();
       // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
       const sent = await db
@@ -232,7 +251,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
         .where('resend_available_at', '<=', toDbTime(now))
         .executeTakeFirst();
       if (Number(sent.numUpdatedRows) !== 1) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
-      return { outcome: 'sent', code, recipient: row.recipient, resendAfterSeconds: settings.resendSeconds };
+      return { outcome: 'sent', code, recipient: ready.recipient, resendAfterSeconds: settings.resendSeconds };
     },
   };
 }

@@ -16,6 +16,9 @@ export const FIRST_PAGE_BLOCKS = {
 /** The namespaces of message ids only the onboarding wizard uses: left out of a login page's texts. */
 export const WIZARD_ONLY_NAMESPACES = ['onboarding', 'documents'] as const;
 
+/** Messages of shared namespaces that only the wizard shows (the phone step's refusals): left out too. */
+export const WIZARD_ONLY_MESSAGE_IDS = ['validations.phoneNotMobile', 'validations.phoneSpecialRate', 'validations.phoneCountryNotServed'] as const;
+
 /**
  * The build's list of the files each screen area loads on demand (`{ "login": ["assets/login.….js", …] }`),
  * in dist/: the server preloads those of the requested page's area with the page.

@@ -9,7 +9,7 @@ export const TOAST_TIMEOUT_MS = 5000;
 
 let current: RuntimeConfig | undefined;
 
-const REQUIRED_KEYS: (keyof RuntimeConfig)[] = ['apiBaseUrl', 'mainAppUrl', 'supportPhone', 'legalLinks', 'identity', 'storage', 'captcha', 'sessionWarningSeconds'];
+const REQUIRED_KEYS: (keyof RuntimeConfig)[] = ['apiBaseUrl', 'mainAppUrl', 'supportPhone', 'legalLinks', 'identity', 'storage', 'captcha', 'sessionWarningSeconds', 'smsCountries'];
 
 /**
  * The configuration once at start: the copy the server wrote into the page when it is there and whole, else

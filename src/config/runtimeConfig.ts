@@ -32,4 +32,6 @@ export interface RuntimeConfig {
   captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; challengeUrl?: string };
   /** Seconds before a session token's expiry at which the app warns and offers to continue. */
   sessionWarningSeconds: number;
+  /** The countries whose mobile numbers the bank sends SMS to (ISO codes): the phone step offers only these. */
+  smsCountries: string[];
 }

@@ -3,7 +3,6 @@
 // that picks the next one live in src/features/signup/flow.ts.
 
 import { isValid as isCountryCode } from 'i18n-iso-countries';
-import { isValidPhoneNumber as isValidPhoneForCountry, type CountryCode } from 'libphonenumber-js/min';
 import { array, boolean, object, string, type TestConfig } from 'yup';
 
 import { validationMessage } from './messages';
@@ -53,12 +52,6 @@ const accepted = (): TestConfig<unknown, object> => ({
   message: () => validationMessage('validations.consent'),
   test: (value) => value === true,
 });
-/** A phone number valid for the country picked in the sibling field `countryField`. → `validations.phoneNumber` */
-const phoneFor = (countryField: string) =>
-  check('validations.phoneNumber', (value, parent) => {
-    const countryCode = parent[countryField];
-    return typeof value === 'string' && typeof countryCode === 'string' && isCountryCode(countryCode) && isValidPhoneForCountry(value, countryCode as CountryCode);
-  }, { min: 5 });
 /** A Spanish postal code (01000–52999) when the sibling country field is Spain; 2–10 letters, digits, spaces or dashes elsewhere. */
 const postalCodeFor = (countryField: string) =>
   check('validations.postalCode', (value, parent) =>
@@ -107,11 +100,7 @@ export const personalInfoSchema = (options: StepSchemaOptions = {}) =>
       .test(rules.notOlderThan(options)),
   });
 
-/** /contact-phone: the country of the prefix (ES = +34 by default) and the national number. */
-export const contactPhoneSchema = object({
-  telephoneCountry: string().test(rules.required()).test(country()),
-  telephoneNumber: string().trim().test(rules.required()).test(phoneFor('telephoneCountry')),
-});
+// /contact-phone's schema is in phone.ts: it needs libphonenumber's large metadata, which no other step loads.
 
 export const registerAsSchema = object({ personType: string().test(rules.required()).test(oneOf(PERSON_TYPES)) });
 

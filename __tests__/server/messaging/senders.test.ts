@@ -88,8 +88,9 @@ describe('the HTTP SMS sender', () => {
 });
 
 describe('masking', () => {
-  it('keeps only the last digit of codes and the last three of phones', () => {
-    expect(maskCode('Tu código es 482913. Caduca en 5 minutos.')).toBe('Tu código es •••••3. Caduca en 5 minutos.');
+  it('shows no digit of a code, and only the last three of a phone', () => {
+    expect(maskCode('Tu código es 482913. Caduca en 5 minutos.')).toBe('Tu código es ••••••. Caduca en 5 minutos.');
+    expect(maskCode('Your code is 007300, not 0073')).toBe('Your code is ••••••, not ••••');
     expect(maskPhone('+34 600 111 222')).toBe('********222');
   });
 });

@@ -3,6 +3,7 @@
 // server's clock, the owners (25% and 25.01%, over 100, twice, a bad ID, administrators, a PEP raising the risk),
 // idempotent saves, the contract naming the company, and `npm run admin show` with its document links.
 import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
+import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { pageTexts } from '../pdfInspection';
 import { plainPdf } from '../pdfs';
@@ -228,7 +229,8 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       contracts: server.app.contracts,
       identity: server.app.identity,
       auditLog: server.app.auditLog,
-      messages: server.app.messages,
+      // The bank's notices go straight to the provider, as `npm run admin` sends them.
+      messages: outboxSender(server.app.db, server.app.log),
       documents: documentsWithLinks(server.app.db, server.config, secret),
       close: async () => undefined,
     });

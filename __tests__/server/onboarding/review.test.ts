@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { adminProgram } from '../../../scripts/admin';
+import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { approveApplication, decideIdentity, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
@@ -22,7 +23,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
       contracts: server.app.contracts,
       identity: server.app.identity,
       auditLog: server.app.auditLog,
-      messages: server.app.messages,
+      // The bank's notices go straight to the provider, as `npm run admin` sends them.
+      messages: outboxSender(server.app.db, server.app.log),
     };
   });
   afterAll(() => server.close());

@@ -4,6 +4,7 @@ import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { SealedDataError, unseal } from '../../services/sealedData';
 import { codeFailure } from '../user-authorization-management';
+import { MessageBudgetExceeded, requesterOf, type Requester } from '../../services/messaging/budget';
 import { codeText, messageLocale, type MessageLocale } from '../../services/messaging/texts';
 
 const ANSWER = { type: 'object', properties: { response: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['response'] } as const;
@@ -45,10 +46,11 @@ export async function credentialsRoutes(app: FastifyInstance) {
       const username = normaliseDocument(request.body.userId) ?? '';
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
-        void sendRecoveryCode(app, username, request.id, messageLocale(request.headers['accept-language'])).catch((error: unknown) => {
+        void sendRecoveryCode(app, username, requesterOf(request, `user:${username}`), messageLocale(request.headers['accept-language'])).catch((error: unknown) => {
           // A user id the identity service refuses is the client's mistake: noted, without a stack. Faults stay errors.
           if (error instanceof IdentityError) request.log.info({ reason: error.code }, 'recovery code not sent: the identity service refused the user id');
-          else request.log.error({ err: error }, 'recovery code not sent');
+          // A spent budget was logged as a warning, with its counts, where it was refused.
+          else if (!(error instanceof MessageBudgetExceeded)) request.log.error({ err: error }, 'recovery code not sent');
         });
       });
       return { response: 'OK', resendAfterSeconds: app.codes.settings.resendSeconds };
@@ -115,19 +117,18 @@ export async function credentialsRoutes(app: FastifyInstance) {
   );
 }
 
-async function sendRecoveryCode(app: FastifyInstance, username: string, requestId: string, locale: MessageLocale) {
+/**
+ * Sends the recovery code after the answer has gone: to an existing, enabled user with a phone, not blocked, not
+ * within the cooldown, and within the message budgets. Whatever stops it, the caller learns nothing.
+ */
+async function sendRecoveryCode(app: FastifyInstance, username: string, requester: Requester, locale: MessageLocale) {
   const user = await app.identity.getUser(username);
   const phone = user?.attributes.phone_number;
   if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
-  const latest = await app.codes.findLatest('recovery', username);
   // Asking again within the cooldown does not send another SMS.
-  if (latest && Date.parse(latest.resend_available_at) > app.codes.now().getTime()) return;
+  if ((await app.codes.cooldownFor('recovery', username)) > 0) return;
+  const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'recovery-code' }, requester);
   const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
-  await app.messages.send({
-    channel: 'sms',
-    to: phone,
-    purpose: 'recovery-code',
-    text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds),
-  });
-  await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId });
+  await app.messages.send(ticket, { text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds) });
+  await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId: requester.requestId });
 }

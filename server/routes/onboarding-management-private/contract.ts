@@ -12,10 +12,12 @@ import { applicationRepository, type Application } from '../../repositories/appl
 import { contractRepository } from '../../repositories/contractRepository';
 import { appendAuditPage, applicantName, contractContent, contractDateTime, renderContract } from '../../services/contract';
 import { CONTRACT_TEXTS } from '../../services/contractTexts';
+import { requesterOf } from '../../services/messaging/budget';
+import type { MessageTicket } from '../../services/messaging/messaging';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { maskPhone } from '../../services/messaging/types';
 import { applicationView } from '../../services/onboardingApplications';
-import { codeFailure } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
@@ -61,8 +63,10 @@ export async function contractRoutes(app: FastifyInstance) {
     const actor = `application:${application.id}`;
     return app.auditLog.append({ actor, action, subject: actor, requestId: request.id, details });
   };
-  const sendCode = (request: FastifyRequest, phone: string, code: string) =>
-    app.messages.send({ channel: 'sms', to: phone, purpose: 'signature-code', text: codeText('contract', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+  const chargeSms = (request: FastifyRequest, application: Application, phone: string) =>
+    app.messages.charge({ channel: 'sms', to: phone, purpose: 'signature-code' }, requesterOf(request, `application:${application.id}`));
+  const sendCode = (request: FastifyRequest, ticket: MessageTicket, code: string) =>
+    app.messages.send(ticket, { text: codeText('contract', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
 
   /** The signed contract: the record of who signed, when, from where and how, appended; then sealed. */
   const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
@@ -216,7 +220,9 @@ export async function contractRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: 'Records the consent to electronic identification (its date, the first time) and texts a signing code to the verified phone',
-        description: '400 VALIDATION_FAILED without the consent; 409 STEP_OUT_OF_ORDER { currentStep }; 423 CODE_BLOCKED after too many wrong codes.',
+        description:
+          '400 VALIDATION_FAILED without the consent; 409 STEP_OUT_OF_ORDER { currentStep }; 423 CODE_BLOCKED after too many wrong codes; ' +
+          '429 RESEND_TOO_SOON { retryAfterSeconds } within the cooldown of the last code; 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds }.',
         headers: BEARER,
         body: { type: 'object', additionalProperties: false, properties: { electronicIdentification: { type: 'boolean' } } },
         response: { 200: CODE_SENT, '4xx': { $ref: 'error#' } },
@@ -228,6 +234,11 @@ export async function contractRoutes(app: FastifyInstance) {
       checkContractTurn(application);
       const blocked = await app.codes.blockedFor('contract', application.id);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
+      // Asking again (a reload, a second tab) within the cooldown of the last code is refused as a resend would be.
+      const wait = await app.codes.cooldownFor('contract', application.id);
+      if (wait > 0) throw resendTooSoon(wait);
+      const phone = String(application.answers.telephoneNumber);
+      const ticket = await chargeSms(request, application, phone);
       if (application.answers.electronicIdentificationDate === undefined) {
         // The date of the first consent stays: asking again only sends a new code.
         let recorded = false;
@@ -239,9 +250,8 @@ export async function contractRoutes(app: FastifyInstance) {
         });
         if (recorded) await audit(request, application, 'onboarding.contract_consent', { electronicIdentificationDate: consentedAt });
       }
-      const phone = String(application.answers.telephoneNumber);
       const issued = await app.codes.issue({ purpose: 'contract', subject: application.id, recipient: phone });
-      await sendCode(request, phone, issued.code);
+      await sendCode(request, ticket, issued.code);
       await audit(request, application, 'onboarding.contract_code_sent');
       return { maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds };
     },
@@ -260,12 +270,19 @@ export async function contractRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
+      // Blocked, the person is told until when (the block used up the challenge).
+      const blocked = await app.codes.blockedFor('contract', application.id);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const challenge = await app.codes.findLatest('contract', application.id);
       if (!challenge) throw codeFailure({ outcome: 'expired' });
+      const ready = await app.codes.resendable(challenge.id);
+      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
+      if (ready.outcome !== 'ready') throw codeFailure(ready);
+      const ticket = await chargeSms(request, application, ready.recipient);
       const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
+      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
       if (result.outcome !== 'sent') throw codeFailure(result);
-      await sendCode(request, result.recipient, result.code);
+      await sendCode(request, ticket, result.code);
       await audit(request, application, 'onboarding.contract_code_sent', { resend: true });
       return { resendAfterSeconds: result.resendAfterSeconds };
     },

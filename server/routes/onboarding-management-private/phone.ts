@@ -1,14 +1,17 @@
-// /contact-phone and /confirm-telephone: the applicant's mobile, stored in E.164, confirmed by an SMS code
-// under the login rules (attempts per person and purpose, block, resend cooldown).
+// /contact-phone and /confirm-telephone: the applicant's mobile (a mobile of a country the bank texts, never a
+// special-rate number), stored in E.164, confirmed by an SMS code under the login rules (attempts per person and
+// purpose, block, resend cooldown). Every SMS is paid for out of the message budgets before its code is made.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/min';
-import { codeStepSchema, contactPhoneSchema } from '../../../src/validation/onboarding';
+import { codeStepSchema } from '../../../src/validation/onboarding';
+import { contactPhoneSchema, toE164 } from '../../../src/validation/phone';
 import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
+import { requesterOf } from '../../services/messaging/budget';
+import type { MessageTicket } from '../../services/messaging/messaging';
 import { maskPhone } from '../../services/messaging/types';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { applicationView } from '../../services/onboardingApplications';
-import { codeFailure } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
@@ -30,8 +33,11 @@ export async function phoneRoutes(app: FastifyInstance) {
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
     return application;
   };
-  const sendCode = async (request: FastifyRequest, phone: string, code: string) =>
-    app.messages.send({ channel: 'sms', to: phone, purpose: 'phone-code', text: codeText('phone', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+  const phoneSchema = contactPhoneSchema(app.smsCountries);
+  const chargeSms = (request: FastifyRequest, applicationId: string, phone: string) =>
+    app.messages.charge({ channel: 'sms', to: phone, purpose: 'phone-code' }, requesterOf(request, `application:${applicationId}`));
+  const sendCode = async (request: FastifyRequest, ticket: MessageTicket, code: string) =>
+    app.messages.send(ticket, { text: codeText('phone', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
 
   app.post<{ Body: { telephoneCountry: string; telephoneNumber: string } }>(
     '/phone',
@@ -39,7 +45,10 @@ export async function phoneRoutes(app: FastifyInstance) {
       config: { rateLimit: app.sensitiveRateLimit },
       schema: {
         tags: ['onboarding'],
-        summary: "Saves the applicant's mobile (country and number, checked for that country) and sends it an SMS code",
+        summary: "Saves the applicant's mobile (a mobile of a country the bank texts) and sends it an SMS code",
+        description:
+          '400 VALIDATION_FAILED (validations.phoneNumber, phoneNotMobile, phoneSpecialRate, phoneCountryNotServed); 423 CODE_BLOCKED after too many wrong codes; ' +
+          '429 RESEND_TOO_SOON { retryAfterSeconds } within the cooldown of the last code, whatever the number; 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds }.',
         headers: BEARER,
         body: {
           type: 'object',
@@ -51,10 +60,17 @@ export async function phoneRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const body = { telephoneCountry: request.body.telephoneCountry ?? '', telephoneNumber: request.body.telephoneNumber ?? '' };
-      await validated(contactPhoneSchema, body);
+      await validated(phoneSchema, body);
       const application = await applicationFor(request);
       checkTurn(application, 'contact-phone');
-      const phone = parsePhoneNumberWithError(body.telephoneNumber, body.telephoneCountry as CountryCode).number;
+      // Nothing is sent to a person blocked for wrong codes, nor sooner than a resend would be: changing the
+      // number is no way around either. Refused, the number saved stays as it was.
+      const blocked = await app.codes.blockedFor('phone', application.id);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
+      const wait = await app.codes.cooldownFor('phone', application.id);
+      if (wait > 0) throw resendTooSoon(wait);
+      const phone = toE164(body.telephoneNumber, body.telephoneCountry);
+      const ticket = await chargeSms(request, application.id, phone);
       // A new number must be confirmed again.
       const saved = await saveFresh(app, application.id, (current) => {
         const kept = current.completedSteps.filter((step) => step !== 'confirm-telephone' || current.answers.telephoneNumber === phone);
@@ -64,7 +80,7 @@ export async function phoneRoutes(app: FastifyInstance) {
         };
       });
       const issued = await app.codes.issue({ purpose: 'phone', subject: application.id, recipient: phone });
-      await sendCode(request, phone, issued.code);
+      await sendCode(request, ticket, issued.code);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id });
       return { next: 'confirm-telephone', maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds, application: applicationView(saved) };
@@ -114,12 +130,21 @@ export async function phoneRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
+      // Blocked, the person is told until when (the block used up the challenge).
+      const blocked = await app.codes.blockedFor('phone', application.id);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const challenge = await app.codes.findLatest('phone', application.id);
       if (!challenge) throw codeFailure({ outcome: 'expired' });
+      const ready = await app.codes.resendable(challenge.id);
+      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
+      if (ready.outcome !== 'ready') throw codeFailure(ready);
+      const ticket = await chargeSms(request, application.id, ready.recipient);
       const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
+      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
       if (result.outcome !== 'sent') throw codeFailure(result);
-      await sendCode(request, result.recipient, result.code);
+      await sendCode(request, ticket, result.code);
+      const actor = `application:${application.id}`;
+      await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id, details: { resend: true } });
       return { resendAfterSeconds: result.resendAfterSeconds };
     },
   );

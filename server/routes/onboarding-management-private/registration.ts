@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { codeStepSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
+import { requesterOf } from '../../services/messaging/budget';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
-import { codeFailure } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { applicationOf, registrationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
@@ -86,25 +87,27 @@ export async function registrationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: "Sends a new e-mail code for the sign-up, once the cooldown is over (429 RESEND_TOO_SOON with retryAfterSeconds otherwise)",
+        description: '423 CODE_BLOCKED after too many wrong codes; 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
         headers: BEARER,
         response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {
       const registration = await registrationFor(await registrationOf(app, request));
+      // Blocked, the person is told until when (the block used up the challenge).
+      const blocked = await app.codes.blockedFor('email', registration.id);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const challenge = await app.codes.findLatest('email', registration.id);
       if (!challenge) throw codeFailure({ outcome: 'expired' });
-      const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
-      if (result.outcome !== 'sent') throw codeFailure(result);
-      await app.messages.send({
-        channel: 'email',
-        to: registration.email,
-        purpose: 'email-code',
-        subject: EMAIL_CODE_SUBJECT[registration.language],
-        text: codeText('email', registration.language, result.code, app.codes.settings.ttlSeconds),
-      });
+      const ready = await app.codes.resendable(challenge.id);
+      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
+      if (ready.outcome !== 'ready') throw codeFailure(ready);
       const actor = `registration:${registration.id}`;
+      const ticket = await app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));
+      const result = await app.codes.resend(challenge.id);
+      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
+      if (result.outcome !== 'sent') throw codeFailure(result);
+      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, result.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor, action: 'onboarding.email_code_sent', subject: actor, requestId: request.id });
       return { resendAfterSeconds: result.resendAfterSeconds };
     },

@@ -3,6 +3,7 @@ import { ID_TYPES, signUpSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { normaliseDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
+import { requesterOf } from '../../services/messaging/budget';
 import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
 import { maskEmail } from '../../services/onboardingApplications';
 import { identityCheckWebhookRoutes } from './identityCheckWebhook';
@@ -40,7 +41,8 @@ export async function onboardingRoutes(app: FastifyInstance) {
         summary: 'Starts a sign-up: sends a 6-digit code to the e-mail given; the same answer whether or not the e-mail or the ID is known',
         description:
           'Needs a captcha pass for sessionId. The token names the sign-up until its code is confirmed at ' +
-          '`onboarding-management-private/email/verify`, which decides between a new application, one to resume and an existing customer.',
+          '`onboarding-management-private/email/verify`, which decides between a new application, one to resume and an existing customer. ' +
+          '429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -71,6 +73,9 @@ export async function onboardingRoutes(app: FastifyInstance) {
       const email = answers.email.trim().toLowerCase();
       const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : (normaliseDocument(answers.id) ?? '');
       const language = messageLocale(request.headers['accept-language']);
+      // The e-mail is paid for first: refused, nothing is made. Its budgets know nothing of customers, so the
+      // refusal says nothing about who is one.
+      const ticket = await app.messages.charge({ channel: 'email', to: email, purpose: 'email-code' }, requesterOf(request));
       // Nothing is looked up here: what happens to an e-mail or ID already known is decided once the code is confirmed.
       const registration = await app.applications.createRegistration(
         {
@@ -90,13 +95,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
         now,
       );
       const issued = await app.codes.issue({ purpose: 'email', subject: registration.id, recipient: email }, now);
-      await app.messages.send({
-        channel: 'email',
-        to: email,
-        purpose: 'email-code',
-        subject: EMAIL_CODE_SUBJECT[language],
-        text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds),
-      });
+      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[language], text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id });
       return {
         token: await app.onboardingTokens.issue(`registration:${registration.id}`),

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
-import { hashToken } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
 import { IdentityError, type IdTokenClaims } from '../../services/identity';
 import { signInRefusal } from '../../services/onboardingGate';
+import { requesterOf } from '../../services/messaging/budget';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 
 export const SESSION_COOKIE = 'divilo_session';
@@ -49,6 +49,11 @@ export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' | 'b
     case 'expired':
       return new ApiError(410, 'CODE_EXPIRED', 'The code has expired or was already used');
   }
+}
+
+/** A new code asked for within the cooldown of the last one: the answer says when another may be sent. */
+export function resendTooSoon(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds });
 }
 
 /** How old a sign-in may be for its id token's phone to be taken as the account's (docs/login.md). */
@@ -105,7 +110,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         description:
           'With `Authorization: Bearer <id token>`: 200 and an SMS code, or 201 when this browser already holds a confirmed session. ' +
           'With `x-divilo-verification-signature` (base64 JSON {token, verificationCode}): 201 and the session cookie. ' +
-          'An account whose onboarding is not complete gets 403 `ONBOARDING_NOT_COMPLETE` (`reason: "ERR-2809"`) at either step.',
+          'An account whose onboarding is not complete gets 403 `ONBOARDING_NOT_COMPLETE` (`reason: "ERR-2809"`) at either step. ' +
+          '429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the SMS to this phone, for this customer, from this client or in all are spent for now.',
         headers: {
           type: 'object',
           properties: {
@@ -166,8 +172,9 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
 
       const phone = freshTokenPhone(claims, app.codes.now()) ?? (await app.identity.getUser(username))?.attributes.phone_number;
       if (!phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
+      const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'login-code' }, requesterOf(request, `user:${username}`));
       const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
-      await app.messages.send({ channel: 'sms', to: phone, purpose: 'login-code', text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id });
       return { maskedPhone: maskPhone(phone), token: issued.token, resendAfterSeconds: issued.resendAfterSeconds };
     },
@@ -191,12 +198,17 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
     async (request) => {
       const challenge = await app.codes.findByToken(request.body.token, request.headers['x-divilo-session-id']);
       if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
-      const result = await app.codes.resend(hashToken(request.body.token));
-      if (result.outcome === 'too-soon') {
-        throw new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds: result.retryAfterSeconds });
-      }
+      // Blocked, the person is told until when (the block used up the challenge).
+      const blocked = await app.codes.blockedFor('login', challenge.subject);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
+      const ready = await app.codes.resendable(challenge.id);
+      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
+      if (ready.outcome !== 'ready') throw codeFailure(ready);
+      const ticket = await app.messages.charge({ channel: 'sms', to: ready.recipient, purpose: 'login-code' }, requesterOf(request, `user:${challenge.subject}`));
+      const result = await app.codes.resend(challenge.id);
+      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
       if (result.outcome !== 'sent') throw codeFailure(result);
-      await app.messages.send({ channel: 'sms', to: result.recipient, purpose: 'login-code', text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id });
       return { maskedPhone: maskPhone(result.recipient), resendAfterSeconds: result.resendAfterSeconds };
     },

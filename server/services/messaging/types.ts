@@ -8,14 +8,20 @@ export interface OutgoingMessage {
   text: string;
 }
 
-/** One interface for every provider: the outbox by default, real SMS and SMTP senders by configuration. */
+/**
+ * One interface for every provider: the outbox by default, real SMS and SMTP senders by configuration. Routes
+ * never hold a provider: they send through the message budgets (`messaging.ts`).
+ */
 export interface MessageSender {
   send(message: OutgoingMessage): Promise<void>;
 }
 
-/** Shows a one-time code in logs as its last digit only: enough to tell messages apart, useless to anyone. */
+/**
+ * A message's text as logs may show it: every code replaced by dots, not one digit kept (a digit shown is a
+ * tenth of the guessing done for whoever reads the log).
+ */
 export function maskCode(text: string): string {
-  return text.replace(/\b\d{4,8}\b/g, (code) => `${'•'.repeat(code.length - 1)}${code.slice(-1)}`);
+  return text.replace(/\b\d{4,8}\b/g, (code) => '•'.repeat(code.length));
 }
 
 /** Shows a phone number as its last three digits, as the SMS step does. */

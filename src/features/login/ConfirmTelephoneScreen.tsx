@@ -44,6 +44,7 @@ const messages = describeMessages({
   expired: { id: 'login.confirm.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
   failed: { id: 'login.confirm.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'login.confirm.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
+  tooManyMessages: { id: 'login.confirm.tooManyMessages', defaultMessage: 'For your security, we have sent too many codes by SMS for now. You can ask again at {time}.' },
 });
 
 /** When a block ends, from the server's retryAfterSeconds. */
@@ -52,7 +53,7 @@ function blockedUntil(data: unknown): number | null {
   return typeof seconds === 'number' ? Date.now() + seconds * 1000 : null;
 }
 
-type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
+type Feedback = { id: keyof typeof messages; values?: Record<string, number | string> } | null;
 
 function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
   const problem = codeProblem(errorCode, data);
@@ -114,6 +115,10 @@ export function ConfirmTelephoneScreen() {
     } catch (error) {
       const { errorCode, data } = error as ApiError;
       if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
+      if (errorCode === 'MESSAGE_BUDGET_EXCEEDED') {
+        const until = blockedUntil(data) ?? secondsFromNow(3600);
+        return setFeedback({ id: 'tooManyMessages', values: { time: intl.formatTime(until, { hour: '2-digit', minute: '2-digit' }) } });
+      }
       setFeedback(errorCode === 'RESEND_TOO_SOON' ? { id: 'tooSoon' } : feedbackFor(errorCode, data));
     }
   };
@@ -139,7 +144,9 @@ export function ConfirmTelephoneScreen() {
   }
 
   const codeField = field('code');
-  const codeProblem = feedback !== null && feedback.id !== 'resent';
+  // A refusal to send says nothing about the code typed: announced, but the field is not marked.
+  const refusal = feedback?.id === 'tooManyMessages';
+  const codeProblem = feedback !== null && feedback.id !== 'resent' && !refusal;
 
   return (
     <section className="dv-login" aria-labelledby="confirm-title">
@@ -157,7 +164,7 @@ export function ConfirmTelephoneScreen() {
           error={codeField.error || codeProblem}
           aria-describedby={feedback ? 'code-feedback' : undefined}
         />
-        <p id="code-feedback" className="dv-login__feedback" role={codeProblem ? 'alert' : 'status'}>
+        <p id="code-feedback" className="dv-login__feedback" role={codeProblem || refusal ? 'alert' : 'status'}>
           {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
         </p>
         <LoadingButton type="submit" loading={formik.isSubmitting}>

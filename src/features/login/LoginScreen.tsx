@@ -33,6 +33,10 @@ const messages = describeMessages({
     defaultMessage: 'For your security, access is blocked after too many wrong codes. You can try again at {time}.',
   },
   blocked: { id: 'login.problem.blocked', defaultMessage: 'For your security, access is blocked for a while after too many failed attempts. Try again later.' },
+  tooManyMessages: {
+    id: 'login.problem.tooManyMessages',
+    defaultMessage: 'For your security, we have sent too many codes by SMS for now. You can try again at {time}.',
+  },
   unreachable: {
     id: 'login.problem.unreachable',
     defaultMessage: 'We could not reach our service. Nothing is wrong with what you typed: try again in a moment.',
@@ -113,8 +117,10 @@ export function LoginScreen() {
             {intl.formatMessage(messages.problemTitle)}
           </p>
           <p>
-            {problem.kind === 'blocked' && problem.until !== null
-              ? intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(problem.until, { hour: '2-digit', minute: '2-digit' }) })
+            {problem.kind === 'tooManyMessages' || (problem.kind === 'blocked' && problem.until !== null)
+              ? intl.formatMessage(problem.kind === 'blocked' ? messages.blockedUntil : messages.tooManyMessages, {
+                  time: intl.formatTime(problem.until!, { hour: '2-digit', minute: '2-digit' }),
+                })
               : intl.formatMessage(messages[problem.kind])}
           </p>
         </div>

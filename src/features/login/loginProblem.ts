@@ -4,11 +4,13 @@ import type { SignInFailure } from './cognito';
 /**
  * Why a login did not go through, as the form says it: the ID or the password is wrong (never which), the person
  * is blocked for a while (until when, when the server says), the service could not be reached, or the captcha
- * refused the attempt. In the last three the password may well have been right.
+ * refused the attempt, or the SMS budgets (of the phone, the customer, the connection) are spent for now. In the
+ * last four the password may well have been right.
  */
 export type LoginProblem =
   | { kind: 'credentials' }
   | { kind: 'blocked'; until: number | null }
+  | { kind: 'tooManyMessages'; until: number }
   | { kind: 'unreachable' }
   | { kind: 'captcha' };
 
@@ -27,10 +29,11 @@ export function loginProblemOf(stage: LoginStage, error: unknown, now: number = 
   const { status, errorCode, data } = (error ?? {}) as Partial<ApiError>;
   if (isUnreachable(status)) return { kind: 'unreachable' };
   if (stage === 'captcha') return { kind: 'captcha' };
+  const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
   if (status === 423 || errorCode === 'CODE_BLOCKED') {
-    const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
     return { kind: 'blocked', until: typeof seconds === 'number' ? now + seconds * 1000 : null };
   }
+  if (errorCode === 'MESSAGE_BUDGET_EXCEEDED') return { kind: 'tooManyMessages', until: now + (typeof seconds === 'number' ? seconds : 3600) * 1000 };
   if (status === 401 || status === 403) return { kind: 'credentials' };
   return { kind: 'unreachable' };
 }

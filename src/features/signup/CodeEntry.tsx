@@ -5,9 +5,12 @@ import { codeProblem } from '../../forms/codeProblem';
 import { useCountdown } from '../../forms/useCountdown';
 import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
+import { sendRefusalMessages } from './sendRefusal';
 import type { StepField } from './useStepForm';
 
-const messages = describeMessages({
+const messages = {
+  budget: sendRefusalMessages.budget,
+  ...describeMessages({
   resend: { id: 'onboarding.code.resend', defaultMessage: 'Send me a new code' },
   resendIn: { id: 'onboarding.code.resendIn', defaultMessage: 'You can ask for a new code in {seconds, plural, one {# second} other {# seconds}}.' },
   resent: { id: 'onboarding.code.resent', defaultMessage: 'We have sent you a new code.' },
@@ -20,7 +23,8 @@ const messages = describeMessages({
   expired: { id: 'onboarding.code.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
   failed: { id: 'onboarding.code.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'onboarding.code.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
-});
+  }),
+};
 
 type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
 
@@ -55,6 +59,10 @@ export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
       const retry = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
       if (typeof retry === 'number') setResendAt(Date.now() + retry * 1000);
       setFeedback({ id: 'tooSoon' });
+    } else if (errorCode === 'MESSAGE_BUDGET_EXCEEDED') {
+      // Too many messages to this phone or address, for this application or from this connection, for now.
+      const retry = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      setFeedback({ id: 'budget', values: { until: Date.now() + (typeof retry === 'number' ? retry : 3600) * 1000 } });
     } else if (!failure(error)) {
       setFeedback({ id: 'failed' });
     }
@@ -73,7 +81,7 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
   const intl = useIntl();
   const { feedback, blocked } = state;
   // Only an answer about the code itself marks the field: "resent" and "wait before asking again" are notices.
-  const problem = feedback !== null && feedback.id !== 'resent' && feedback.id !== 'tooSoon';
+  const problem = feedback !== null && feedback.id !== 'resent' && feedback.id !== 'tooSoon' && feedback.id !== 'budget';
   // After "send me a new code" (its button is now disabled), focus goes to the field the new code goes in,
   // which the notice describes.
   const notice = feedback !== null && !problem;
@@ -94,11 +102,11 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
         errorText={errorText}
         aria-describedby={feedback ? `${name}-feedback` : undefined}
       />
-      <p id={`${name}-feedback`} className="dv-step__feedback" role={problem ? 'alert' : 'status'}>
+      <p id={`${name}-feedback`} className="dv-step__feedback" role={problem || feedback?.id === 'budget' ? 'alert' : 'status'}>
         {feedback &&
           intl.formatMessage(
             messages[feedback.id],
-            feedback.id === 'blocked' ? { time: intl.formatTime(feedback.values?.until, { hour: '2-digit', minute: '2-digit' }) } : feedback.values,
+            feedback.id === 'blocked' || feedback.id === 'budget' ? { time: intl.formatTime(feedback.values?.until, { hour: '2-digit', minute: '2-digit' }) } : feedback.values,
           )}
       </p>
     </>

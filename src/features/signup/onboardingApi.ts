@@ -64,9 +64,6 @@ export interface ContractText {
   blocks: ContractBlock[];
 }
 
-/** Every onboarding call that fails shows error.errorSendingData in the global modal (seed), unless the screen handles it. */
-const SENDING = { failureMessageId: 'error.errorSendingData' } as const;
-
 const PRIVATE = 'onboarding-management-private';
 
 export const onboardingApi = api.injectEndpoints({
@@ -101,9 +98,9 @@ export const onboardingApi = api.injectEndpoints({
       query: () => ({ url: `${PRIVATE}/contract/text` }),
       keepUnusedDataFor: 0,
     }),
+    /** Fails with error.errorSendingData in the global modal unless the screen says why itself (a refusal to send). */
     contractConsent: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { electronicIdentification: boolean }>({
       query: (body) => ({ url: `${PRIVATE}/contract/consent`, method: 'POST', body }),
-      extraOptions: SENDING,
     }),
     resendContractCode: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/contract/resend`, method: 'POST' }),

@@ -32,12 +32,12 @@ export function countryOptions(locale: string): ComboboxOption[] {
     .sort((a, b) => collator.compare(a.label, b.label));
 }
 
-/** The country of a phone prefix, shown as "+34 España". */
-export function dialingOptions(locale: string): ComboboxOption[] {
+/** The country of a phone prefix, shown as "+34 España": those of `only` (the countries the bank texts). */
+export function dialingOptions(locale: string, only: readonly string[]): ComboboxOption[] {
   const names = countries.getNames(locale, { select: 'official' });
   const collator = new Intl.Collator(locale);
   return getCountries()
-    .filter((code) => names[code])
+    .filter((code) => names[code] && only.includes(code))
     .map((code) => ({ value: code, label: names[code], prefix: `+${getCountryCallingCode(code)}` }))
     .sort((a, b) => collator.compare(a.label, b.label));
 }
@@ -75,9 +75,9 @@ export function CountrySelect({ label, description, field, autoComplete }: Picke
   );
 }
 
-export function DialingCountrySelect({ label, field }: PickerProps) {
+export function DialingCountrySelect({ label, field, countries: only }: PickerProps & { countries: readonly string[] }) {
   const { noMatches, locale } = usePickerTexts();
-  const options = useMemo(() => dialingOptions(locale), [locale]);
+  const options = useMemo(() => dialingOptions(locale, only), [locale, only]);
   return (
     <Combobox
       label={label}

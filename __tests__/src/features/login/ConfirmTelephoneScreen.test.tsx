@@ -109,4 +109,13 @@ describe('the SMS code step', () => {
     expect(server.requests.find((r) => r.url.endsWith('resend-code'))?.body).toEqual({ token: 'pending-token' });
     expect(await screen.findByText(/You can ask for a new code in (30|29) seconds\./)).toBeInTheDocument();
   });
+
+  it('a new code refused because too many were sent says until when, in Spanish, and leaves the field unmarked', async () => {
+    answer = (request) => (request.url.endsWith('resend-code') ? [429, { code: 'MESSAGE_BUDGET_EXCEEDED', message: 'Too many', retryAfterSeconds: 1800 }] : [500, {}]);
+    const { user } = renderConfirm('es');
+    await user.click(await screen.findByRole('button', { name: 'Enviarme un código nuevo' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/^Por tu seguridad, hemos enviado demasiados códigos por SMS por ahora\. Podrás volver a pedirlo a las \d{2}:\d{2}\.$/);
+    expect(screen.getByLabelText('Código SMS')).not.toHaveAttribute('aria-invalid', 'true');
+  });
 });

@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
 import { loginFailed } from '../../../../src/features/auth/authSlice';
 import { formActions } from '../../../../src/features/form/formSlice';
+import { loginProblemOf } from '../../../../src/features/login/loginProblem';
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
 import { renderApp } from '../../app/renderApp';
@@ -35,6 +36,18 @@ describe('the reason a login failed, left on the form', () => {
     const until = new Date(2026, 10, 25, 14, 35).getTime();
     store.dispatch(loginFailed({ kind: 'blocked', until }));
     expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent('You can try again at 02:35 PM.');
+    store.dispatch(loginFailed({ kind: 'tooManyMessages', until: new Date(2026, 10, 25, 15, 5).getTime() }));
+    expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent(
+      'For your security, we have sent too many codes by SMS for now. You can try again at 03:05 PM.',
+    );
+  });
+
+  it('a spent SMS budget at the session step is its own reason, with the time from the server', () => {
+    const now = new Date(2026, 10, 25, 14, 0).getTime();
+    const refused = { status: 429, errorCode: 'MESSAGE_BUDGET_EXCEEDED', data: { code: 'MESSAGE_BUDGET_EXCEEDED', retryAfterSeconds: 1200 }, message: '' };
+    expect(loginProblemOf('session', refused, now)).toEqual({ kind: 'tooManyMessages', until: now + 1_200_000 });
+    // The request rate limit is not the message budget: a plain 429 stays "try again in a moment".
+    expect(loginProblemOf('session', { status: 429, errorCode: 'RATE_LIMITED', message: '' }, now)).toEqual({ kind: 'unreachable' });
   });
 });
 

@@ -1,13 +1,17 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppDispatch } from '../../../app/hooks';
 import { RadioGroup, TextInput } from '../../../components';
+import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
-import { contactPhoneSchema, personalInfoSchema, registerAsSchema } from '../../../validation/onboarding';
+import { personalInfoSchema, registerAsSchema } from '../../../validation/onboarding';
+import type { ValidatableSchema } from '../../../validation/validate';
 import { formActions, type OnboardingForm } from '../../form/formSlice';
 import type { PhoneSaved } from '../onboardingApi';
 import { useSaveStepMutation } from '../onboardingApi';
 import { CountrySelect, DialingCountrySelect } from '../pickers';
+import { SendRefusalNotice, sendRefusalOf, type SendRefusal } from '../sendRefusal';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
@@ -82,32 +86,58 @@ interface PhoneValues {
   telephoneNumber: string;
 }
 
-/** /contact-phone: the mobile number, with its country code (+34 by default); an SMS code goes to it. */
+/**
+ * The phone step's rules (src/validation/phone.ts) come in a chunk of their own with libphonenumber's large
+ * metadata, fetched when the step opens. Should that fail, the server's answer (the same rules) is what counts.
+ */
+const loadPhoneRules = () => import(/* webpackChunkName: "phone-rules" */ '../../../validation/phone');
+const contactPhoneRules: ValidatableSchema = {
+  validate: async (values, options) => {
+    const rules = await loadPhoneRules().catch(() => undefined);
+    return rules ? rules.contactPhoneSchema(getRuntimeConfig().smsCountries).validate(values, options) : values;
+  },
+};
+
+/**
+ * /contact-phone: the mobile number, with its country code (+34 by default, only countries the bank texts); an
+ * SMS code goes to it. A refusal to send (asked again too soon, blocked, too many messages) is said under the form.
+ */
 export function ContactPhoneScreen() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
   const [save] = useSaveStepMutation();
+  const [refusal, setRefusal] = useState<SendRefusal | null>(null);
+  useEffect(() => {
+    void loadPhoneRules().catch(() => undefined);
+  }, []);
   const { formik, field, text } = useStepForm<PhoneValues>({
     step: 'contact-phone',
-    schema: contactPhoneSchema,
+    schema: contactPhoneRules,
     fields: ['telephoneCountry', 'telephoneNumber'],
     initialValues: (form) => ({
       telephoneCountry: form.telephoneCountry || 'ES',
       telephoneNumber: form.telephoneNumber.startsWith('+') ? nationalNumber(form.telephoneNumber, form.telephoneCountry || 'ES') : form.telephoneNumber,
     }),
     send: async (values) => {
+      setRefusal(null);
       const saved = (await save({ endpoint: 'onboarding-management-private/phone', body: { ...values } }).unwrap()) as PhoneSaved;
       dispatch(formActions.phoneSubmitted({ telephoneCountry: values.telephoneCountry }));
       return { ...saved, arrival: { resendAfterSeconds: saved.resendAfterSeconds, sentTo: saved.maskedPhone } };
+    },
+    onFailure: (error) => {
+      const refused = sendRefusalOf(error);
+      setRefusal(refused);
+      return refused !== null;
     },
   });
   return (
     <StepLayout step="contact-phone" lead={intl.formatMessage(messages.phoneLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <div className="dv-phone">
-          <DialingCountrySelect label={intl.formatMessage(messages.phoneCountry)} field={field('telephoneCountry')} />
+          <DialingCountrySelect label={intl.formatMessage(messages.phoneCountry)} field={field('telephoneCountry')} countries={getRuntimeConfig().smsCountries} />
           <TextInput type="tel" inputMode="tel" autoComplete="tel-national" label={intl.formatMessage(messages.phoneNumber)} {...text('telephoneNumber')} />
         </div>
+        <SendRefusalNotice id="contact-phone-refusal" refusal={refusal} />
         <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.phoneSubmit)} />
       </form>
     </StepLayout>

@@ -1,13 +1,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Checkbox, LoadingButton } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
+import { errorRaised } from '../../../services/requestEvents';
 import { codeStepSchema, docuSignSchema } from '../../../validation/onboarding';
 import { validateSchema } from '../../../validation/validate';
 import { CodeEntry, ResendCode, useCodeFeedback } from '../CodeEntry';
 import { useContractConsentMutation, useContractTextQuery, useResendContractCodeMutation, type ContractText } from '../onboardingApi';
+import { SendRefusalNotice, sendRefusalOf, type SendRefusal } from '../sendRefusal';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
@@ -109,6 +111,8 @@ export function DocuSignScreen() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [electronicIdentification, setElectronicIdentification] = useState(false);
   const [consentTried, setConsentTried] = useState(false);
+  const [refusal, setRefusal] = useState<SendRefusal | null>(null);
+  const dispatch = useAppDispatch();
   const code = useCodeFeedback(undefined);
 
   const consentMissing = consentTried && !electronicIdentification;
@@ -131,13 +135,18 @@ export function DocuSignScreen() {
     setConsentTried(true);
     const invalid = await validateSchema(docuSignSchema, { electronicIdentification });
     if (Object.keys(invalid).length > 0) return;
+    setRefusal(null);
     try {
       const sent = await consent({ electronicIdentification }).unwrap();
       setSentTo(sent.maskedPhone);
       code.resent(sent.resendAfterSeconds);
       code.setFeedback(null);
-    } catch {
-      // The global modal says it (error.errorSendingData); the consent stays ticked.
+    } catch (error) {
+      // Asked again too soon, blocked, or too many messages: said next to the button. Anything else the global
+      // modal says (error.errorSendingData). The consent stays ticked either way.
+      const refused = sendRefusalOf(error);
+      setRefusal(refused);
+      if (!refused) dispatch(errorRaised('error.errorSendingData'));
     }
   };
 
@@ -183,6 +192,7 @@ export function DocuSignScreen() {
       />
       {sentTo === null ? (
         <div className="dv-step__actions">
+          <SendRefusalNotice id="docu-sign-refusal" refusal={refusal} />
           <LoadingButton loading={consenting} onClick={askForCode}>
             {intl.formatMessage(messages.sendCode)}
           </LoadingButton>

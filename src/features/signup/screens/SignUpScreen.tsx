@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { useAppDispatch, useAppStore } from '../../../app/hooks';
@@ -14,6 +14,7 @@ import { formActions } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
 import { useRegisterMutation } from '../onboardingApi';
 import { CountrySelect } from '../pickers';
+import { SendRefusalNotice, sendRefusalOf, type SendRefusal } from '../sendRefusal';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
@@ -68,6 +69,7 @@ export function SignUpScreen() {
     if (fromLink) dispatch(formActions.promotionCodeApplied({ promotionalCode: fromLink, promotionalCodeFromParam: true }));
   }, [dispatch, fromLink]);
 
+  const [refusal, setRefusal] = useState<SendRefusal | null>(null);
   const { formik, field, text } = useStepForm<SignUpValues>({
     step: 'signUp',
     schema: signUpSchema,
@@ -82,6 +84,7 @@ export function SignUpScreen() {
       promotionalCode: fromLink || form.promotionalCode,
     }),
     send: async (values) => {
+      setRefusal(null);
       const sessionId = ensureSessionId(store.getState(), dispatch);
       const response = await captcha.execute('signup');
       const pass = await dispatch(captchaApi.endpoints.verifyCaptcha.initiate({ response, sessionId }, { forceRefetch: true })).unwrap();
@@ -110,6 +113,12 @@ export function SignUpScreen() {
         }),
       );
       return { next: 'reg-code', arrival: { resendAfterSeconds: registered.resendAfterSeconds, sentTo: registered.maskedEmail } };
+    },
+    // Too many e-mails for now (to this address, from this connection): said under the form, everything kept.
+    onFailure: (error) => {
+      const refused = sendRefusalOf(error);
+      setRefusal(refused);
+      return refused !== null;
     },
   });
 
@@ -152,6 +161,7 @@ export function SignUpScreen() {
           description={fromLink ? intl.formatMessage(messages.promoFromLink) : undefined}
           {...text('promotionalCode')}
         />
+        <SendRefusalNotice id="sign-up-refusal" refusal={refusal} />
         <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.submit)} />
       </form>
       <p className="dv-step__secondary">
