@@ -168,7 +168,6 @@ export async function contractRoutes(app: FastifyInstance) {
       }
       return reply
         .type('application/pdf')
-        .header('cache-control', 'no-store')
         .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
         .send(Buffer.from(pdf));
     },
@@ -199,12 +198,11 @@ export async function contractRoutes(app: FastifyInstance) {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const application = await applicationFor(request);
       if (signed(application)) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The contract is signed', { currentStep: 'welcome' });
       checkContractTurn(application);
       const language = application.language;
-      reply.header('cache-control', 'no-store');
       return { language, blocks: contractContent(application, { language, now: app.codes.now() }) };
     },
   );

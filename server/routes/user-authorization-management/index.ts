@@ -4,6 +4,7 @@ import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
 import { hashToken } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
+import { answersPersonalData } from '../../plugins/personalData';
 import type { IdTokenClaims } from '../../services/identity';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 
@@ -69,6 +70,7 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
 
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
 export async function userAuthorizationRoutes(app: FastifyInstance, settings: SessionSettings) {
+  answersPersonalData(app);
   const liveSession = async (request: FastifyRequest) => {
     const cookie = request.cookies[SESSION_COOKIE];
     return cookie ? app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds) : undefined;
