@@ -65,8 +65,15 @@ const postalCodeFor = (countryField: string) =>
     parent[countryField] === 'ES' ? isValidSpanishPostalCode(value) : typeof value === 'string' && /^[A-Za-z0-9 -]{2,10}$/.test(value.trim()),
   );
 
+/**
+ * Typed text the contract prints (an address, a city, a company's name): nothing that hides text or breaks it
+ * into lines, and only characters the contract's fonts print.
+ */
+const printedText = (max: number) => string().trim().test(rules.plainText()).test(rules.printable()).test(rules.maxLength(max));
+
+/** A name or surname: printed text made of letters and the punctuation of names. */
 const name = (optional = false) => {
-  const schema = string().trim().test(rules.maxLength(NAME_MAX));
+  const schema = printedText(NAME_MAX).test(rules.personName());
   return optional ? schema : schema.test(rules.required());
 };
 
@@ -128,10 +135,10 @@ export const yourActivitySchema = (isIaeCode: (code: string) => boolean, options
 /** An address block; `prefix` is `selfEmployedFiscal` or `company` (the form record's names). */
 export const addressSchema = (prefix: 'selfEmployedFiscal' | 'company') =>
   object({
-    [`${prefix}Address`]: string().trim().test(rules.required()).test(rules.maxLength(ADDRESS_MAX)),
-    [`${prefix}AdditionalAddress`]: string().trim().test(rules.maxLength(ADDRESS_MAX)),
+    [`${prefix}Address`]: printedText(ADDRESS_MAX).test(rules.required()),
+    [`${prefix}AdditionalAddress`]: printedText(ADDRESS_MAX),
     [`${prefix}PostalCode`]: string().trim().test(rules.required()).test(postalCodeFor(`${prefix}Country`)),
-    [`${prefix}City`]: string().trim().test(rules.required()).test(rules.maxLength(CITY_MAX)),
+    [`${prefix}City`]: printedText(CITY_MAX).test(rules.required()),
     [`${prefix}Country`]: string().test(rules.required()).test(country()),
   });
 
@@ -145,7 +152,7 @@ export const taxRegistrationSchema = object({
 
 /** /tell-us-more-freelance (and the shared part of /tell-us-more-company). */
 export const tellUsMoreFreelanceSchema = object({
-  website: string().trim().test(rules.url()),
+  website: string().trim().test(rules.plainText()).test(rules.url()),
   countriesWhereOperate: array(string().test(country())).test(rules.required()),
   diviloProduct: string().test(rules.required()).test(oneOf(DIVILO_PRODUCTS)),
   foundsOrigin: string().test(rules.required()).test(oneOf(FUNDS_ORIGINS)),
@@ -224,7 +231,7 @@ export const aboutCompanySchema = object({
 /** /about-company-info. `isCnaeCode` is the membership test of CNAE-2025; `cif` narrows the legal forms to its entity. */
 export const aboutCompanyInfoSchema = (isCnaeCode: (code: string) => boolean, options: StepSchemaOptions & { cif?: string } = {}) =>
   object({
-    socialDenomination: string().trim().test(rules.required()).test(rules.maxLength(SOCIAL_DENOMINATION_MAX)),
+    socialDenomination: printedText(SOCIAL_DENOMINATION_MAX).test(rules.required()),
     legalForm: string().test(rules.required()).test(oneOf(legalFormsFor(options.cif))),
     cnae: string().test(rules.required()).test(check('validations.choice', (value) => typeof value === 'string' && isCnaeCode(value))),
     foundedDate: string().trim().test(rules.required()).test(rules.date()).test(rules.notFuture(options)),
