@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
+import { ContractTemplateError, loadContractTemplates, type ContractTemplates } from './services/contractTemplates';
 import type { IdentityProvider } from './services/identityCheck';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
@@ -53,6 +54,11 @@ export interface Config {
   identityCheck: { provider: IdentityProvider; webhookSecret?: string };
   /** The PKCS#12 certificate signed contracts are sealed with; unset means a self-signed sandbox seal kept in DATA_DIR. */
   seal: { p12File?: string; passphrase?: string };
+  /**
+   * The words of the contract, per language, from the bank's templates in CONTRACT_TEMPLATES_DIR (read and checked
+   * at start); unset means the sample (never in production).
+   */
+  contractTemplates: ContractTemplates;
 }
 
 const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['builtin', 'webhook'];
@@ -151,6 +157,18 @@ function required(env: Env, name: string, because: string): string {
   return value;
 }
 
+/** The contract's templates from the folder `name` gives, checked whole; the sample without one, except in production. */
+function templates(env: Env, name: string, production: boolean): ContractTemplates {
+  const dir = read(env, name);
+  if (production && dir === undefined) throw new ConfigError(`${name} must be set in production: the sample contract is not legally binding`);
+  try {
+    return loadContractTemplates(dir);
+  } catch (error) {
+    if (error instanceof ContractTemplateError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
@@ -192,6 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (identityProvider === 'webhook' && webhookSecret === undefined) throw new ConfigError('IDENTITY_WEBHOOK_SECRET must be set when IDENTITY_PROVIDER is webhook');
   const sealFile = existingFile(env, 'SEAL_P12_FILE');
   if (production && sealFile === undefined) throw new ConfigError('SEAL_P12_FILE must be set in production: the sandbox seal is self-signed');
+  const contractTemplates = templates(env, 'CONTRACT_TEMPLATES_DIR', production);
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   if (captchaProvider === 'recaptcha') {
     for (const name of ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET']) {
@@ -265,6 +284,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     identityCheck: { provider: identityProvider, webhookSecret },
     seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
+    contractTemplates,
   };
 }
 

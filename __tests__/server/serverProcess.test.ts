@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './helpers';
@@ -39,6 +39,13 @@ describe('server/server.ts', () => {
     const child = start({ PORT: 'eighty', DATA_DIR: dataDir });
     expect(await exited(child)).toBe(1);
     expect(child.output.stderr.trim().split('\n')).toEqual(['Configuration error: PORT must be a whole number from 1 to 65535 (got "eighty")']);
+  });
+
+  it("stops with one line naming the file and the place when the bank's contract template is broken", async () => {
+    writeFileSync(path.join(dataDir, 'es.json'), JSON.stringify({ version: '2026-03' }));
+    const child = start({ DATA_DIR: dataDir, CONTRACT_TEMPLATES_DIR: dataDir });
+    expect(await exited(child)).toBe(1);
+    expect(child.output.stderr.trim().split('\n')).toEqual([`Configuration error: CONTRACT_TEMPLATES_DIR: ${path.join(dataDir, 'es.json')}: title must be a text`]);
   });
 
   it('serves, prints its address, and closes cleanly on SIGTERM', async () => {

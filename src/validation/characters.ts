@@ -30,7 +30,8 @@ const LETTER_RANGES: Ranges = [
   [0x00d8, 0x00f6],
   [0x00f8, 0x024f], // Latin-1 letters, Latin Extended-A and -B
   [0x0300, 0x036f], // combining accents, for text typed decomposed
-  [0x0370, 0x03ff], // Greek
+  [0x0370, 0x03e1], // Greek (without the Coptic letters of its block)
+  [0x03f0, 0x03ff],
   [0x0400, 0x052f], // Cyrillic and its supplement
   [0x1e00, 0x1eff], // Latin Extended Additional (Vietnamese, Welsh …)
   [0x1f00, 0x1fff], // Greek Extended
@@ -69,14 +70,14 @@ export function isPrintableCharacter(char: string): boolean {
 const SHOWN_CHARACTERS = 5;
 
 /**
- * The characters of `value` the contract cannot print, each once, in order of appearance (at most 5), after
- * composing accents typed separately (NFC). Empty when it prints all of them; hidden characters are
- * isPlainText's business and are not listed (they would not show in a message either).
+ * The characters of `value` the contract cannot print, each once, in order of appearance (at most 5). Empty
+ * when it prints all of them; hidden characters are isPlainText's business and are not listed (they would not
+ * show in a message either).
  */
 export function unprintableCharacters(value: unknown): string[] {
   if (typeof value !== 'string') return [];
   const found: string[] = [];
-  for (const char of value.normalize('NFC')) {
+  for (const char of value) {
     if (HIDDEN_OR_BREAKING.test(char) || isPrintableCharacter(char) || found.includes(char)) continue;
     found.push(char);
     if (found.length === SHOWN_CHARACTERS) break;

@@ -196,6 +196,22 @@ export const LEGAL_FORMS = {
 } as const satisfies Record<string, (typeof SERVED_ENTITY_LETTERS)[number]>;
 export type LegalForm = keyof typeof LEGAL_FORMS;
 
+/** Each legal form as Spanish law abbreviates it, in both languages: what the form offers and the contract prints. */
+export const LEGAL_FORM_ABBREVIATIONS: Record<LegalForm, string> = {
+  SA: 'S.A.',
+  SAU: 'S.A.U.',
+  SAL: 'S.A.L.',
+  SL: 'S.L.',
+  SLU: 'S.L.U.',
+  SLL: 'S.L.L.',
+  SLNE: 'S.L.N.E.',
+  SRC: 'S.R.C.',
+  SCOM: 'S. Com.',
+  SCOMPA: 'S. Com. por A.',
+  SCOOP: 'S. Coop.',
+  SC: 'S.C.',
+};
+
 /** The entity letter of a CIF as typed (spaces, dashes and case ignored), or '' when it has none. */
 export function entityLetterOf(cif: unknown): string {
   const text = typeof cif === 'string' ? cif.replace(/[\s.-]/g, '').toUpperCase() : '';

@@ -68,10 +68,13 @@ export async function contractRoutes(app: FastifyInstance) {
   const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
     const language = application.language;
     const texts = CONTRACT_TEXTS[language];
-    const contract = await renderContract(application, { language, now: signedAt });
+    const template = app.contractTemplates[language];
+    const contract = await renderContract(application, { template, now: signedAt });
     const contractSha256 = sha256(contract);
     const withRecord = await appendAuditPage(contract, {
       language,
+      contractTitle: template.title,
+      templateVersion: template.version,
       who: applicantName(application.answers),
       idDocument: application.idDocument,
       signedAt,
@@ -82,7 +85,7 @@ export async function contractRoutes(app: FastifyInstance) {
       requestId: request.id,
     });
     const pdf = await app.contractSeal.seal(withRecord, { signingTime: signedAt, reason: texts.record.sealReason, location: 'Madrid, ES', contactInfo: 'Divilo' });
-    return { pdf, contractSha256, sha256: sha256(pdf) };
+    return { pdf, contractSha256, sha256: sha256(pdf), templateVersion: template.version };
   };
 
   /**
@@ -96,7 +99,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (done) await contractRepository(trx).store({ applicationId: application.id, ...contract, signedAt: signedAt.toISOString(), requestId: request.id });
       return done;
     });
-    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256 });
+    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256, templateVersion: contract.templateVersion });
     return saved;
   };
 
@@ -164,7 +167,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (stored) pdf = stored;
       else {
         checkContractTurn(application);
-        pdf = await renderContract(application, { language: application.language, now: app.codes.now() });
+        pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.codes.now() });
       }
       return reply
         .type('application/pdf')
@@ -193,7 +196,11 @@ export async function contractRoutes(app: FastifyInstance) {
         description: '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done, and once signed (the signed PDF is the contract then).',
         headers: BEARER,
         response: {
-          200: { type: 'object', properties: { language: { type: 'string' }, blocks: { type: 'array', items: CONTRACT_BLOCK } }, required: ['language', 'blocks'] },
+          200: {
+            type: 'object',
+            properties: { language: { type: 'string' }, version: { type: 'string' }, blocks: { type: 'array', items: CONTRACT_BLOCK } },
+            required: ['language', 'version', 'blocks'],
+          },
           '4xx': { $ref: 'error#' },
         },
       },
@@ -203,7 +210,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (signed(application)) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The contract is signed', { currentStep: 'welcome' });
       checkContractTurn(application);
       const language = application.language;
-      return { language, blocks: contractContent(application, { language, now: app.codes.now() }) };
+      return { language, version: app.contractTemplates[language].version, blocks: contractContent(application, { template: app.contractTemplates[language], now: app.codes.now() }) };
     },
   );
 
