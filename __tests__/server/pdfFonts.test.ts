@@ -1,10 +1,25 @@
 // The characters the text fields accept are the characters the contract prints: every one has a glyph of its
 // own in the embedded fonts, and a PDF gives each back as it was typed.
+import { readFileSync } from 'node:fs';
+import * as fontkit from 'fontkit';
 import { PDFDocument } from 'pdf-lib';
 import { glyphFor } from '../../server/services/pdfFonts';
 import { textWriter } from '../../server/services/pdfLayout';
 import { isPrintableCharacter } from '../../src/validation/characters';
-import { pageTexts } from './pdfInspection';
+import { embeddedGlyphs, pageTexts } from './pdfInspection';
+
+const FONT_FILES = {
+  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
+  bold: '@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf',
+  han: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+};
+const sources = Object.fromEntries(Object.entries(FONT_FILES).map(([face, file]) => [face, fontkit.create(readFileSync(require.resolve(file))) as fontkit.Font]));
+
+/** The glyph of `char` in the font file as the package ships it. */
+function sourceGlyph(char: string, bold: boolean): fontkit.Glyph {
+  const { face } = glyphFor(char, bold)!;
+  return sources[face].glyphForCodePoint(char.codePointAt(0)!);
+}
 
 /** Every code point the validators let into a printed field. */
 function printableCharacters(): string[] {
@@ -50,7 +65,18 @@ describe('the contract fonts', () => {
     const writer = textWriter(doc, 'Header');
     for (const value of values) writer.field('Value', value);
     await writer.finish(() => '');
-    const text = (await pageTexts(await doc.save())).join('\n');
-    expect(values.filter((value) => !text.includes(value.split(' ').join(' ')))).toEqual([]);
+    const pdf = await doc.save();
+    const text = (await pageTexts(pdf)).join('\n');
+    expect(values.filter((value) => !text.includes(value))).toEqual([]);
+
+    // And each glyph the PDF carries is the font's own outline, as a reader renders it: a subset that loses its
+    // glyphs' places still gives the text back, but draws nothing or garbage.
+    const embedded = await embeddedGlyphs(pdf);
+    expect(embedded.length).toBeGreaterThan(sample.length / 2);
+    const wrong = embedded.filter(({ font, char, bbox, commands }) => {
+      const original = sourceGlyph(char, font.includes('Bold'));
+      return commands !== original.path.commands.length || bbox.join() !== [original.bbox.minX, original.bbox.minY, original.bbox.maxX, original.bbox.maxY].join();
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { createHash, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import * as fontkit from 'fontkit';
 import forge from 'node-forge';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFStream, PDFString, type PDFRef } from 'pdf-lib';
 
@@ -136,6 +137,35 @@ export async function fontsOf(pdf: Uint8Array): Promise<{ name: string; embedded
     }
   }
   return [...fonts].map(([name, embedded]) => ({ name, embedded }));
+}
+
+/**
+ * The glyphs each embedded font program draws, read back with fontkit from the file in the PDF: for each code the
+ * text uses, the character its ToUnicode map names and the outline's bounding box and number of drawing
+ * commands (what a reader renders; a broken subset gives empty or garbled outlines while text search still works).
+ */
+export async function embeddedGlyphs(pdf: Uint8Array): Promise<{ font: string; char: string; bbox: number[]; commands: number }[]> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const glyphs: { font: string; char: string; bbox: number[]; commands: number }[] = [];
+  const seen = new Set<string>();
+  for (const page of doc.getPages()) {
+    for (const [, ref] of page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict)?.entries() ?? []) {
+      const font = doc.context.lookup(ref, PDFDict);
+      const name = String(font.get(PDFName.of('BaseFont'))).replace(/^\//, '');
+      const unicode = font.lookupMaybe(PDFName.of('ToUnicode'), PDFStream);
+      const descriptor = font.lookupMaybe(PDFName.of('DescendantFonts'), PDFArray)?.lookup(0, PDFDict).lookupMaybe(PDFName.of('FontDescriptor'), PDFDict);
+      const file = descriptor?.lookupMaybe(PDFName.of('FontFile2'), PDFStream);
+      if (seen.has(name) || !unicode || !file) continue;
+      seen.add(name);
+      const program = fontkit.create(Buffer.from(decoded(file))) as fontkit.Font;
+      for (const [code, char] of toUnicode(Buffer.from(decoded(unicode)).toString('latin1'))) {
+        const glyph = program.getGlyph(code);
+        const { minX, minY, maxX, maxY } = glyph.bbox;
+        glyphs.push({ font: name, char, bbox: [minX, minY, maxX, maxY], commands: glyph.path.commands.length });
+      }
+    }
+  }
+  return glyphs;
 }
 
 /** The files attached to the document (its EmbeddedFiles name tree), by name. */

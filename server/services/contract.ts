@@ -236,7 +236,7 @@ export async function appendAuditPage(pdfBytes: Uint8Array, record: SignatureRec
   if (userAgent) writer.field(texts.record.userAgent, userAgent);
   writer.field(texts.record.contractVersion, record.templateVersion);
   writer.field(texts.record.sha256, record.sha256OfContract);
-  writer.text(texts.record.sha256Note, { grey: true, size: 8 });
+  writer.text(texts.record.sha256Note, { grey: true, size: 8, before: 2 });
   writer.field(texts.record.code, record.codeConfirmation);
   writer.field(texts.record.requestId, headerValueForRecord(record.requestId));
   writer.text(texts.record.seal, { before: 12 });

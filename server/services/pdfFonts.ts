@@ -2,9 +2,15 @@
 // Sans regular and bold (Latin with its extensions, Greek, Cyrillic) and Noto Sans SC (Han), all under the SIL
 // Open Font License 1.1, read from the npm packages that ship them. The characters the name and address fields
 // accept (src/validation/characters.ts) are the ones these fonts print; a test checks one against the other.
+//
+// The fonts are parsed and subset by fontkit itself (foliojs), not by pdf-lib's own fork of it: that fork
+// (@pdf-lib/fontkit 1.1.1) writes TrueType subsets whose glyph offsets lose a byte (fixed in fontkit 1.8), and
+// Noto Sans then printed "H b gefo" for "Hamburgefonstiv". pdf-lib takes any fontkit through registerFontkit;
+// the two calls it makes that fontkit 2 names differently are adapted below.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { create as parseFont, type Font, type Glyph } from '@pdf-lib/fontkit';
+import { Readable } from 'node:stream';
+import { create as parseFont, type Font, type Glyph } from 'fontkit';
 import type { PDFDocument, PDFFont } from 'pdf-lib';
 
 const FILES = {
@@ -45,8 +51,16 @@ function face(name: Face): LoadedFace {
   let loaded = faces.get(name);
   if (!loaded) {
     const bytes = readFileSync(require.resolve(FILES[name]));
-    const font = parseFont(bytes);
-    font.layout = (text: string) => ({ glyphs: glyphsOf(font, text) }) as unknown as ReturnType<Font['layout']>;
+    const font = parseFont(bytes) as Font;
+    const fontkitSubset = font.createSubset.bind(font);
+    Object.assign(font, {
+      layout: (text: string) => ({ glyphs: glyphsOf(font, text) }),
+      // pdf-lib reads a subset as the stream fontkit 1 gave; fontkit 2 gives the bytes.
+      createSubset: () => {
+        const subset = fontkitSubset();
+        return Object.assign(subset, { encodeStream: () => Readable.from([Buffer.from(subset.encode())]) });
+      },
+    });
     loaded = { bytes, font };
     faces.set(name, loaded);
   }
@@ -132,7 +146,8 @@ function settable(text: string, bold: boolean): string {
  * same bytes).
  */
 export async function embedTypefaces(doc: PDFDocument, texts: readonly string[]): Promise<Typefaces> {
-  doc.registerFontkit(sharedFaces);
+  // fontkit 2's Font has what pdf-lib reads (its tables, its subsets as adapted above); its types name fewer.
+  doc.registerFontkit(sharedFaces as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
   const embed = (name: Face) =>
     doc.embedFont(face(name).bytes, { subset: true, customName: `${subsetTag(name, texts)}+${face(name).font.postscriptName ?? name}` });
   const needsHan = texts.some((text) => [...text].some((char) => !covers('regular', char) && covers('han', char)));
