@@ -188,6 +188,19 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     expect((await server.app.applications.find(id))!.status).toBe('pending-review');
   });
 
+  it('keeps every name as typed through the signature and the seal: Ł, ñ, ç, ß, Greek, Cyrillic and Han in the sealed PDF', async () => {
+    const names = { firstName: 'Zoë Françoise Ελένη', firstSurname: 'Łukasiewicz-Muñoz Чайковский', secondSurname: '王小明', selfEmployedFiscalAddress: 'Straße der Pariser Kommune 12' };
+    const { id, token } = await readyToSign(server, '00000054P', { answers: names });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    const [row] = await contractRows(id);
+    const sealed = poppler(Buffer.from(row.pdf));
+    for (const typed of Object.values(names)) expect({ typed, printed: sealed.text.includes(typed) }).toEqual({ typed, printed: true });
+    expect(sealed.signatures).toMatch(/Signature Validation: Signature is Valid/);
+    expect(sealed.fonts.every((font) => font.embedded && font.subset && font.toUnicode)).toBe(true);
+    const signedBy = (await pageTexts(Buffer.from(row.pdf))).pop()!.split('\n').find((line) => line.startsWith('Firmante'));
+    expect(signedBy).toBe('Firmante Zoë Françoise Ελένη Łukasiewicz-Muñoz Чайковский 王小明');
+  });
+
   it("prints the caller's browser name on the signature record shortened to 200 visible characters, in its field", async () => {
     const { id, token } = await readyToSign(server, '00000053F');
     await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
