@@ -27,7 +27,7 @@ interface LoadedFace {
 }
 
 /** What a character no font prints (left by answers saved before the rules) shows as, so nothing vanishes unseen. */
-export const REPLACEMENT = '\ufffd';
+const REPLACEMENT = '\ufffd';
 
 const faces = new Map<Face, LoadedFace>();
 
@@ -77,7 +77,10 @@ const sharedFaces = {
 
 const covers = (name: Face, char: string) => face(name).font.hasGlyphForCodePoint(char.codePointAt(0)!);
 
-/** The face of each character met so far, in regular and in bold text: wrapping measures the same text often. */
+/**
+ * The face of each character met so far, in regular and in bold text: wrapping measures the same text often.
+ * Small: the text set is what the fields and the template accept, checked character by character.
+ */
 const faceCache = { regular: new Map<string, Face | undefined>(), bold: new Map<string, Face | undefined>() };
 
 /** Which face prints `char` in a run of regular or bold text; undefined when none does. */

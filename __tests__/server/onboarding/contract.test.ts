@@ -348,6 +348,12 @@ describe('the contract document', () => {
     expect(lines.filter((line) => line.includes('Odín'))).toEqual([expect.stringMatching(/^Domicilio fiscal Calle Mayor 1, 28013 Madrid +Odín/)]);
   });
 
+  it('shows a character no font prints, left by an answer saved before the rules, as a replacement mark instead of dropping it', async () => {
+    const old = { ...application, answers: { ...application.answers, firstName: 'Ana 😀 김' } };
+    const text = (await pageTexts(await renderContract(old, { template: SAMPLE.es, now }))).join('\n');
+    expect(text).toContain('Nombre y apellidos Ana \ufffd \ufffd Núñez García');
+  });
+
   it('prints the browser and the request id the caller sent shortened to 200 characters, visible characters only', async () => {
     const contract = await renderContract(application, { template: SAMPLE.es, now });
     const sealedRecord = await appendAuditPage(contract, {
