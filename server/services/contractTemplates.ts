@@ -9,7 +9,6 @@ import path from 'node:path';
 import { isPlainText, unprintableCharacters } from '../../src/validation/characters';
 
 export type ContractLanguage = 'es' | 'en';
-export const CONTRACT_LANGUAGES: readonly ContractLanguage[] = ['es', 'en'];
 
 export interface ContractSection {
   heading: string;
@@ -86,7 +85,7 @@ function checkedText(value: unknown, where: string, placeholders: readonly strin
 }
 
 /** The template of `language` from its parsed JSON, every text checked; `file` names it in messages. */
-export function parseContractTemplate(language: ContractLanguage, data: unknown, file: string): ContractTemplate {
+function parseContractTemplate(language: ContractLanguage, data: unknown, file: string): ContractTemplate {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ContractTemplateError(`${file} must hold a JSON object`);
   const raw = data as Record<string, unknown>;
   const unknown = Object.keys(raw).find((key) => !KNOWN_FIELDS.has(key));
