@@ -18,6 +18,7 @@ import {
   password,
   personalInfo,
   phone,
+  pick,
   signUp,
   taxRegistration,
   tellUsMore,
@@ -149,6 +150,38 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await personalInfo(page, lang, { typed: lang === 'es' ? 'Francia' : 'France', option: lang === 'es' ? 'Francia' : 'France' });
     await arrived(page, /\/forbidden-user/);
     await expectAccessible(page);
+  });
+
+  test(`the names refuse hidden characters and scripts the contract cannot print, each with its message, and take every script it prints (${lang})`, async ({ page }) => {
+    const who = freshApplicant();
+    await signUp(page, lang, who);
+    await arrived(page, /\/personal-info/);
+    const first = page.getByLabel(t.firstName, { exact: true });
+    const second = page.getByLabel(lang === 'es' ? 'Segundo apellido (opcional)' : 'Second surname (optional)');
+    // A right-to-left override pasted into a name, a surname in Hangul, a digit.
+    await first.fill('Lu\u202ecía');
+    await page.getByLabel(t.firstSurname).fill('Martín3');
+    await second.fill('김민준');
+    await page.getByRole('button', { name: t.continue }).click();
+    await expect(page).toHaveURL(/\/personal-info/);
+    await expect(first).toHaveAttribute('aria-invalid', 'true');
+    await expect(first).toBeFocused();
+    await expect(page.getByText(lang === 'es' ? 'Quita los saltos de línea, tabuladores o caracteres ocultos: escríbelo en una sola línea' : 'Remove the line breaks, tabs or hidden characters: write it on one line')).toBeVisible();
+    await expect(page.getByText(lang === 'es' ? 'Usa solo letras, espacios, apóstrofos, guiones y puntos' : 'Use only letters, spaces, apostrophes, hyphens and dots')).toBeVisible();
+    await expect(page.getByText(lang === 'es' ? 'El contrato no puede imprimir 김 민 준. Escríbelo con caracteres latinos, griegos, cirílicos o chinos' : 'The contract cannot print 김 민 준. Write it in Latin, Greek, Cyrillic or Chinese characters')).toBeVisible();
+    await expectAccessible(page);
+
+    // Latin with its accents and Ł, and a surname in Han characters: taken, and saved as typed.
+    await first.fill('Zoë');
+    await page.getByLabel(t.firstSurname).fill('Łukasiewicz O’Neill');
+    await second.fill('王小明');
+    await pick(page, t.birthCountry, t.spain);
+    await page.getByLabel(t.birthDate).fill('14/03/1990');
+    await page.getByRole('button', { name: t.continue }).click();
+    await arrived(page, /\/contact-phone/);
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('JWT') ?? 'null') as string | null);
+    const application = await (await page.request.get('/api/onboarding-management-private/application', { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(application.answers).toMatchObject({ firstName: 'Zoë', firstSurname: 'Łukasiewicz O’Neill', secondSurname: '王小明' });
   });
 
   test(`the tax step refuses a file that is not a PDF and a form without the document, next to it (${lang})`, async ({ page }) => {

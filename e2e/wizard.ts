@@ -223,6 +223,8 @@ export async function signContract(page: Page, lang: Lang, who: Applicant, { pdf
   await expect(contract).toContainText(who.email);
   const pdfLink = pdfViewer ? (lang === 'es' ? 'Abrir el contrato en PDF' : 'Open the contract as a PDF') : lang === 'es' ? 'Descargar el contrato (PDF)' : 'Download the contract (PDF)';
   await expect(page.getByRole('link', { name: pdfLink })).toBeVisible();
+  // The version of the text the signature will record, under the contract in the page's language.
+  await expect(page.getByText(lang === 'es' ? 'Versión del texto del contrato: sample-2026-11' : 'Version of the contract text: sample-2026-11')).toBeVisible();
   const before = await lastMessageId(page);
   await page.getByLabel(lang === 'es' ? /Acepto identificarme/ : /I agree to be identified/).check();
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme el código para firmar' : 'Send me the code to sign' }).click();

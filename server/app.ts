@@ -10,6 +10,7 @@ import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { answerClientError, answerFrameworkError, forgetRequestPath, rememberRequestPath } from './plugins/frameworkErrors';
 import { openapiPlugin } from './plugins/openapi';
+import { personalDataPlugin } from './plugins/personalData';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 import { healthRoutes } from './routes/health';
@@ -92,6 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);
+  await app.register(personalDataPlugin);
   await app.register(openapiPlugin, { publicUrl: config.publicUrl, reader: config.apiDocs });
   await app.register(cookie);
   await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });

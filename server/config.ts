@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isSupportedCountry } from 'libphonenumber-js/min';
 import { awsPartition } from '../src/config/awsPartition';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
+import { ContractTemplateError, loadContractTemplates, type ContractTemplates } from './services/contractTemplates';
 import type { IdentityProvider } from './services/identityCheck';
 import type { MessageBudgetLimits } from './services/messaging/budget';
 
@@ -83,6 +84,11 @@ export interface Config {
   identityCheck: { provider: IdentityProvider; webhookSecret?: string; faceDetection: boolean };
   /** The PKCS#12 certificate signed contracts are sealed with; unset means a self-signed sandbox seal kept in DATA_DIR. */
   seal: { p12File?: string; passphrase?: string };
+  /**
+   * The words of the contract, per language, from the bank's templates in CONTRACT_TEMPLATES_DIR (read and checked
+   * at start); unset means the sample (never in production).
+   */
+  contractTemplates: ContractTemplates;
 }
 
 const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['manual', 'webhook'];
@@ -258,6 +264,18 @@ function budgetLimits(env: Env, channel: 'SMS' | 'EMAIL', defaults: MessageBudge
   };
 }
 
+/** The contract's templates from the folder `name` gives, checked whole; the sample without one, except in production. */
+function templates(env: Env, name: string, production: boolean): ContractTemplates {
+  const dir = read(env, name);
+  if (production && dir === undefined) throw new ConfigError(`${name} must be set in production: the sample contract is not legally binding`);
+  try {
+    return loadContractTemplates(dir);
+  } catch (error) {
+    if (error instanceof ContractTemplateError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
@@ -306,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (identityProvider === 'webhook' && webhookSecret === undefined) throw new ConfigError('IDENTITY_WEBHOOK_SECRET must be set when IDENTITY_PROVIDER is webhook');
   const sealFile = existingFile(env, 'SEAL_P12_FILE');
   if (production && sealFile === undefined) throw new ConfigError('SEAL_P12_FILE must be set in production: the sandbox seal is self-signed');
+  const contractTemplates = templates(env, 'CONTRACT_TEMPLATES_DIR', production);
   const captchaProvider = oneOf(env, 'CAPTCHA_PROVIDER', ['altcha', 'recaptcha'] as const, 'altcha');
   const identityEndpoint = embeddedIdentity ? url(env, 'COGNITO_ENDPOINT', `${publicUrl}/cognito`) : endpoints.cognitoIdp;
   const userPoolId = matching(env, 'COGNITO_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_Divilo1', 'a user pool id such as eu-west-1_AbC123');
@@ -393,6 +412,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     identityCheck: { provider: identityProvider, webhookSecret, faceDetection: oneOf(env, 'IDENTITY_FACE_DETECTION', ['true', 'false'] as const, 'true') === 'true' },
     seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
+    contractTemplates,
   };
 }
 

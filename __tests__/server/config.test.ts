@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig, toRuntimeConfig } from '../../server/config';
+
+const SAMPLE_TEMPLATES = path.resolve(__dirname, '../../server/data/contract-sample');
 
 function errorOf(env: Record<string, string>): string {
   try {
@@ -25,6 +27,7 @@ const PRODUCTION = {
   SEAL_P12_FILE: __filename,
   SEAL_P12_PASSPHRASE: 'seal passphrase',
   IDENTITY_PROVIDER: 'manual',
+  CONTRACT_TEMPLATES_DIR: SAMPLE_TEMPLATES,
 };
 
 /** A user pool, its app client, its identity pool and a bucket on AWS: the whole of it. */
@@ -159,6 +162,8 @@ describe('configuration', () => {
     [{ ...PRODUCTION, SEAL_P12_FILE: '' }, 'SEAL_P12_FILE'],
     [{ SEAL_P12_FILE: '/nowhere/seal.p12' }, 'SEAL_P12_FILE'],
     [{ SEAL_P12_FILE: __filename }, 'SEAL_P12_PASSPHRASE'],
+    [{ ...PRODUCTION, CONTRACT_TEMPLATES_DIR: '' }, 'CONTRACT_TEMPLATES_DIR'],
+    [{ CONTRACT_TEMPLATES_DIR: '/nowhere' }, 'CONTRACT_TEMPLATES_DIR:'],
   ])('%j is refused with one line naming %s', (env, name) => {
     const message = errorOf(env);
     expect(message.startsWith(`${name} `)).toBe(true);
@@ -208,6 +213,49 @@ describe('configuration', () => {
     const config = loadConfig({ AWS_ENDPOINT_URL: 'http://127.0.0.1:5000' });
     expect(config.identity.endpoint).toBe('http://localhost:8080/cognito');
     expect(config.storage.endpoint).toBe('http://localhost:8080/s3');
+  });
+
+  describe("the bank's contract templates", () => {
+    const sample = (language: 'es' | 'en') => JSON.parse(readFileSync(path.join(SAMPLE_TEMPLATES, `${language}.json`), 'utf8')) as Record<string, unknown>;
+    /** A folder with the sample's templates, the Spanish one changed by `change`. */
+    const folder = (change: (template: Record<string, unknown>) => unknown = (template) => template) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'divilo-templates-'));
+      const changed = change(sample('es'));
+      writeFileSync(path.join(dir, 'es.json'), typeof changed === 'string' ? changed : JSON.stringify(changed));
+      writeFileSync(path.join(dir, 'en.json'), JSON.stringify(sample('en')));
+      return dir;
+    };
+
+    it('uses the sample without a folder, and the bank\'s templates with one', () => {
+      expect(loadConfig({}).contractTemplates.es).toMatchObject({ language: 'es', version: 'sample-2026-11', title: 'Contrato de cuenta de negocio Divilo' });
+      const dir = folder((template) => ({ ...template, version: '2026-03.1', notice: undefined, title: 'Contrato de cuenta Divilo Empresas' }));
+      expect(loadConfig({ CONTRACT_TEMPLATES_DIR: dir }).contractTemplates.es).toMatchObject({ version: '2026-03.1', title: 'Contrato de cuenta Divilo Empresas' });
+      expect(loadConfig({ CONTRACT_TEMPLATES_DIR: dir }).contractTemplates.es.notice).toBeUndefined();
+    });
+
+    it('refuses the sample in production: it is not legally binding', () => {
+      expect(errorOf({ ...PRODUCTION, CONTRACT_TEMPLATES_DIR: '' })).toBe('CONTRACT_TEMPLATES_DIR must be set in production: the sample contract is not legally binding');
+      expect(loadConfig(PRODUCTION).contractTemplates.en.language).toBe('en');
+    });
+
+    it.each([
+      ['a missing language', () => ({ dir: (() => { const dir = folder(); rmSync(path.join(dir, 'en.json')); return dir; })(), says: /en\.json cannot be read: the folder needs one template per language \(es\.json, en\.json\)/ })],
+      ['text that is not JSON', () => ({ dir: folder(() => '{ "version": '), says: /es\.json is not valid JSON/ })],
+      ['a value no clause may name', () => ({ dir: folder((t) => ({ ...t, sections: [{ heading: 'Cláusulas', paragraphs: ['El titular, {firstName}, acepta.'] }] })), says: /es\.json: sections\[0\]\.paragraphs\[0\] names \{firstName\}: it may name \{privacyPolicyDate\}, \{precontractualInformationDate\}/ })],
+      ['a line break inside a text', () => ({ dir: folder((t) => ({ ...t, provider: 'De una parte,\n7. Divilo' })), says: /es\.json: provider holds a line break/ })],
+      ['a bidi override', () => ({ dir: folder((t) => ({ ...t, title: 'Contrato \u202eDivilo' })), says: /es\.json: title holds a line break, a tab or a hidden character/ })],
+      ['a character the fonts cannot print', () => ({ dir: folder((t) => ({ ...t, title: 'Contrato 😀' })), says: /es\.json: title holds characters the contract's fonts cannot print: 😀/ })],
+      ['no version', () => ({ dir: folder((t) => ({ ...t, version: 'v 1/2' })), says: /es\.json: version must be/ })],
+      ['a field it does not know', () => ({ dir: folder((t) => ({ ...t, clauses: [] })), says: /es\.json: "clauses" is not a field of a contract template/ })],
+      ['no clauses', () => ({ dir: folder((t) => ({ ...t, sections: [] })), says: /es\.json: sections must be a list/ })],
+      ['a missing text', () => ({ dir: folder((t) => ({ ...t, signatureNote: '' })), says: /es\.json: signatureNote must be a text/ })],
+    ])('refuses %s with one line naming the file and the place', (_case, make) => {
+      const { dir, says } = make();
+      const message = errorOf({ CONTRACT_TEMPLATES_DIR: dir });
+      expect(message.startsWith('CONTRACT_TEMPLATES_DIR: ')).toBe(true);
+      expect(message).toMatch(says);
+      expect(message).not.toContain('\n');
+    });
   });
 
   it('keeps the message on one line whatever the value holds', () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './helpers';
@@ -51,12 +51,20 @@ describe('server/server.ts', () => {
       SMTP_URL: 'smtps://mail.example',
       SEAL_P12_FILE: __filename,
       SEAL_P12_PASSPHRASE: 'seal passphrase',
+      CONTRACT_TEMPLATES_DIR: path.join(__dirname, '../../server/data/contract-sample'),
     };
     const child = start(production);
     expect(await exited(child)).toBe(1);
     expect(child.output.stderr.trim().split('\n')).toEqual([
       'Configuration error: IDENTITY_PROVIDER must be set in production: manual (the bank reviews the photos) or webhook (an identity provider)',
     ]);
+  });
+
+  it("stops with one line naming the file and the place when the bank's contract template is broken", async () => {
+    writeFileSync(path.join(dataDir, 'es.json'), JSON.stringify({ version: '2026-03' }));
+    const child = start({ DATA_DIR: dataDir, CONTRACT_TEMPLATES_DIR: dataDir });
+    expect(await exited(child)).toBe(1);
+    expect(child.output.stderr.trim().split('\n')).toEqual([`Configuration error: CONTRACT_TEMPLATES_DIR: ${path.join(dataDir, 'es.json')}: title must be a text`]);
   });
 
   it('serves, prints its address, and closes cleanly on SIGTERM', async () => {

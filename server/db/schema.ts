@@ -127,4 +127,6 @@ export interface OnboardingContractTable {
   pdf: Buffer;
   signed_at: string;
   request_id: string;
+  /** The version of the contract template's text (null for contracts signed before versions were kept). */
+  template_version: string | null;
 }

@@ -11,6 +11,8 @@ export interface SignedContract {
   contractSha256: string;
   signedAt: string;
   requestId: string;
+  /** The version of the template's text the contract was made with (undefined: signed before versions were kept). */
+  templateVersion?: string;
 }
 
 export function contractRepository(db: Kysely<Database>) {
@@ -26,6 +28,7 @@ export function contractRepository(db: Kysely<Database>) {
           pdf: Buffer.from(contract.pdf),
           signed_at: contract.signedAt,
           request_id: contract.requestId,
+          template_version: contract.templateVersion ?? null,
         })
         .execute();
     },
@@ -34,10 +37,19 @@ export function contractRepository(db: Kysely<Database>) {
     async find(applicationId: string): Promise<SignedContract | undefined> {
       const row = await db
         .selectFrom('onboarding_contracts')
-        .select(['application_id', 'sha256', 'contract_sha256', 'signed_at', 'request_id'])
+        .select(['application_id', 'sha256', 'contract_sha256', 'signed_at', 'request_id', 'template_version'])
         .where('application_id', '=', applicationId)
         .executeTakeFirst();
-      return row && { applicationId: row.application_id, sha256: row.sha256, contractSha256: row.contract_sha256, signedAt: row.signed_at, requestId: row.request_id };
+      return (
+        row && {
+          applicationId: row.application_id,
+          sha256: row.sha256,
+          contractSha256: row.contract_sha256,
+          signedAt: row.signed_at,
+          requestId: row.request_id,
+          ...(row.template_version ? { templateVersion: row.template_version } : {}),
+        }
+      );
     },
 
     /** The sealed PDF of an application's contract. */

@@ -1,13 +1,17 @@
 // The business account contract made from the applicant's answers (the PDF /docu-sign shows and the applicant
-// signs), and the signature record appended to it once the SMS code confirms the signature. The same answers
-// and the same `now` give the same bytes, so the contract's SHA-256 names exactly what the applicant saw.
+// signs), and the signature record appended to it once the SMS code confirms the signature. The words are the
+// bank's template (contractTemplates.ts); the answers go only into labelled fields, never into its text. The
+// same answers, template and `now` give the same bytes, so the contract's SHA-256 names exactly what the
+// applicant saw.
 import { PDFDocument } from 'pdf-lib';
 import type { ContractBlock } from '../../src/features/signup/contractBlocks';
+import { LEGAL_FORM_ABBREVIATIONS, type LegalForm } from '../../src/validation/onboarding';
 import type { Application } from '../repositories/applicationRepository';
+import { fill, type ContractLanguage, type ContractTemplate } from './contractTemplates';
 import { CONTRACT_TEXTS, type ContractTexts } from './contractTexts';
 import { textWriter, type TextStyle } from './pdfLayout';
 
-export type ContractLanguage = 'es' | 'en';
+export type { ContractLanguage } from './contractTemplates';
 export type ContractApplication = Pick<Application, 'personType' | 'answers'>;
 
 type Answers = Record<string, unknown>;
@@ -66,7 +70,7 @@ const HOLDERS: Record<'freelance' | 'company', { fields: PartyField[]; represent
     fields: [
       { label: 'companyName', value: (answers) => answer(answers, 'socialDenomination') },
       { label: 'cif', value: (answers) => answer(answers, 'cif') },
-      { label: 'legalForm', value: (answers) => answer(answers, 'legalForm') },
+      { label: 'legalForm', value: (answers) => LEGAL_FORM_ABBREVIATIONS[answer(answers, 'legalForm') as LegalForm] ?? answer(answers, 'legalForm') },
       { label: 'registeredAddress', value: addressOf('company') },
     ],
     representedByApplicant: true,
@@ -75,9 +79,14 @@ const HOLDERS: Record<'freelance' | 'company', { fields: PartyField[]; represent
 
 /** A moment as the documents show it: the date and time in Madrid, where the bank is. */
 export function contractDateTime(date: Date, language: ContractLanguage): string {
-  const shown = new Intl.DateTimeFormat(language === 'es' ? 'es-ES' : 'en-GB', { dateStyle: 'long', timeStyle: 'medium', timeZone: 'Europe/Madrid' }).format(date);
-  return `${shown} (${CONTRACT_TEXTS[language].madridTime})`;
+  return `${DATE_TIME_FORMATS[language].format(date)} (${CONTRACT_TEXTS[language].madridTime})`;
 }
+
+/** Made once: a formatter takes longer to make than a contract's other dates take to format. */
+const DATE_TIME_FORMATS = {
+  es: new Intl.DateTimeFormat('es-ES', { dateStyle: 'long', timeStyle: 'medium', timeZone: 'Europe/Madrid' }),
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'medium', timeZone: 'Europe/Madrid' }),
+};
 
 const dateAnswer = (answers: Answers, name: string, language: ContractLanguage, otherwise: string) => {
   const value = Date.parse(answer(answers, name));
@@ -85,35 +94,39 @@ const dateAnswer = (answers: Answers, name: string, language: ContractLanguage, 
 };
 
 /** Document information every reader shows; the dates are `now`, so the bytes depend on the input alone. */
-function describe(doc: PDFDocument, title: string, language: ContractLanguage, now: Date) {
-  doc.setTitle(title, { showInWindowTitleBar: true });
+function describe(doc: PDFDocument, template: ContractTemplate, now: Date) {
+  doc.setTitle(template.title, { showInWindowTitleBar: true });
   doc.setAuthor('Divilo');
-  doc.setSubject(CONTRACT_TEXTS[language].sampleNotice);
+  doc.setSubject(template.notice ?? template.title);
+  doc.setKeywords([`version ${template.version}`]);
   doc.setCreator('Divilo onboarding');
   doc.setProducer('Divilo');
-  doc.setLanguage(language === 'es' ? 'es-ES' : 'en-GB');
+  doc.setLanguage(template.language === 'es' ? 'es-ES' : 'en-GB');
   doc.setCreationDate(now);
   doc.setModificationDate(now);
 }
 
 /**
- * The contract of `application` in `language`, dated `now`, as blocks of text in reading order: what the PDF prints
- * and what /docu-sign shows (a screen reader and a phone without a PDF viewer read the words the applicant signs).
+ * The contract of `application` in the template's language, dated `now`, as blocks in reading order: what the
+ * PDF prints and what /docu-sign shows (a screen reader and a phone without a PDF viewer read the words the
+ * applicant signs). The template's text makes the title, notice, headings and paragraphs; every answer is a
+ * field's value.
  */
-export function contractContent(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): ContractBlock[] {
+export function contractContent(application: ContractApplication, { template, now }: { template: ContractTemplate; now: Date }): ContractBlock[] {
+  const language = template.language;
   const texts = CONTRACT_TEXTS[language];
   const answers = application.answers;
   const blocks: ContractBlock[] = [];
   const block = (kind: Exclude<ContractBlock['kind'], 'field'>, text: string) => blocks.push({ kind, text });
   const field = (label: string, value: string) => blocks.push({ kind: 'field', label, value });
 
-  block('title', texts.title);
-  block('notice', texts.sampleNotice);
-  block('paragraph', texts.placeAndDate(contractDateTime(now, language)));
+  block('title', template.title);
+  if (template.notice) block('notice', template.notice);
+  block('paragraph', fill(template.placeAndDate, { date: contractDateTime(now, language) }));
 
-  block('heading', texts.partiesHeading);
-  block('paragraph', texts.provider);
-  block('paragraph', texts.holderHeading);
+  block('heading', template.partiesHeading);
+  block('paragraph', template.provider);
+  block('paragraph', template.holder);
   const holder = HOLDERS[application.personType ?? 'freelance'];
   const fields = (list: PartyField[]) => {
     for (const each of list) {
@@ -123,24 +136,26 @@ export function contractContent(application: ContractApplication, { language, no
   };
   fields(holder.fields);
   if (holder.representedByApplicant) {
-    block('subheading', texts.representedBy);
+    block('subheading', template.representedBy);
     fields(APPLICANT);
   }
 
-  block('heading', texts.productHeading);
+  block('heading', template.productHeading);
   const product = answer(answers, 'diviloProduct');
-  block('paragraph', texts.products[product as keyof ContractTexts['products']] ?? product);
+  field(texts.labels.product, texts.products[product as keyof ContractTexts['products']] ?? product);
 
   const privacy = dateAnswer(answers, 'privacyPolicyDate', language, texts.consentPending);
   const precontractual = dateAnswer(answers, 'precontractualinformationDate', language, texts.consentPending);
-  block('heading', texts.clausesHeading);
-  for (const clause of texts.clauses({ privacy, precontractual })) block('paragraph', clause);
+  for (const section of template.sections) {
+    block('heading', section.heading);
+    for (const paragraph of section.paragraphs) block('paragraph', fill(paragraph, { privacyPolicyDate: privacy, precontractualInformationDate: precontractual }));
+  }
 
-  block('heading', texts.consentsHeading);
+  block('heading', template.consentsHeading);
   field(texts.consents.privacy, privacy);
   field(texts.consents.precontractual, precontractual);
   field(texts.consents.electronicIdentification, dateAnswer(answers, 'electronicIdentificationDate', language, texts.consentPending));
-  block('paragraph', texts.signatureNote);
+  block('paragraph', template.signatureNote);
   return blocks;
 }
 
@@ -153,30 +168,47 @@ const PDF_STYLES: Record<Exclude<ContractBlock['kind'], 'field'>, TextStyle> = {
   subheading: { bold: true, before: 8 },
 };
 
-/** The contract of `application` as an A4 PDF in `language`, dated `now`. */
-export async function renderContract(application: ContractApplication, { language, now }: { language: ContractLanguage; now: Date }): Promise<Uint8Array> {
-  const texts = CONTRACT_TEXTS[language];
+/** The contract of `application` as an A4 PDF in the template's language, dated `now`. */
+export async function renderContract(application: ContractApplication, { template, now }: { template: ContractTemplate; now: Date }): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  describe(doc, texts.title, language, now);
-  const writer = await textWriter(doc, texts.sampleMark);
-  for (const block of contractContent(application, { language, now })) {
+  describe(doc, template, now);
+  const writer = textWriter(doc, template.pageHeader);
+  for (const block of contractContent(application, { template, now })) {
     if (block.kind === 'field') writer.field(block.label, block.value);
     else writer.text(block.text, PDF_STYLES[block.kind]);
   }
-  writer.footers(texts.pageFooter);
+  await writer.finish((page, pages) => fill(template.pageFooter, { page, pages, version: template.version }));
   return doc.save({ useObjectStreams: false });
+}
+
+/** The longest value taken from a request header (the browser's name, the request id) for the record. */
+export const HEADER_VALUE_MAX = 200;
+
+/**
+ * A value the caller sent in a header, as the signature record prints it: visible ASCII only (anything else,
+ * a control character or a byte of another encoding, becomes "?"), at most 200 characters ("…" after). It is
+ * the caller's word, printed in a field of its own, never as the record's text.
+ */
+export function headerValueForRecord(value: string | undefined): string {
+  const visible = (value ?? '').replace(/[^\x20-\x7e]/g, '?').trim();
+  return visible.length > HEADER_VALUE_MAX ? `${visible.slice(0, HEADER_VALUE_MAX - 1)}…` : visible;
 }
 
 export interface SignatureRecord {
   language: ContractLanguage;
+  /** The contract's title and the version of its template's text. */
+  contractTitle: string;
+  templateVersion: string;
   who: string;
   idDocument: string;
   signedAt: Date;
   ip: string;
+  /** The User-Agent header as sent: printed cleaned and shortened (headerValueForRecord). */
   userAgent?: string;
   sha256OfContract: string;
   /** How the signature was confirmed, e.g. "SMS code to +34******333 confirmed at …" (never the code). */
   codeConfirmation: string;
+  /** Printed cleaned and shortened, as the User-Agent. */
   requestId: string;
 }
 
@@ -189,23 +221,26 @@ export async function appendAuditPage(pdfBytes: Uint8Array, record: SignatureRec
   const doc = await PDFDocument.load(pdfBytes, { updateMetadata: false });
   await doc.attach(pdfBytes, record.language === 'es' ? 'contrato.pdf' : 'contract.pdf', {
     mimeType: 'application/pdf',
-    description: texts.title,
+    description: record.contractTitle,
     creationDate: record.signedAt,
     modificationDate: record.signedAt,
   });
-  const writer = await textWriter(doc, texts.record.footer);
+  const writer = textWriter(doc, `${texts.record.title} - ${record.contractTitle}`);
   writer.text(texts.record.title, { size: 16, bold: true });
   writer.text(texts.record.intro, { before: 8 });
   writer.field(texts.record.who, record.who);
   writer.field(texts.record.idDocument, record.idDocument);
   writer.field(texts.record.signedAt, `${contractDateTime(record.signedAt, record.language)} - ${record.signedAt.toISOString()}`);
   writer.field(texts.record.ip, record.ip);
-  if (record.userAgent) writer.field(texts.record.userAgent, record.userAgent.slice(0, 300));
+  const userAgent = headerValueForRecord(record.userAgent);
+  if (userAgent) writer.field(texts.record.userAgent, userAgent);
+  writer.field(texts.record.contractVersion, record.templateVersion);
   writer.field(texts.record.sha256, record.sha256OfContract);
-  writer.text(texts.record.sha256Note, { grey: true, size: 8 });
+  writer.text(texts.record.sha256Note, { grey: true, size: 8, before: 2 });
   writer.field(texts.record.code, record.codeConfirmation);
-  writer.field(texts.record.requestId, record.requestId);
+  writer.field(texts.record.requestId, headerValueForRecord(record.requestId));
   writer.text(texts.record.seal, { before: 12 });
+  await writer.finish(() => '');
   doc.setModificationDate(record.signedAt);
   return doc.save({ useObjectStreams: false });
 }

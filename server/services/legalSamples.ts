@@ -59,13 +59,13 @@ export async function legalSample(name: LegalDocument, now = new Date(Date.UTC(2
   doc.setProducer('Divilo');
   doc.setCreationDate(now);
   doc.setModificationDate(now);
-  const writer = await textWriter(doc, 'Divilo — MUESTRA / SAMPLE');
+  const writer = textWriter(doc, 'Divilo — MUESTRA / SAMPLE');
   writer.text(title.es, { size: 18, bold: true });
   writer.text(SAMPLE.es, { bold: true, before: 8 });
   writer.text(title.es_about, { before: 8 });
   writer.text(title.en, { size: 18, bold: true, before: 24 });
   writer.text(SAMPLE.en, { bold: true, before: 8 });
   writer.text(title.en_about, { before: 8 });
-  writer.footers((page, total) => `${title.es} / ${title.en} — ${page}/${total}`);
+  await writer.finish((page, total) => `${title.es} / ${title.en} — ${page}/${total}`);
   return doc.save({ useObjectStreams: false });
 }

@@ -9,6 +9,7 @@ export {
   validationMessage,
 } from './messages';
 export { asText, characterCount, isEmpty, normaliseDocument } from './text';
+export { isPersonName, isPlainText, isPrintableCharacter, unprintableCharacters } from './characters';
 export {
   CIF_CONTROL_LETTERS,
   DNI_CHECK_LETTERS,

@@ -59,6 +59,9 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.realOwnerShare',
   'validations.ownersTotal',
   'validations.duplicateOwner',
+  'validations.plainText',
+  'validations.unsupportedCharacters',
+  'validations.personName',
   'validations.invalid',
 ] as const;
 

@@ -58,8 +58,15 @@ const postalCodeFor = (countryField: string) =>
     parent[countryField] === 'ES' ? isValidSpanishPostalCode(value) : typeof value === 'string' && /^[A-Za-z0-9 -]{2,10}$/.test(value.trim()),
   );
 
+/**
+ * Typed text the contract prints (an address, a city, a company's name): nothing that hides text or breaks it
+ * into lines, and only characters the contract's fonts print.
+ */
+const printedText = (max: number) => string().trim().test(rules.plainText()).test(rules.printable()).test(rules.maxLength(max));
+
+/** A name or surname: printed text made of letters and the punctuation of names. */
 const name = (optional = false) => {
-  const schema = string().trim().test(rules.maxLength(NAME_MAX));
+  const schema = printedText(NAME_MAX).test(rules.personName());
   return optional ? schema : schema.test(rules.required());
 };
 
@@ -117,10 +124,10 @@ export const yourActivitySchema = (isIaeCode: (code: string) => boolean, options
 /** An address block; `prefix` is `selfEmployedFiscal` or `company` (the form record's names). */
 export const addressSchema = (prefix: 'selfEmployedFiscal' | 'company') =>
   object({
-    [`${prefix}Address`]: string().trim().test(rules.required()).test(rules.maxLength(ADDRESS_MAX)),
-    [`${prefix}AdditionalAddress`]: string().trim().test(rules.maxLength(ADDRESS_MAX)),
+    [`${prefix}Address`]: printedText(ADDRESS_MAX).test(rules.required()),
+    [`${prefix}AdditionalAddress`]: printedText(ADDRESS_MAX),
     [`${prefix}PostalCode`]: string().trim().test(rules.required()).test(postalCodeFor(`${prefix}Country`)),
-    [`${prefix}City`]: string().trim().test(rules.required()).test(rules.maxLength(CITY_MAX)),
+    [`${prefix}City`]: printedText(CITY_MAX).test(rules.required()),
     [`${prefix}Country`]: string().test(rules.required()).test(country()),
   });
 
@@ -134,7 +141,7 @@ export const taxRegistrationSchema = object({
 
 /** /tell-us-more-freelance (and the shared part of /tell-us-more-company). */
 export const tellUsMoreFreelanceSchema = object({
-  website: string().trim().test(rules.url()),
+  website: string().trim().test(rules.plainText()).test(rules.url()),
   countriesWhereOperate: array(string().test(country())).test(rules.required()),
   diviloProduct: string().test(rules.required()).test(oneOf(DIVILO_PRODUCTS)),
   foundsOrigin: string().test(rules.required()).test(oneOf(FUNDS_ORIGINS)),
@@ -178,6 +185,22 @@ export const LEGAL_FORMS = {
 } as const satisfies Record<string, (typeof SERVED_ENTITY_LETTERS)[number]>;
 export type LegalForm = keyof typeof LEGAL_FORMS;
 
+/** Each legal form as Spanish law abbreviates it, in both languages: what the form offers and the contract prints. */
+export const LEGAL_FORM_ABBREVIATIONS: Record<LegalForm, string> = {
+  SA: 'S.A.',
+  SAU: 'S.A.U.',
+  SAL: 'S.A.L.',
+  SL: 'S.L.',
+  SLU: 'S.L.U.',
+  SLL: 'S.L.L.',
+  SLNE: 'S.L.N.E.',
+  SRC: 'S.R.C.',
+  SCOM: 'S. Com.',
+  SCOMPA: 'S. Com. por A.',
+  SCOOP: 'S. Coop.',
+  SC: 'S.C.',
+};
+
 /** The entity letter of a CIF as typed (spaces, dashes and case ignored), or '' when it has none. */
 export function entityLetterOf(cif: unknown): string {
   const text = typeof cif === 'string' ? cif.replace(/[\s.-]/g, '').toUpperCase() : '';
@@ -213,7 +236,7 @@ export const aboutCompanySchema = object({
 /** /about-company-info. `isCnaeCode` is the membership test of CNAE-2025; `cif` narrows the legal forms to its entity. */
 export const aboutCompanyInfoSchema = (isCnaeCode: (code: string) => boolean, options: StepSchemaOptions & { cif?: string } = {}) =>
   object({
-    socialDenomination: string().trim().test(rules.required()).test(rules.maxLength(SOCIAL_DENOMINATION_MAX)),
+    socialDenomination: printedText(SOCIAL_DENOMINATION_MAX).test(rules.required()),
     legalForm: string().test(rules.required()).test(oneOf(legalFormsFor(options.cif))),
     cnae: string().test(rules.required()).test(check('validations.choice', (value) => typeof value === 'string' && isCnaeCode(value))),
     foundedDate: string().trim().test(rules.required()).test(rules.date()).test(rules.notFuture(options)),

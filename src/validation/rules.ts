@@ -23,6 +23,7 @@ import {
   PRODUCT_PASSWORD_MIN_LENGTH,
   URL_MAX_LENGTH,
 } from './constants';
+import { isPersonName, isPlainText, unprintableCharacters } from './characters';
 import { isAdult, isNotFuture, isNotOlderThan, isValidDate, toCalendarDay } from './dates';
 import {
   isValidCif,
@@ -79,6 +80,20 @@ function siblingValue(context: TestContext<object>, field: string): unknown {
 function dateRule(id: ValidationMessageId, check: (value: unknown, now: Date) => boolean, options: DateRuleOptions, values?: Record<string, string | number>): Rule {
   const now = options.now ?? (() => new Date());
   return rule(id, (value) => toCalendarDay(value) === null || check(value, now()), values);
+}
+
+/**
+ * Only characters the contract prints (see characters.ts), the ones it cannot named in the message.
+ * → `validations.unsupportedCharacters` `{ characters }`
+ */
+function printable(): Rule {
+  return {
+    name: 'validations.unsupportedCharacters',
+    test(value, context) {
+      const found = isEmpty(value) ? [] : unprintableCharacters(value);
+      return found.length === 0 || context.createError({ message: validationMessage('validations.unsupportedCharacters', { characters: found.join(' ') }) as never });
+    },
+  };
 }
 
 /** Not empty (see isEmpty: undefined, null, whitespace-only text, NaN, empty list). → `validations.required` */
@@ -164,6 +179,15 @@ export const rules = {
   /** A birth date giving at most 120 completed years. → `validations.minAge` `{ age }` */
   notOlderThan: (options: DateRuleOptions = {}): Rule =>
     dateRule('validations.minAge', (value, now) => isNotOlderThan(value, now, MAX_AGE), options, { age: MAX_AGE }),
+
+  /**
+   * No character that hides text, reorders it or breaks it into lines (controls, bidi overrides, zero-width
+   * characters, line separators …): every free-text field has it. → `validations.plainText`
+   */
+  plainText: (): Rule => rule('validations.plainText', isPlainText),
+  printable,
+  /** Letters of the scripts the contract prints, spaces, apostrophes, hyphens and dots. → `validations.personName` */
+  personName: (): Rule => rule('validations.personName', isPersonName),
 
   /** The product password. → `validations.diviloPassword` `{ min, max }` */
   productPassword: (): Rule =>

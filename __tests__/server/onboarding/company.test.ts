@@ -8,6 +8,7 @@ import { loadServerSecret } from '../../../server/services/serverSecret';
 import { pageTexts } from '../pdfInspection';
 import { plainPdf } from '../pdfs';
 import { renderContract } from '../../../server/services/contract';
+import { loadContractTemplates } from '../../../server/services/contractTemplates';
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
 import { describeEachDialect } from '../helpers';
 import { startLoginServerOn } from '../login/loginServer';
@@ -214,8 +215,8 @@ describeEachDialect('onboarding: the company path', (dialect) => {
   it('the contract names the company, its legal form and registered address, represented by the applicant', async () => {
     const application = await companyApplication(upTo('tell-us-more-company'), { cif: 'B12345674', ...INFO, ...ADDRESS });
     const found = (await server.app.applications.find(application.id))!;
-    const text = (await pageTexts(await renderContract(found, { language: 'es', now: new Date('2026-11-25T10:00:00Z') }))).join('\n');
-    for (const value of ['Martín Software S.L.', 'B12345674', 'SL', 'Paseo de la Castellana 100', '28046 Madrid', 'Lucía Martín']) expect(text).toContain(value);
+    const text = (await pageTexts(await renderContract(found, { template: loadContractTemplates().es, now: new Date('2026-11-25T10:00:00Z') }))).join('\n');
+    for (const value of ['Martín Software S.L.', 'B12345674', 'Forma jurídica S.L.\n', 'Paseo de la Castellana 100', '28046 Madrid', 'Lucía Martín']) expect(text).toContain(value);
   });
 
   it('npm run admin show: the company, its owners and its documents with a link that works', async () => {

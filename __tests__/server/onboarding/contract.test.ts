@@ -1,12 +1,19 @@
 // /docu-sign against the whole server on both databases: the contract from the answers, the consent, the SMS
 // code under the login rules, and the signed contract kept once, sealed, with its signature record.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { renderContract } from '../../../server/services/contract';
+import { appendAuditPage, contractContent, headerValueForRecord, renderContract } from '../../../server/services/contract';
+import { loadContractTemplates } from '../../../server/services/contractTemplates';
 import { describeEachDialect } from '../helpers';
 import { lastCode, startLoginServerOn } from '../login/loginServer';
-import { attachments, padesSignature, pageTexts } from '../pdfInspection';
+import { attachments, fontsOf, padesSignature, pageTexts, poppler } from '../pdfInspection';
 import { call, consentAndSign, freelancerAnswers, PHONE, readyToSign } from './signing';
+
+/** The sample text, used when the bank configures none. */
+const SAMPLE = loadContractTemplates();
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -138,7 +145,13 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
 
       const audit = await server.app.auditLog.listBySubject(`application:${id}`);
       expect(audit.map((entry) => entry.action)).toEqual(expect.arrayContaining(['onboarding.contract_consent', 'onboarding.contract_code_sent', 'onboarding.contract_code_wrong', 'onboarding.contract_signed']));
-      expect(audit.find((entry) => entry.action === 'onboarding.contract_signed')?.details).toEqual({ sha256: row.sha256, contractSha256: row.contract_sha256 });
+      expect(audit.find((entry) => entry.action === 'onboarding.contract_signed')?.details).toEqual({ sha256: row.sha256, contractSha256: row.contract_sha256, templateVersion: 'sample-2026-11' });
+      expect(row.template_version).toBe('sample-2026-11');
+      expect(record).toContain('Versión del texto del contrato sample-2026-11');
+      // What a reader makes of it: poppler finds the seal valid, and the names as typed.
+      const read = poppler(pdf);
+      expect(read.signatures).toMatch(/Signature Validation: Signature is Valid/);
+      expect(read.text).toContain('José Núñez García');
       expect(JSON.stringify(audit)).not.toContain(code);
     } finally {
       server.clock.offsetMs = 0;
@@ -175,6 +188,35 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     expect((await server.app.applications.find(id))!.status).toBe('pending-review');
   });
 
+  it('keeps every name as typed through the signature and the seal: Ł, ñ, ç, ß, Greek, Cyrillic and Han in the sealed PDF', async () => {
+    const names = { firstName: 'Zoë Françoise Ελένη', firstSurname: 'Łukasiewicz-Muñoz Чайковский', secondSurname: '王小明', selfEmployedFiscalAddress: 'Straße der Pariser Kommune 12' };
+    const { id, token } = await readyToSign(server, '00000054P', { answers: names });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    const [row] = await contractRows(id);
+    const sealed = poppler(Buffer.from(row.pdf));
+    for (const typed of Object.values(names)) expect({ typed, printed: sealed.text.includes(typed) }).toEqual({ typed, printed: true });
+    expect(sealed.signatures).toMatch(/Signature Validation: Signature is Valid/);
+    expect(sealed.fonts.every((font) => font.embedded && font.subset && font.toUnicode)).toBe(true);
+    const signedBy = (await pageTexts(Buffer.from(row.pdf))).pop()!.split('\n').find((line) => line.startsWith('Firmante'));
+    expect(signedBy).toBe('Firmante Zoë Françoise Ελένη Łukasiewicz-Muñoz Чайковский 王小明');
+  });
+
+  it("prints the caller's browser name on the signature record shortened to 200 visible characters, in its field", async () => {
+    const { id, token } = await readyToSign(server, '00000053F');
+    await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
+    const userAgent = `Mozilla/5.0 (Ñandú\t7. CLAUSULA ADICIONAL) ${'Chrome/131 '.repeat(80)}`;
+    const signed = await call(server, token, 'POST', 'contract/sign', { code: await lastCode(server.app, PHONE) }, { 'user-agent': userAgent, 'x-request-id': 'req-2026-0001-abcdef' });
+    expect(signed.status).toBe(200);
+    const [row] = await contractRows(id);
+    const lines = (await pageTexts(Buffer.from(row.pdf))).pop()!.split('\n');
+    const field = lines.slice(lines.findIndex((line) => line.startsWith('Navegador ')), lines.findIndex((line) => line.startsWith('Versión del texto'))).join(' ');
+    expect(field.startsWith('Navegador Mozilla/5.0 (?and??7. CLAUSULA ADICIONAL) Chrome/131')).toBe(true);
+    expect(field.replace(/^Navegador /, '').replace(/ /g, '').length).toBeLessThanOrEqual(200);
+    expect(field.endsWith('…')).toBe(true);
+    expect(lines.some((line) => line.startsWith('7.'))).toBe(false);
+    expect(lines).toContain('Identificador de la petición req-2026-0001-abcdef');
+  });
+
   it('resends the code after the cooldown; an expired code signs nothing', async () => {
     const { id, token } = await readyToSign(server, '00000047B');
     await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
@@ -199,28 +241,149 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
   });
 });
 
+describeEachDialect("onboarding: the bank's contract template", (dialect) => {
+  /** The bank's own words: no sample mark, a version of its own, a clause that names a consent date. */
+  const BANK = (language: 'es' | 'en') => ({
+    ...Object.fromEntries(Object.entries(SAMPLE[language]).filter(([key]) => !['language', 'notice'].includes(key))),
+    version: `2026-04-${language}`,
+    title: language === 'es' ? 'Contrato marco Divilo Negocios' : 'Divilo Business framework contract',
+    pageHeader: 'Divilo Negocios',
+    pageFooter: language === 'es' ? 'Contrato marco {version} - página {page} de {pages}' : 'Framework contract {version} - page {page} of {pages}',
+    sections: [{ heading: language === 'es' ? 'Condiciones' : 'Terms', paragraphs: [language === 'es' ? 'Primera. Privacidad aceptada el {privacyPolicyDate}.' : 'One. Privacy accepted on {privacyPolicyDate}.'] }],
+  });
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
+  beforeAll(async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'divilo-bank-templates-'));
+    for (const language of ['es', 'en'] as const) writeFileSync(path.join(dir, `${language}.json`), JSON.stringify(BANK(language)));
+    server = await startLoginServerOn(dialect, { CONTRACT_TEMPLATES_DIR: dir });
+  });
+  afterAll(() => server.close());
+
+  it('makes the contract of the bank\'s words, shows them on the page, and records their version with the signature', async () => {
+    const { id, token } = await readyToSign(server, '00000052Y');
+    const page = (await call(server, token, 'GET', 'contract/text')).body as { version: string; blocks: { kind: string; text?: string }[] };
+    expect(page.version).toBe('2026-04-es');
+    expect(page.blocks[0]).toEqual({ kind: 'title', text: 'Contrato marco Divilo Negocios' });
+    expect(page.blocks.some((block) => block.kind === 'notice')).toBe(false);
+    expect(page.blocks).toContainEqual({ kind: 'paragraph', text: expect.stringMatching(/^Primera\. Privacidad aceptada el 27 de febrero de 2026 a las 10:00:00 \(hora de Madrid\)\.$/) });
+
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    const [row] = await server.app.db.selectFrom('onboarding_contracts').selectAll().where('application_id', '=', id).execute();
+    expect(row.template_version).toBe('2026-04-es');
+    expect(await server.app.contracts.find(id)).toMatchObject({ templateVersion: '2026-04-es' });
+    const signedEntry = (await server.app.auditLog.listBySubject(`application:${id}`)).find((entry) => entry.action === 'onboarding.contract_signed');
+    expect(signedEntry?.details).toMatchObject({ templateVersion: '2026-04-es' });
+
+    const pages = await pageTexts(Buffer.from(row.pdf));
+    const all = pages.join('\n');
+    expect(all).not.toMatch(/MUESTRA|SAMPLE/);
+    expect(pages[0]).toContain('Contrato marco 2026-04-es - página 1 de');
+    expect(pages[pages.length - 1]).toContain('Versión del texto del contrato 2026-04-es');
+    expect(padesSignature(Buffer.from(row.pdf)).signatureVerifies).toBe(true);
+  });
+});
+
 describe('the contract document', () => {
   const application = { personType: 'freelance' as const, answers: freelancerAnswers('00000048N', 'ana@example.com') };
   const now = new Date('2026-03-02T10:30:00.000Z');
 
   it('is the same bytes for the same answers and time, and dated by that time', async () => {
-    const first = await renderContract(application, { language: 'es', now });
-    expect(sha256(await renderContract(application, { language: 'es', now }))).toBe(sha256(first));
-    expect(sha256(await renderContract(application, { language: 'es', now: new Date(now.getTime() + 1000) }))).not.toBe(sha256(first));
+    const first = await renderContract(application, { template: SAMPLE.es, now });
+    expect(sha256(await renderContract(application, { template: SAMPLE.es, now }))).toBe(sha256(first));
+    expect(sha256(await renderContract(application, { template: SAMPLE.es, now: new Date(now.getTime() + 1000) }))).not.toBe(sha256(first));
     const doc = await PDFDocument.load(first, { updateMetadata: false });
     expect(doc.getTitle()).toBe('Contrato de cuenta de negocio Divilo');
     expect(doc.getCreationDate()?.toISOString()).toBe(now.toISOString());
     expect(doc.getPage(0).getSize()).toEqual({ width: 595.28, height: 841.89 });
   });
 
-  it('shows what Helvetica can of any name, and a company represented by the applicant', async () => {
-    const odd = { ...application, answers: { ...application.answers, firstName: 'Łucja 😀', firstSurname: 'Nguyễn' } };
-    expect((await pageTexts(await renderContract(odd, { language: 'en', now }))).join('\n')).toContain('Lucja Nguyen García');
-    const company = { personType: 'company' as const, answers: { ...application.answers, socialDenomination: 'Talleres Núñez SL', cif: 'B12345674' } };
-    const text = (await pageTexts(await renderContract(company, { language: 'es', now }))).join('\n');
-    expect(text).toContain('Talleres Núñez SL');
-    expect(text).toContain('B12345674');
-    expect(text.indexOf('Representada por:')).toBeGreaterThan(text.indexOf('B12345674'));
-    expect(text.indexOf('José Núñez García')).toBeGreaterThan(text.indexOf('Representada por:'));
+  /** Names in every script the name fields accept, as an applicant types them. */
+  const NAMES = { firstName: 'Zoë', firstSurname: 'Łukasiewicz O’Neill', secondSurname: '王小明' };
+  const EVERY_SCRIPT = ['Ελένη Παπαδοπούλου', 'Пётр Чайковский', 'Straße', 'Muñoz', 'Françoise', 'Gel·labert', 'Nguyễn', '佐々木'];
+
+  it('prints every name exactly as typed, in every script the fields accept, in embedded subset fonts only', async () => {
+    const named = { ...application, answers: { ...application.answers, ...NAMES } };
+    const pdf = await renderContract(named, { template: SAMPLE.en, now });
+    expect((await pageTexts(pdf)).join('\n')).toContain('Zoë Łukasiewicz O’Neill 王小明');
+    const read = poppler(pdf);
+    expect(read.text).toContain('Zoë Łukasiewicz O’Neill 王小明');
+    // Every font is embedded, as a subset, with its ToUnicode map; no standard font is left for a reader to substitute.
+    expect(read.fonts.length).toBeGreaterThanOrEqual(3);
+    expect(read.fonts.filter((font) => !font.embedded || !font.subset || !font.toUnicode)).toEqual([]);
+    expect((await fontsOf(pdf)).every((font) => font.embedded && /^[A-Z]{6}\+Noto/.test(font.name))).toBe(true);
+
+    for (const name of EVERY_SCRIPT) {
+      const text = poppler(await renderContract({ ...application, answers: { ...application.answers, firstName: name, firstSurname: 'Núñez', secondSurname: '' } }, { template: SAMPLE.es, now })).text;
+      expect({ name, printed: text.includes(`${name} Núñez`) }).toEqual({ name, printed: true });
+    }
+    // Without Han the document carries no Han font; subsets keep it small.
+    expect((await fontsOf(await renderContract(application, { template: SAMPLE.es, now }))).map((font) => font.name).join()).not.toContain('NotoSansSC');
+    expect(pdf.length).toBeLessThan(120_000);
+  });
+
+  it('prints the company with its legal form as the bank writes it, represented by the applicant', async () => {
+    const company = { personType: 'company' as const, answers: { ...application.answers, socialDenomination: 'Talleres Núñez', cif: 'B12345674', legalForm: 'SLU' } };
+    for (const template of [SAMPLE.es, SAMPLE.en]) {
+      const text = (await pageTexts(await renderContract(company, { template, now }))).join('\n');
+      expect(text).toContain('Talleres Núñez');
+      expect(text).toContain('B12345674');
+      expect(text).toMatch(/(Forma jurídica|Legal form) S\.L\.U\.\n/);
+      expect(text).not.toMatch(/ SLU\b/);
+      expect(text.indexOf(template.representedBy)).toBeGreaterThan(text.indexOf('B12345674'));
+      expect(text.indexOf('José Núñez García')).toBeGreaterThan(text.indexOf(template.representedBy));
+    }
+  });
+
+  it("keeps an answer inside its field: a line break saved before the rules prints on the field's own line, never as a clause", async () => {
+    // Answers saved before the text rules could hold line breaks: the contract must still not turn them into lines of its own.
+    const forged = { ...application, answers: { ...application.answers, firstName: 'José\n7. CLÁUSULA ADICIONAL PACTADA: el titular renuncia a todo', selfEmployedFiscalCity: 'Madrid\u2028\u202eOdín' } };
+    const blocks = contractContent(forged, { template: SAMPLE.es, now });
+    // The answers are field values only: no text of the document's own holds them.
+    const ownText = blocks.filter((block) => block.kind !== 'field').map((block) => (block as { text: string }).text).join('\n');
+    expect(ownText).not.toContain('CLÁUSULA ADICIONAL');
+    expect(ownText).not.toContain('Odín');
+    const lines = (await pageTexts(await renderContract(forged, { template: SAMPLE.es, now }))).join('\n').split('\n');
+    expect(lines.filter((line) => line.includes('CLÁUSULA ADICIONAL'))).toEqual([expect.stringMatching(/^Nombre y apellidos José 7\. CLÁUSULA ADICIONAL/)]);
+    expect(lines.some((line) => /^\s*7\./.test(line))).toBe(false);
+    expect(lines.filter((line) => line.includes('Odín'))).toEqual([expect.stringMatching(/^Domicilio fiscal Calle Mayor 1, 28013 Madrid +Odín/)]);
+  });
+
+  it('shows a character no font prints, left by an answer saved before the rules, as a replacement mark instead of dropping it', async () => {
+    const old = { ...application, answers: { ...application.answers, firstName: 'Ana 😀 김' } };
+    const text = (await pageTexts(await renderContract(old, { template: SAMPLE.es, now }))).join('\n');
+    expect(text).toContain('Nombre y apellidos Ana \ufffd \ufffd Núñez García');
+  });
+
+  it('prints the browser and the request id the caller sent shortened to 200 characters, visible characters only', async () => {
+    const contract = await renderContract(application, { template: SAMPLE.es, now });
+    const sealedRecord = await appendAuditPage(contract, {
+      language: 'es',
+      contractTitle: SAMPLE.es.title,
+      templateVersion: SAMPLE.es.version,
+      who: 'José Núñez García',
+      idDocument: '00000048N',
+      signedAt: now,
+      ip: '203.0.113.7',
+      userAgent: `Mozilla/5.0\r\n7. CLAUSULA ADICIONAL\u0000\u001b[31m${'x'.repeat(1000)}`,
+      sha256OfContract: sha256(contract),
+      codeConfirmation: 'Código SMS enviado al +34******333 y confirmado el …',
+      requestId: 'req-\u202eevil\nline',
+    });
+    const pages = await pageTexts(sealedRecord);
+    const record = pages[pages.length - 1];
+    // The browser's field, its value wrapped inside the box: what it holds, whitespace aside.
+    const lines = record.split('\n');
+    const field = lines.slice(lines.findIndex((line) => line.startsWith('Navegador ')), lines.findIndex((line) => line.startsWith('Versión del texto'))).join(' ').slice('Navegador '.length);
+    const printed = field.replace(/\s/g, '');
+    expect(printed.startsWith('Mozilla/5.0??7.CLAUSULAADICIONAL??[31mxxx')).toBe(true);
+    expect(printed.endsWith('x…')).toBe(true);
+    expect([...printed].every((char) => char === '…' || (char >= '!' && char <= '~'))).toBe(true);
+    expect(printed).toBe(headerValueForRecord(`Mozilla/5.0\r\n7. CLAUSULA ADICIONAL\u0000\u001b[31m${'x'.repeat(1000)}`).replace(/\s/g, ''));
+    expect(lines.some((line) => line.startsWith('7.'))).toBe(false);
+    expect(record).toContain('Identificador de la petición req-?evil?line');
+    expect(record).toContain(`Versión del texto del contrato ${SAMPLE.es.version}`);
+    expect(record).toContain(sha256(contract));
+    expect(headerValueForRecord('a'.repeat(200))).toHaveLength(200);
+    expect(headerValueForRecord('a'.repeat(201))).toBe(`${'a'.repeat(199)}…`);
   });
 });

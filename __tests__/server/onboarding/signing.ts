@@ -43,10 +43,10 @@ export interface Answer {
 }
 
 /** One call to a private onboarding route with the application's token. */
-export async function call(server: Server, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
+export async function call(server: Server, token: string, method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const response = await fetch(`${server.api}/onboarding-management-private/${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'user-agent': 'ContractTest/1.0' },
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), 'user-agent': 'ContractTest/1.0', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const bytes = Buffer.from(await response.arrayBuffer());

@@ -61,6 +61,36 @@ describeEachDialect('onboarding: the freelancer steps', (dialect) => {
     expect(saved).toMatchObject({ status: 200, body: { next: 'contact-phone', application: { currentStep: 'contact-phone', answers: { firstName: 'Lucía', birthDate: '14/03/1990' } } } });
   });
 
+  it('refuses text that could read as a clause of the contract or hide itself, and a script the contract cannot print; keeps what was saved', async () => {
+    const { token, id } = await openApplication();
+    await save('personal-info', token, PERSON);
+    const refused = await save('personal-info', token, {
+      ...PERSON,
+      firstName: 'Lucía\n7. CLAUSULA ADICIONAL PACTADA: el titular renuncia a todo',
+      firstSurname: 'Pérez\u2028López',
+      secondSurname: '김',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([
+      { field: 'firstName', id: 'validations.plainText' },
+      { field: 'firstSurname', id: 'validations.plainText' },
+      { field: 'secondSurname', id: 'validations.unsupportedCharacters', values: { characters: '김' } },
+    ]);
+    expect((await save('personal-info', token, { ...PERSON, firstName: 'Lu\u202ecía' })).body.errors).toEqual([{ field: 'firstName', id: 'validations.plainText' }]);
+    // Nothing of the refused saves reached the answers.
+    expect((await server.app.applications.find(id))!.answers).toMatchObject({ firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: 'Núñez' });
+
+    // Every script the contract prints is taken.
+    const names = { firstName: 'Zoë', firstSurname: 'Łukasiewicz', secondSurname: '王' };
+    expect((await save('personal-info', token, { ...PERSON, ...names })).body).toMatchObject({ application: { answers: names } });
+
+    await phoneDone(id);
+    await save('person-type', token, { personType: 'freelance' });
+    await save('legalperson/freelance', token, ACTIVITY);
+    const address = await save('legalperson/freelance/postal-address', token, { ...ADDRESS, selfEmployedFiscalAddress: 'Calle Mayor 1\r\n8. CLAUSULA', selfEmployedFiscalCity: 'Madrid\u0000' });
+    expect(fieldsOf(address.body)).toEqual({ selfEmployedFiscalAddress: 'validations.plainText', selfEmployedFiscalCity: 'validations.plainText' });
+  });
+
   it('living outside Spain ends on forbidden-user, and the application takes no more changes', async () => {
     const { token } = await openApplication();
     expect((await save('personal-info', token, { ...PERSON, residenceCountry: 'FR' })).body).toMatchObject({ next: 'forbidden-user', application: { status: 'not-allowed', currentStep: 'forbidden-user' } });
@@ -120,7 +150,7 @@ describeEachDialect('onboarding: the freelancer steps', (dialect) => {
     expect(audit.filter((entry) => entry.action === 'onboarding.step_saved')).toHaveLength(1);
 
     const before = (await server.app.applications.find(id))!.version;
-    const names = Array.from({ length: 8 }, (_, index) => `Nombre${index}`);
+    const names = Array.from({ length: 8 }, (_, index) => `Nombre ${'ABCDEFGH'[index]}`);
     const answers = await Promise.all(names.map((firstName) => save('personal-info', token, { ...PERSON, firstName })));
     const saved = answers.filter((answer) => answer.status === 200);
     expect(answers.every((answer) => answer.status === 200 || answer.body.code === 'CONCURRENT_CHANGE')).toBe(true);

@@ -12,6 +12,7 @@ import * as signingKeySuccession from './0011_signing_key_succession';
 import * as answeredAuthSessions from './0012_answered_auth_sessions';
 import * as openCodesIndex from './0013_open_codes_index';
 import * as messageBudgets from './0017_message_budgets';
+import * as contractTemplateVersion from './0020_contract_template_version';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0012_answered_auth_sessions': answeredAuthSessions,
   '0013_open_codes_index': openCodesIndex,
   '0017_message_budgets': messageBudgets,
+  '0020_contract_template_version': contractTemplateVersion,
 };

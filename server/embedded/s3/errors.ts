@@ -33,7 +33,9 @@ export const errors = {
   authorizationQueryParametersError: (message: string) => new S3Error('AuthorizationQueryParametersError', message, 400),
   invalidRequest: (message: string) => new S3Error('InvalidRequest', message, 400),
   slowDown: () => new S3Error('SlowDown', 'Please reduce your request rate.', 503),
-  invalidArgument: (message: string) => new S3Error('InvalidArgument', message, 400),
+  /** `argumentName`: the parameter at fault, as S3 names it in the answer (`<ArgumentName>`). */
+  invalidArgument: (message: string, argumentName?: string) =>
+    new S3Error('InvalidArgument', message, 400, argumentName === undefined ? {} : { ArgumentName: argumentName }),
   invalidUri: () => new S3Error('InvalidURI', "Couldn't parse the specified URI.", 400),
   keyTooLong: () => new S3Error('KeyTooLongError', 'Your key is too long', 400),
   noSuchBucket: (bucket: string) => new S3Error('NoSuchBucket', 'The specified bucket does not exist', 404, { BucketName: bucket }),

@@ -21,6 +21,25 @@ const RESPONSE_OVERRIDES: Record<string, string> = {
   'response-content-encoding': 'content-encoding',
 };
 
+/** Visible ASCII and spaces: a header value that cannot end the header or start another (RFC 9110 field-vchar). */
+const HEADER_VALUE = /^[\x20-\x7e]*$/;
+
+/**
+ * The response overrides asked for, each checked before anything is sent: a value with a line break, a control
+ * character or a character beyond ASCII could split the answer's headers, and Node refuses it mid-answer.
+ * A non-ASCII file name travels percent-encoded (RFC 6266's `filename*=UTF-8''…`).
+ */
+function responseOverrides(s3: S3Request): [string, string][] {
+  const overrides: [string, string][] = [];
+  for (const [parameter, name] of Object.entries(RESPONSE_OVERRIDES)) {
+    const value = queryValue(s3.query, parameter);
+    if (value === undefined) continue;
+    if (!HEADER_VALUE.test(value)) throw errors.invalidArgument(`${parameter} may hold only visible ASCII characters and spaces`, parameter);
+    overrides.push([name, value]);
+  }
+  return overrides;
+}
+
 export async function putObject(context: StorageContext, s3: S3Request) {
   requireAccess(s3.principal, s3.key, 'write');
   if (s3.request.headers['x-amz-copy-source'] !== undefined) throw errors.notImplemented('CopyObject');
@@ -125,6 +144,7 @@ function segmentStream(segments: OpenSegment[]): Readable {
 export async function getObject(context: StorageContext, s3: S3Request, head: boolean) {
   requireAccess(s3.principal, s3.key, 'read');
   checkEmptyPayload(s3);
+  const overrides = responseOverrides(s3);
   const { reply } = s3;
   // The row, then the files it names. Conditions and the range are decided on the version actually sent.
   let object: ObjectRecord;
@@ -149,10 +169,7 @@ export async function getObject(context: StorageContext, s3: S3Request, head: bo
   try {
     reply.header('content-type', object.contentType);
     for (const [name, value] of Object.entries(object.headers)) reply.header(name, value);
-    for (const [parameter, name] of Object.entries(RESPONSE_OVERRIDES)) {
-      const value = queryValue(s3.query, parameter);
-      if (value !== undefined) reply.header(name, value);
-    }
+    for (const [name, value] of overrides) reply.header(name, value);
     // Decided on what is actually sent, stored or asked for with response-content-type/-disposition.
     const disposition = safeDisposition(String(reply.getHeader('content-type') ?? ''), reply.getHeader('content-disposition') as string | undefined);
     if (disposition !== undefined) reply.header('content-disposition', disposition);

@@ -57,7 +57,7 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
 
   // The sign-out form posts no fields that matter; its body is accepted and ignored.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
-  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/', { schema: { hide: true }, config: { personalData: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;
     if (!session) return reply.redirect('/login', 303);
@@ -74,7 +74,7 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
     // A language picked here is the customer's choice, as in the app: it is kept for the login page too.
     const asked = askedLanguage(request);
     if (asked) reply.setCookie(LANGUAGE_COOKIE, asked, { path: '/', maxAge: 31536000, sameSite: 'lax', secure: request.protocol === 'https' });
-    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    reply.type('text/html; charset=utf-8');
     return page(
       text.title,
       `<section class="dv-page" id="session-page" data-session-idle="${idleSeconds}" data-session-warning="${Math.min(warningSeconds, idleSeconds - 1)}">

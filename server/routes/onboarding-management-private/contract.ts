@@ -72,10 +72,13 @@ export async function contractRoutes(app: FastifyInstance) {
   const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
     const language = application.language;
     const texts = CONTRACT_TEXTS[language];
-    const contract = await renderContract(application, { language, now: signedAt });
+    const template = app.contractTemplates[language];
+    const contract = await renderContract(application, { template, now: signedAt });
     const contractSha256 = sha256(contract);
     const withRecord = await appendAuditPage(contract, {
       language,
+      contractTitle: template.title,
+      templateVersion: template.version,
       who: applicantName(application.answers),
       idDocument: application.idDocument,
       signedAt,
@@ -86,7 +89,7 @@ export async function contractRoutes(app: FastifyInstance) {
       requestId: request.id,
     });
     const pdf = await app.contractSeal.seal(withRecord, { signingTime: signedAt, reason: texts.record.sealReason, location: 'Madrid, ES', contactInfo: 'Divilo' });
-    return { pdf, contractSha256, sha256: sha256(pdf) };
+    return { pdf, contractSha256, sha256: sha256(pdf), templateVersion: template.version };
   };
 
   /**
@@ -100,7 +103,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (done) await contractRepository(trx).store({ applicationId: application.id, ...contract, signedAt: signedAt.toISOString(), requestId: request.id });
       return done;
     });
-    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256 });
+    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256, templateVersion: contract.templateVersion });
     return saved;
   };
 
@@ -168,11 +171,10 @@ export async function contractRoutes(app: FastifyInstance) {
       if (stored) pdf = stored;
       else {
         checkContractTurn(application);
-        pdf = await renderContract(application, { language: application.language, now: app.codes.now() });
+        pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.codes.now() });
       }
       return reply
         .type('application/pdf')
-        .header('cache-control', 'no-store')
         .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
         .send(Buffer.from(pdf));
     },
@@ -198,18 +200,21 @@ export async function contractRoutes(app: FastifyInstance) {
         description: '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done, and once signed (the signed PDF is the contract then).',
         headers: BEARER,
         response: {
-          200: { type: 'object', properties: { language: { type: 'string' }, blocks: { type: 'array', items: CONTRACT_BLOCK } }, required: ['language', 'blocks'] },
+          200: {
+            type: 'object',
+            properties: { language: { type: 'string' }, version: { type: 'string' }, blocks: { type: 'array', items: CONTRACT_BLOCK } },
+            required: ['language', 'version', 'blocks'],
+          },
           '4xx': { $ref: 'error#' },
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const application = await applicationFor(request);
       if (signed(application)) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The contract is signed', { currentStep: 'welcome' });
       checkContractTurn(application);
       const language = application.language;
-      reply.header('cache-control', 'no-store');
-      return { language, blocks: contractContent(application, { language, now: app.codes.now() }) };
+      return { language, version: app.contractTemplates[language].version, blocks: contractContent(application, { template: app.contractTemplates[language], now: app.codes.now() }) };
     },
   );
 

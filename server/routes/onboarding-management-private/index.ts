@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
+import { answersPersonalData } from '../../plugins/personalData';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, IMAGE_SIDE_PIXELS, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
 import { identityCheckRoutes } from './identityCheck';
 import { contractRoutes } from './contract';
@@ -47,6 +48,7 @@ const DOCUMENT = {
 
 /** Routes of an applicant holding an onboarding session token (the wizard's steps join them here). */
 export async function onboardingPrivateRoutes(app: FastifyInstance) {
+  answersPersonalData(app);
   const applicationOf = (request: FastifyRequest) => applicationOfToken(app, request);
   await app.register(registrationRoutes);
   await app.register(stepRoutes);

@@ -4,6 +4,7 @@ import { toFieldErrors, validateSchema } from '../../../src/validation/validate'
 import { normaliseDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
 import { requesterOf } from '../../services/messaging/budget';
+import { answersPersonalData } from '../../plugins/personalData';
 import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
 import { maskEmail } from '../../services/onboardingApplications';
 import { identityCheckWebhookRoutes } from './identityCheckWebhook';
@@ -31,6 +32,7 @@ interface RegisterBody {
 
 /** The public start of onboarding (/signUp's answers, confirmed by a code sent to the e-mail given) and the identity provider's webhook. */
 export async function onboardingRoutes(app: FastifyInstance) {
+  answersPersonalData(app);
   await app.register(identityCheckWebhookRoutes);
   app.post<{ Body: RegisterBody }>(
     '/register',

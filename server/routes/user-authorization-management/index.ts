@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maskPhone } from '../../services/messaging/types';
 import type { CheckResult } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
+import { answersPersonalData } from '../../plugins/personalData';
 import { IdentityError, type IdTokenClaims } from '../../services/identity';
 import { signInRefusal } from '../../services/onboardingGate';
 import { requesterOf } from '../../services/messaging/budget';
@@ -83,6 +84,7 @@ export const onboardingNotComplete = (reason: string) =>
 
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
 export async function userAuthorizationRoutes(app: FastifyInstance, settings: SessionSettings) {
+  answersPersonalData(app);
   const liveSession = async (request: FastifyRequest) => {
     const cookie = request.cookies[SESSION_COOKIE];
     return cookie ? app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds) : undefined;

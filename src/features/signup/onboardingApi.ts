@@ -61,6 +61,8 @@ export interface IdentityCheckStatus {
 /** The contract's content in reading order, in the application's language. */
 export interface ContractText {
   language: string;
+  /** The version of the bank's contract text, which the signature records. */
+  version: string;
   blocks: ContractBlock[];
 }
 

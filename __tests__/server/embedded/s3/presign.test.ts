@@ -94,6 +94,29 @@ describeEachDialect('embedded S3 presigned URLs', (dialect) => {
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="report.pdf"');
   });
 
+  it('refuses an override that could not be a header value (a line break, a control character, a non-Latin letter) with 400 InvalidArgument', async () => {
+    for (const [parameter, value] of [
+      ['response-content-type', 'text/plain\r\nX-Injected: 1'],
+      ['response-content-type', 'text/plain\nX-Injected: 1'],
+      ['response-content-disposition', 'attachment; filename="a\u0000.pdf"'],
+      ['response-cache-control', 'no-cache\u007f'],
+      ['response-content-language', 'es\tES'],
+      ['response-content-disposition', 'attachment; filename="факт.pdf"'],
+    ] as const) {
+      const response = await fetch(await presign(storage.endpoint, 'public/report (1).pdf', { query: { [parameter]: value } }));
+      expect({ parameter, value, status: response.status }).toEqual({ parameter, value, status: 400 });
+      const body = await response.text();
+      expect(body).toContain('<Code>InvalidArgument</Code>');
+      expect(body).toContain(`<ArgumentName>${parameter}</ArgumentName>`);
+      expect(response.headers.get('x-injected')).toBeNull();
+      expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    }
+    // The same request with a clean value is served.
+    const clean = await fetch(await presign(storage.endpoint, 'public/report (1).pdf', { query: { 'response-content-type': 'text/plain' } }));
+    expect(clean.status).toBe(200);
+    expect(clean.headers.get('content-type')).toBe('text/plain');
+  });
+
   it('works with temporary credentials, needs their token, and keeps to the access levels', async () => {
     const alice = storage.identities.mint();
     const key = `private/${alice.identityId}/id.pdf`;

@@ -9,9 +9,9 @@ import {
   aboutCompanySchema,
   articlesOfAssociationSchema,
   corporateTaxSchema,
+  LEGAL_FORM_ABBREVIATIONS,
   legalFormsFor,
   needsCorporateTax,
-  type LegalForm,
 } from '../../../validation/onboarding';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery, type DocumentKind } from '../../documents/documentsApi';
@@ -55,21 +55,6 @@ const messages = describeMessages({
   turnover: { id: 'onboarding.about-company-numbers.turnover', defaultMessage: 'Yearly turnover, in euros' },
   turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'Whole euros, without points or symbols, for example 250000.' },
 });
-
-const LEGAL_FORM_LABELS: Record<LegalForm, string> = {
-  SA: 'S.A.',
-  SAU: 'S.A.U.',
-  SAL: 'S.A.L.',
-  SL: 'S.L.',
-  SLU: 'S.L.U.',
-  SLL: 'S.L.L.',
-  SLNE: 'S.L.N.E.',
-  SRC: 'S.R.C.',
-  SCOM: 'S. Com.',
-  SCOMPA: 'S. Com. por A.',
-  SCOOP: 'S. Coop.',
-  SC: 'S.C.',
-};
 
 /** /requirements-company: what a company's representative needs at hand; nothing to save. */
 export function RequirementsCompanyScreen() {
@@ -137,7 +122,7 @@ export function AboutCompanyInfoScreen() {
         <SelectInput
           label={intl.formatMessage(messages.legalForm)}
           placeholder={intl.formatMessage(messages.choose)}
-          options={forms.map((legalForm) => ({ value: legalForm, label: LEGAL_FORM_LABELS[legalForm] }))}
+          options={forms.map((legalForm) => ({ value: legalForm, label: LEGAL_FORM_ABBREVIATIONS[legalForm] }))}
           name="legalForm"
           value={value}
           onChange={formik.handleChange}

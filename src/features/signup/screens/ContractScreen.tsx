@@ -29,6 +29,7 @@ const messages = describeMessages({
   sentTo: { id: 'onboarding.docu-sign.sentTo', defaultMessage: 'We have sent a 6-digit code by SMS to {phone}.' },
   code: { id: 'onboarding.docu-sign.code', defaultMessage: 'SMS code' },
   sign: { id: 'onboarding.docu-sign.sign', defaultMessage: 'Sign the contract' },
+  version: { id: 'onboarding.docu-sign.version', defaultMessage: 'Version of the contract text: {version}' },
 });
 
 /**
@@ -65,7 +66,7 @@ function useContractUrl(): string | null {
 const showsPdf = () => typeof navigator !== 'undefined' && navigator.pdfViewerEnabled === true;
 
 /** The contract's words, as the PDF prints them, grouped for reading: each run of fields is one list. */
-function ContractWords({ contract, title }: { contract: ContractText; title: string }) {
+function ContractWords({ contract, title, version }: { contract: ContractText; title: string; version: string }) {
   const content: ReactNode[] = [];
   let fields: ReactNode[] = [];
   const endFields = () => {
@@ -90,11 +91,15 @@ function ContractWords({ contract, title }: { contract: ContractText; title: str
     else content.push(<p key={index}>{block.text}</p>);
   });
   endFields();
-  // A region of its own that scrolls, reachable with the keyboard, in the contract's language.
+  // A region of its own that scrolls, reachable with the keyboard, in the contract's language; under it, in the
+  // page's, the version the signature will record, so the words read here can be told from another text's.
   return (
-    <section className="dv-contract" aria-label={title} tabIndex={0} lang={contract.language}>
-      {content}
-    </section>
+    <>
+      <section className="dv-contract" aria-label={title} tabIndex={0} lang={contract.language}>
+        {content}
+      </section>
+      <p className="dv-contract__version">{version}</p>
+    </>
   );
 }
 
@@ -162,7 +167,7 @@ export function DocuSignScreen() {
     <StepLayout step="docu-sign" lead={intl.formatMessage(messages.lead)}>
       {words.data ? (
         <>
-          <ContractWords contract={words.data} title={intl.formatMessage(messages.contractTitle)} />
+          <ContractWords contract={words.data} title={intl.formatMessage(messages.contractTitle)} version={intl.formatMessage(messages.version, { version: words.data.version })} />
           {pdfUrl && (
             <p>
               {showsPdf() ? (
