@@ -36,6 +36,10 @@ COPY locales ./locales
 COPY public ./public
 COPY scripts/admin.ts ./scripts/admin.ts
 COPY docker/start.sh ./docker/start.sh
+# The bank's contract templates (es.json, en.json), given as a build context:
+#   docker build --build-context contract-templates=<folder> .
+# Without it the build stops: production never runs on the sample contract.
+COPY --from=contract-templates --chown=root:root . /app/contract-templates
 RUN mkdir -p /var/lib/divilo && chown node:node /var/lib/divilo
 USER node
 EXPOSE 8080

@@ -22,6 +22,8 @@ export interface DiviloStackProps extends StackProps {
 /** The port the server listens on in its container. */
 const SERVER_PORT = 8080;
 const DATABASE_NAME = 'divilo';
+/** Where the image holds the bank's contract templates (the Dockerfile's `contract-templates` build context). */
+export const CONTRACT_TEMPLATES_IN_IMAGE = '/app/contract-templates';
 
 /**
  * The whole product on AWS: identity (user pool, app client, pre-authentication Lambda, identity pool), the
@@ -49,6 +51,11 @@ export class DiviloStack extends Stack {
     const smsProviderUrl = new CfnParameter(this, 'SmsProviderUrl', { description: "The SMS provider's send URL (SMS_PROVIDER_URL)" }).valueAsString;
     const smsSender = new CfnParameter(this, 'SmsSender', { description: 'SMS sender name (SMS_SENDER)', default: 'Divilo' }).valueAsString;
     const mailFrom = new CfnParameter(this, 'MailFrom', { description: 'Sender of the e-mails (MAIL_FROM), a verified SES identity' }).valueAsString;
+    // Who verifies applicants' identity is the bank's decision: no default, the deployment names it.
+    const identityProvider = new CfnParameter(this, 'IdentityProvider', {
+      description: "IDENTITY_PROVIDER: manual (the bank's reviewers look at the photos) or webhook (an identity provider answers at the webhook, signed with the IdentityWebhookSecret secret)",
+      allowedValues: ['manual', 'webhook'],
+    }).valueAsString;
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
@@ -124,6 +131,11 @@ export class DiviloStack extends Stack {
     const smtpUrl = bankSecret('SmtpUrl', 'SMTP_URL: smtps://<SES SMTP user>:<password>@email-smtp.<region>.amazonaws.com:465');
     const sealP12 = bankSecret('SealP12', "SEAL_P12_BASE64: the contracts' sealing certificate (PKCS#12), in base64");
     const sealPassphrase = bankSecret('SealP12Passphrase', "SEAL_P12_PASSPHRASE: the sealing certificate's passphrase");
+    // Generated; handed to the identity provider when IdentityProvider is webhook, unused with manual review.
+    const webhookSecret = new secrets.Secret(this, 'IdentityWebhookSecret', {
+      description: 'IDENTITY_WEBHOOK_SECRET: the key the identity provider signs its webhook calls with (HMAC-SHA256)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
 
     const role = serverRole(this, { userPoolId: identity.userPool.userPoolId, identityPoolId: identity.identityPool.ref, bucket: documents.bucket.bucketName });
     const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
@@ -166,6 +178,9 @@ export class DiviloStack extends Stack {
           SMS_PROVIDER_URL: smsProviderUrl,
           SMS_SENDER: smsSender,
           MAIL_FROM: mailFrom,
+          IDENTITY_PROVIDER: identityProvider,
+          // The bank's contract templates, put into the image when it is built (docs/deploy.md).
+          CONTRACT_TEMPLATES_DIR: CONTRACT_TEMPLATES_IN_IMAGE,
           DATA_DIR: '/tmp/divilo',
         },
         secrets: {
@@ -177,6 +192,7 @@ export class DiviloStack extends Stack {
           SMTP_URL: ecs.Secret.fromSecretsManager(smtpUrl),
           SEAL_P12_BASE64: ecs.Secret.fromSecretsManager(sealP12),
           SEAL_P12_PASSPHRASE: ecs.Secret.fromSecretsManager(sealPassphrase),
+          IDENTITY_WEBHOOK_SECRET: ecs.Secret.fromSecretsManager(webhookSecret),
         },
       },
     });

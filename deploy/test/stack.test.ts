@@ -9,7 +9,7 @@ import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissi
 import { S3_CORS_EXPOSED_HEADERS } from '../../server/embedded/s3';
 import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGate';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
-import { DiviloStack } from '../lib/stack';
+import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack } from '../lib/stack';
 import { EXPOSED_HEADERS } from '../lib/storage';
 
 const root = path.resolve(__dirname, '../..');
@@ -177,7 +177,7 @@ describe('the deployment', () => {
     };
     const [container] = task.ContainerDefinitions;
     const secretNames = container.Secrets.map((secret) => secret.Name).sort();
-    expect(secretNames).toEqual(['PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMS_PROVIDER_API_KEY', 'SMTP_URL']);
+    expect(secretNames).toEqual(['IDENTITY_WEBHOOK_SECRET', 'PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMS_PROVIDER_API_KEY', 'SMTP_URL']);
     // Nothing secret in the plain environment.
     expect(JSON.stringify(container.Environment)).not.toMatch(/PASSWORD|SECRET_KEY|API_KEY|AUTH_TOKEN/);
 
@@ -189,6 +189,7 @@ describe('the deployment', () => {
       SmsProviderUrl: 'https://sms.example/send',
       MailFrom: 'no-reply@bank.es',
       SmsSender: 'Bank',
+      IdentityProvider: 'manual',
       [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_AbC123',
       [logicalId('AWS::Cognito::UserPoolClient', 'Web')]: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
       [logicalId('AWS::Cognito::IdentityPool', 'Storage')]: 'eu-west-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d',
@@ -210,7 +211,14 @@ describe('the deployment', () => {
       SEAL_P12_FILE: __filename,
       SEAL_P12_PASSPHRASE: 'pass',
       REDIS_URL: `rediss://:token@${env.REDIS_HOST}:${env.REDIS_PORT}`,
+      IDENTITY_WEBHOOK_SECRET: 'W'.repeat(64),
+      // The image holds the bank's templates there; here the sample stands in for them.
+      CONTRACT_TEMPLATES_DIR: path.join(__dirname, '..', '..', 'server', 'data', 'contract-sample'),
     });
+    expect(env.CONTRACT_TEMPLATES_DIR).toBe(CONTRACT_TEMPLATES_IN_IMAGE);
+    expect(env.IDENTITY_PROVIDER).toBe('manual');
+    // The image puts the bank's templates where the container looks for them.
+    expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toContain(`COPY --from=contract-templates --chown=root:root . ${CONTRACT_TEMPLATES_IN_IMAGE}`);
     expect(config).toMatchObject({ production: true, trustProxy: 1, identity: { embedded: false, developerProvider: DEVELOPER_PROVIDER }, storage: { embedded: false } });
     expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
   });
