@@ -55,17 +55,36 @@ export function clearStoredSession(): void {
   }
 }
 
-/** Reads the `exp` claim (seconds since the epoch) of a JWT without verifying it; the server verifies. */
-export function readTokenExpiry(token: string): number | undefined {
+/** Reads the `exp` and `iat` claims (seconds since the epoch) of a JWT without verifying it; the server verifies. */
+export function readTokenTimes(token: string): { exp?: number; iat?: number } {
   const payload = token.split('.')[1];
-  if (!payload) return undefined;
+  if (!payload) return {};
   try {
     const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
-    const json = JSON.parse(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='))) as { exp?: unknown };
-    return typeof json.exp === 'number' ? json.exp : undefined;
+    const json = JSON.parse(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='))) as { exp?: unknown; iat?: unknown };
+    return {
+      ...(typeof json.exp === 'number' ? { exp: json.exp } : {}),
+      ...(typeof json.iat === 'number' ? { iat: json.iat } : {}),
+    };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** Reads the `exp` claim (seconds since the epoch) of a JWT without verifying it; the server verifies. */
+export function readTokenExpiry(token: string): number | undefined {
+  return readTokenTimes(token).exp;
+}
+
+/**
+ * Whether a token in use should be renewed quietly: more than half of its life is gone (and it is still live).
+ * A token without `iat` is never renewed this way: its life cannot be known.
+ */
+export function isTokenDueForRenewal(token: string, nowMs: number = Date.now()): boolean {
+  const { exp, iat } = readTokenTimes(token);
+  if (exp === undefined || iat === undefined || exp <= iat) return false;
+  const left = exp * 1000 - nowMs;
+  return left > 0 && left < ((exp - iat) * 1000) / 2;
 }
 
 /** A token without a readable expiry counts as expired: it cannot be trusted to be live. */

@@ -190,6 +190,16 @@ const formSlice = createSlice({
   initialState: initialFormState,
   reducers: {
     formReset: () => initialFormState,
+    /** After a session ended: a fresh form that still knows who was signing up (never a secret). */
+    formResetForResume: (state) => ({
+      ...initialFormState,
+      email: state.email,
+      idType: state.idType,
+      id: state.id,
+      passportExpeditionCountry: state.passportExpeditionCountry,
+      promotionalCode: state.promotionalCode,
+      promotionalCodeFromParam: state.promotionalCodeFromParam,
+    }),
     /** A saved record (from the server or storage) overlays the blank one. */
     initialValuesLoaded: (_state, action: PayloadAction<Partial<OnboardingForm>>) => ({
       ...initialFormState,

@@ -1,9 +1,10 @@
-import { isRejected } from '@reduxjs/toolkit';
+import { isFulfilled, isRejected } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { api } from '../../services/api';
 import { sessionIdAssigned } from '../../services/requestEvents';
-import { clearStoredSession, isTokenExpired, saveItem, StorageKey } from '../../storage/browserStorage';
+import { clearStoredSession, isTokenDueForRenewal, isTokenExpired, saveItem, StorageKey } from '../../storage/browserStorage';
 import { formActions } from '../form/formSlice';
+import { sessionApi } from './sessionApi';
 import { pageVisited, sessionCleared, sessionExpired, sessionStarted } from './sessionSlice';
 import { withCurrentQuery } from '../../routing/query';
 
@@ -23,14 +24,45 @@ export function addSessionListeners(startListening: AppStartListening): void {
     },
   });
 
+  // Someone who keeps saving is there: past half its life, the token is renewed quietly after a save, so the
+  // "are you still there?" warning comes only after a real pause. One renewal at a time; a refused one changes
+  // nothing (the warning still comes, and the session ends as before).
+  let renewing = false;
+  startListening({
+    predicate: (action, current) =>
+      isApiMutationDone(action) && current.session.authorizationToken !== null && isTokenDueForRenewal(current.session.authorizationToken),
+    effect: async (_action, { dispatch, getState }) => {
+      if (renewing) return;
+      renewing = true;
+      const before = getState().session.authorizationToken;
+      try {
+        const answer = await dispatch(sessionApi.endpoints.renewSession.initiate()).unwrap();
+        // A session ended or replaced meanwhile is not brought back.
+        if (getState().session.authorizationToken === before) dispatch(sessionStarted({ token: answer.token }));
+      } catch {
+        // Refused or unreachable: the warning before the end still gives the choice.
+      } finally {
+        renewing = false;
+      }
+    },
+  });
+
   startListening({
     actionCreator: sessionExpired,
     effect: (_action, { dispatch, extra }) => {
       clearStoredSession();
-      dispatch(formActions.formReset());
+      // The e-mail and the ID document stay (never a secret): starting again needs only the new code.
+      dispatch(formActions.formResetForResume());
       extra.navigation.navigate(withCurrentQuery('/signUp'));
     },
   });
+}
+
+/** A request that changed something (a step saved, a code sent) answered, other than a renewal itself. */
+function isApiMutationDone(action: unknown): boolean {
+  if (!isFulfilled(action) || typeof action.type !== 'string' || !action.type.startsWith(`${api.reducerPath}/`)) return false;
+  const arg = (action.meta as { arg?: { type?: string; endpointName?: string } }).arg;
+  return arg?.type === 'mutation' && arg.endpointName !== 'renewSession';
 }
 
 function isApiFailure(action: unknown): boolean {

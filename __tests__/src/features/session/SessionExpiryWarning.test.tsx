@@ -1,11 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setRuntimeConfig } from '../../../../src/config';
+import { initialFormState } from '../../../../src/features/form/formSlice';
 import { initialSessionState, sessionStarted } from '../../../../src/features/session/sessionSlice';
+import { onboardingApi } from '../../../../src/features/signup/onboardingApi';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
-import { tokenExpiringAt } from '../../tokens';
+import { tokenExpiringAt, tokenIssuedAt } from '../../tokens';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const renewed = tokenExpiringAt(Math.floor(Date.now() / 1000) + 3600);
@@ -13,6 +15,8 @@ const renewed = tokenExpiringAt(Math.floor(Date.now() / 1000) + 3600);
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
     if (request.url.endsWith('/session/renew')) return json(res, 200, { token: renewed, expiresIn: 1800 });
+    if (request.url.endsWith('/saved-step')) return json(res, 200, { next: 'personal-info' });
+    if (request.url.endsWith('/refused-step')) return json(res, 400, { code: 'VALIDATION_FAILED' });
     json(res, 401, { code: 'NO_SESSION' });
   });
 });
@@ -37,8 +41,8 @@ const elapse = (ms: number) => act(() => jest.advanceTimersByTime(ms));
  * ends `seconds` later. (Waiting for the page moves Jest's clock by an amount that depends on the machine: from
  * here on, only the test moves it.)
  */
-async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en') {
-  const view = renderApp('/personal-info', { state: expiringIn(3600), locale });
+async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en', form = initialFormState) {
+  const view = renderApp('/personal-info', { state: { ...expiringIn(3600), form }, locale });
   await screen.findByRole('heading', { level: 1 });
   jest.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 1000);
   act(() => {
@@ -81,5 +85,55 @@ describe('the session expiry warning', () => {
     elapse(2000);
     expect(await screen.findByText(/Por tu seguridad, tu sesión ha caducado/)).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/signUp'));
+  });
+
+  it('left to run out, the sign-up form keeps the e-mail and the ID: starting again needs only a new code', async () => {
+    const form = { ...initialFormState, email: 'ana@example.com', idType: 'nif' as const, id: '12345678Z', firstName: 'Ana', telephoneNumber: '+34600000001' };
+    const { store } = await sessionEndingIn(2, 'en', form);
+    elapse(2000);
+    expect(await screen.findByLabelText('E-mail')).toHaveValue('ana@example.com');
+    expect(screen.getByRole('textbox', { name: /DNI or NIE/ })).toHaveValue('12345678Z');
+    // Only who was signing up stays: the rest of the application is the server's, read again after the code.
+    expect(store.getState().form).toMatchObject({ email: 'ana@example.com', id: '12345678Z', firstName: '', telephoneNumber: '' });
+  });
+});
+
+describe('saving while the session runs', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const save = (store: ReturnType<typeof renderApp>['store'], endpoint = 'saved-step') =>
+    act(() => store.dispatch(onboardingApi.endpoints.saveStep.initiate({ endpoint, body: {} })));
+  const renewals = () => server.requests.filter((r) => r.url.endsWith('/session/renew'));
+
+  it('renews the token quietly after a save once half its life is gone, so no warning interrupts', async () => {
+    const { store } = await sessionEndingIn(3600);
+    // 30 minutes of life, 13 minutes left.
+    const used = tokenIssuedAt(now() - 1020, now() + 780);
+    act(() => {
+      store.dispatch(sessionStarted({ token: used }));
+    });
+    await save(store);
+    await waitFor(() => expect(store.getState().session.authorizationToken).toBe(renewed));
+    expect(renewals()).toHaveLength(1);
+    expect(renewals()[0].headers.authorization).toBe(`Bearer ${used}`);
+    // When the old token would have warned, nothing is shown.
+    elapse(780_000 - 60_000);
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('leaves a token with more than half its life alone, and renews nothing after a refused save', async () => {
+    const { store } = await sessionEndingIn(3600);
+    const fresh = tokenIssuedAt(now() - 60, now() + 1740);
+    act(() => {
+      store.dispatch(sessionStarted({ token: fresh }));
+    });
+    await save(store);
+    const used = tokenIssuedAt(now() - 1020, now() + 780);
+    act(() => {
+      store.dispatch(sessionStarted({ token: used }));
+    });
+    await save(store, 'refused-step');
+    expect(server.requests.filter((r) => r.url.endsWith('-step'))).toHaveLength(2);
+    expect(renewals()).toHaveLength(0);
+    expect(store.getState().session.authorizationToken).toBe(used);
   });
 });
