@@ -102,6 +102,11 @@ export interface OnboardingForm {
   // Promotion
   promotionalCode: string;
   promotionalCodeFromParam: boolean;
+  /**
+   * Not an answer: what a step's screen holds typed but not yet saved, by step, so a reload keeps it (never a
+   * secret: steps with a code or a password keep no draft). Dropped when the step is saved.
+   */
+  drafts: Partial<Record<string, Record<string, unknown>>>;
 }
 
 /** Fields that are secrets: kept in memory for the step that needs them, never persisted or dumped. */
@@ -174,6 +179,7 @@ export const initialFormState: OnboardingForm = {
   electronicIdentificationDate: '',
   promotionalCode: '',
   promotionalCodeFromParam: false,
+  drafts: {},
 };
 
 type Pick_<K extends keyof OnboardingForm> = Pick<OnboardingForm, K>;
@@ -190,6 +196,16 @@ const formSlice = createSlice({
   initialState: initialFormState,
   reducers: {
     formReset: () => initialFormState,
+    /** A step's screen changed: what it holds, kept until it is saved. */
+    draftKept: (state, action: PayloadAction<{ step: string; values: Record<string, unknown> }>) => {
+      state.drafts = { ...state.drafts, [action.payload.step]: action.payload.values };
+    },
+    /** The step was saved: its draft is the saved answers now. */
+    draftDropped: (state, action: PayloadAction<string>) => {
+      if (state.drafts?.[action.payload] === undefined) return;
+      const { [action.payload]: _saved, ...others } = state.drafts;
+      state.drafts = others;
+    },
     /** After a session ended: a fresh form that still knows who was signing up (never a secret). */
     formResetForResume: (state) => ({
       ...initialFormState,

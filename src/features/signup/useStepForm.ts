@@ -1,5 +1,5 @@
 import { useFormik, type FormikProps } from 'formik';
-import { createRef, useState, type RefObject } from 'react';
+import { createRef, useEffect, useState, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useFieldErrors, type FieldErrorProps } from '../../forms/useFieldErrors';
@@ -7,7 +7,7 @@ import { carryQuery } from '../../routing/query';
 import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
-import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
+import { formActions, SECRET_FORM_FIELDS, selectForm, type OnboardingForm } from '../form/formSlice';
 import { stepById, type StepId } from './flow';
 import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
 
@@ -52,6 +52,19 @@ export interface StepFormOptions<Values extends object> {
   send?: (values: Values) => Promise<{ next: string; application?: ApplicationView | null; arrival?: StepArrival }>;
   /** A failure the screen shows itself (a wrong code); answer true when handled. */
   onFailure?: (error: unknown) => boolean;
+  /**
+   * Whether what is typed is kept as a draft until saved, so a reload keeps it (true by default). Steps that
+   * hold a secret (a code, a password) or a consent given at that moment say false.
+   */
+  keepDraft?: boolean;
+}
+
+const NEVER_DRAFTED: readonly string[] = [...SECRET_FORM_FIELDS, 'code', 'diviloPasswordConfirmation'];
+
+/** The step's own fields of a draft, and no secret, whatever storage held. */
+function draftOf(values: object | undefined, fields: readonly string[]): Record<string, unknown> {
+  if (!values) return {};
+  return Object.fromEntries(Object.entries(values).filter(([name]) => fields.includes(name) && !NEVER_DRAFTED.includes(name)));
 }
 
 /**
@@ -60,12 +73,13 @@ export interface StepFormOptions<Values extends object> {
  * route the flow's rules pick. A refusal of the server lands next to its field; any other failure shows
  * error.errorSendingData and keeps everything typed.
  */
-export function useStepForm<Values extends object>({ step, schema, fields, initialValues, toBody, send, onFailure }: StepFormOptions<Values>) {
+export function useStepForm<Values extends object>({ step, schema, fields, initialValues, toBody, send, onFailure, keepDraft = true }: StepFormOptions<Values>) {
   const dispatch = useAppDispatch();
   const form = useAppSelector(selectForm);
   const goTo = useGoToStep();
   const [save] = useSaveStepMutation();
-  const [start] = useState(() => initialValues(form));
+  // The answers saved so far, and over them what was typed here before a reload.
+  const [start] = useState(() => ({ ...initialValues(form), ...(keepDraft ? (draftOf(form.drafts?.[step], fields) as Partial<Values>) : {}) }));
   const [refs] = useState(
     () => Object.fromEntries(fields.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Values & string, RefObject<HTMLInputElement | null>>,
   );
@@ -79,6 +93,7 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
       try {
         const saved = send ? await send(values) : endpoint ? await save({ endpoint, body: toBody ? toBody(values) : ({ ...values } as Record<string, unknown>) }).unwrap() : undefined;
         if (!saved) return;
+        dispatch(formActions.draftDropped(step));
         if (saved.application) dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
         goTo(saved.next, 'arrival' in saved ? saved.arrival : undefined);
       } catch (error) {
@@ -99,6 +114,13 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
     },
   });
   const errors = useFieldErrors(formik, fields, refs);
+
+  // Every change of what is typed, kept (`fields` is the screen's constant list: the first one is kept).
+  const { values, dirty } = formik;
+  const [drafted] = useState(() => fields);
+  useEffect(() => {
+    if (keepDraft && dirty) dispatch(formActions.draftKept({ step, values: draftOf(values, drafted) }));
+  }, [values, dirty, keepDraft, step, drafted, dispatch]);
 
   function field<K extends keyof Values & string>(name: K): StepField<Values[K]> {
     return {

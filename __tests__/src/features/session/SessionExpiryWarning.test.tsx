@@ -42,7 +42,7 @@ const elapse = (ms: number) => act(() => jest.advanceTimersByTime(ms));
  * here on, only the test moves it.)
  */
 async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en', form = initialFormState) {
-  const view = renderApp('/personal-info', { state: { ...expiringIn(3600), form }, locale });
+  const view = renderApp('/personal-info', { state: { ...expiringIn(3600), form: { ...form, _persist: { version: -1, rehydrated: true } } }, locale });
   await screen.findByRole('heading', { level: 1 });
   jest.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 1000);
   act(() => {

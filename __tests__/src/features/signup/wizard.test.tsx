@@ -87,6 +87,7 @@ function midWizard(token: string, form: Partial<OnboardingForm> = {}): Partial<R
 }
 
 const PERSONAL_INFO = 'onboarding-management-private/personal-info';
+const CORPORATE_TAX = 'onboarding-management-private/legalperson/company/tax';
 
 async function fillPersonalInfo(user: UserEvent) {
   await user.type(await screen.findByLabelText('First name'), 'Ana');
@@ -306,6 +307,63 @@ describe('a step: /personal-info', () => {
     await waitFor(() => expect(firstName).toHaveFocus());
     expect(firstName).toHaveAccessibleDescription(expect.stringContaining('Este campo es obligatorio'));
     expect(requestsTo(PERSONAL_INFO)).toHaveLength(0);
+  });
+});
+
+describe('a reload keeps what was typed and not saved', () => {
+  /** A reload: a new page started from what storage held (the persisted form), the same token. */
+  const reload = (path: string, token: string, form: OnboardingForm) =>
+    renderApp(path, { state: { session: { ...initialSessionState, authorizationToken: token }, form: { ...form, _persist: { version: -1, rehydrated: true } } } });
+
+  it('/personal-info comes back with the answers typed, and saving drops the draft', async () => {
+    const token = liveToken();
+    // Saved before: where and when the applicant was born; typed now and not saved: the names.
+    const first = renderApp('/personal-info', { state: midWizard(token, { birthCountry: 'ES', birthDate: '24/05/1988' }) });
+    await first.user.type(await screen.findByLabelText('First name'), 'Ana');
+    await first.user.type(screen.getByLabelText('First surname'), 'García');
+    await waitFor(() => expect(first.store.getState().form.drafts['personal-info']).toMatchObject({ firstName: 'Ana', firstSurname: 'García' }));
+    const kept = first.store.getState().form;
+    first.unmount();
+
+    answers[PERSONAL_INFO] = (request) => saved('contact-phone', request.body as Record<string, unknown>);
+    const again = reload('/personal-info', token, kept);
+    expect(await screen.findByLabelText('First name')).toHaveValue('Ana');
+    expect(screen.getByLabelText('First surname')).toHaveValue('García');
+    expect(screen.getByLabelText('Date of birth')).toHaveValue('24/05/1988');
+    await again.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('heading', { name: 'Your mobile phone' });
+    expect(requestsTo(PERSONAL_INFO)[0].body).toMatchObject({ firstName: 'Ana', firstSurname: 'García', birthDate: '24/05/1988' });
+    expect(again.store.getState().form.drafts).not.toHaveProperty('personal-info');
+  });
+
+  it('/corporate-tax shows the return already received after a reload, and Continue needs no new upload', async () => {
+    const token = liveToken();
+    const key = 'model200/5b0e6c1e-2f4f-4c55-9a5e-1d7c1b7f0c11.pdf';
+    answers['onboarding-management-private/documents'] = () => [200, { documents: [{ kind: 'model200', key, size: 48_000, checkedAt: '2026-11-27T10:00:00Z' }] }];
+    const form = { ...initialFormState, personType: 'company' as const, foundedDate: '01/01/2015', drafts: { 'corporate-tax': { model200: key } } };
+    answers[CORPORATE_TAX] = (request) => saved('about-company-numbers', request.body as Record<string, unknown>, 'company');
+    const { user } = reload('/corporate-tax', token, form);
+    expect(await screen.findByText(/Document received/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(requestsTo(CORPORATE_TAX)).toHaveLength(1));
+    expect(requestsTo(CORPORATE_TAX)[0].body).toEqual({ model200: key });
+  });
+
+  it('keeps no draft of a code or a password, and a draft in storage cannot put one there', async () => {
+    const token = liveToken();
+    const { user, store, unmount } = renderApp('/divilo-password', { state: midWizard(token) });
+    const inputs = await screen.findAllByLabelText(/password/i, { selector: 'input' });
+    await user.type(inputs[0], 'Secret-Pass-2026!');
+    expect(store.getState().form.drafts).toEqual({});
+    unmount();
+    // A draft someone put in storage by hand: its secret fields are not taken.
+    const planted = { ...initialFormState, drafts: { 'reg-code': { code: '123456' }, 'personal-info': { firstName: 'Eva', diviloPassword: 'x', verificationEmailToken: '1' } } };
+    const again = reload('/personal-info', token, planted);
+    expect(await screen.findByLabelText('First name')).toHaveValue('Eva');
+    await again.user.type(screen.getByLabelText('First surname'), 'Ruiz');
+    await waitFor(() => expect(again.store.getState().form.drafts['personal-info']).toMatchObject({ firstSurname: 'Ruiz' }));
+    expect(again.store.getState().form.drafts['personal-info']).not.toHaveProperty('diviloPassword');
+    expect(again.store.getState().form.drafts['personal-info']).not.toHaveProperty('verificationEmailToken');
   });
 });
 

@@ -175,6 +175,7 @@ export function DiviloPasswordScreen() {
   const intl = useIntl();
   const { formik, text } = useStepForm<{ diviloPassword: string; diviloPasswordConfirmation: string }>({
     step: 'divilo-password',
+    keepDraft: false,
     schema: diviloPasswordSchema,
     fields: ['diviloPassword', 'diviloPasswordConfirmation'],
     initialValues: () => ({ diviloPassword: '', diviloPasswordConfirmation: '' }),

@@ -31,6 +31,7 @@ export function RegCodeScreen() {
 
   const { formik, field } = useStepForm<{ code: string }>({
     step: 'reg-code',
+    keepDraft: false,
     schema: codeStepSchema,
     fields: ['code'],
     initialValues: () => ({ code: '' }),
@@ -79,6 +80,7 @@ export function ConfirmTelephoneStepScreen() {
 
   const { formik, field } = useStepForm<{ code: string }>({
     step: 'confirm-telephone',
+    keepDraft: false,
     schema: codeStepSchema,
     fields: ['code'],
     initialValues: () => ({ code: '' }),

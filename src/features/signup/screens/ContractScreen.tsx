@@ -124,6 +124,7 @@ export function DocuSignScreen() {
 
   const { formik, field } = useStepForm<{ code: string }>({
     step: 'docu-sign',
+    keepDraft: false,
     schema: codeStepSchema,
     fields: ['code'],
     initialValues: () => ({ code: '' }),

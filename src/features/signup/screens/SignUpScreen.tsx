@@ -72,6 +72,7 @@ export function SignUpScreen() {
   const [refusal, setRefusal] = useState<SendRefusal | null>(null);
   const { formik, field, text } = useStepForm<SignUpValues>({
     step: 'signUp',
+    keepDraft: false,
     schema: signUpSchema,
     fields: FIELDS,
     initialValues: (form) => ({
