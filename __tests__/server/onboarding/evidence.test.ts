@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
-import { embeddedStorageCredentials } from '../../../server/plugins/storage';
+import { embeddedStorageCredentials, storageAreaOf } from '../../../server/plugins/storage';
 import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
@@ -97,8 +97,19 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
     await expect(who.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: selfie.key as string }))).rejects.toMatchObject({ name: 'AccessDenied' });
     await expect(who.s3.send(new GetObjectCommand({ Bucket: bucket, Key: front.key as string }))).rejects.toMatchObject({ name: 'AccessDenied' });
     // Their own uploads they may still overwrite or delete: nothing the bank reads.
-    await who.s3.send(new PutObjectCommand({ Bucket: bucket, Key: keys.documentFront, Body: await documentPhoto('png', { seed: 99 }), ContentType: 'image/png' }));
+    const over = await documentPhoto('png', { seed: 99 });
+    await who.s3.send(new PutObjectCommand({ Bucket: bucket, Key: keys.documentFront, Body: over, ContentType: 'image/png' }));
     await who.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys.selfie }));
+    // Each of those changes is in the audit log as it happened: who, the key, the size and hash written.
+    const changes = async (key: string) =>
+      (await server.app.auditLog.listBySubject(storageAreaOf(key))).filter((entry) => (entry.details as { key?: string }).key === key).map(({ actor, action, details }) => ({ actor, action, details }));
+    expect((await changes(keys.documentFront)).at(-1)).toEqual({
+      actor: `storage-identity:${who.identityId}`,
+      action: 'storage.PutObject',
+      details: expect.objectContaining({ size: over.length, sha256: sha256(over) }),
+    });
+    expect((await changes(keys.selfie)).at(-1)).toMatchObject({ actor: `storage-identity:${who.identityId}`, action: 'storage.DeleteObject' });
+    expect((await changes(front.key as string)).map((entry) => `${entry.actor} ${entry.action}`)).toEqual(['server storage.PutObject']);
     expect(sha256(await bytesAt(s3, front.key as string))).toBe(sha256(files.documentFront));
     expect(sha256(await bytesAt(s3, selfie.key as string))).toBe(sha256(files.selfie));
 
