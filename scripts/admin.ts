@@ -1,7 +1,9 @@
 // `npm run admin`: the bank's review of applications, on the same database and services as the server (the
 // same environment variables). With the embedded identity service, the server must be running: the pool is
 // one of its endpoints.
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { userInfo } from 'node:os';
 import { Command } from 'commander';
 import pino from 'pino';
@@ -27,21 +29,42 @@ import { embeddedStorageCredentials } from '../server/plugins/storage';
 /** How long a document's link in `show` works. */
 const DOCUMENT_LINK_SECONDS = 600;
 
+/** What an evidence copy holds now against what was recorded when it was made. */
+export type EvidenceState = 'matches' | 'does not match' | 'missing' | 'not frozen yet';
+
 /**
  * An application's checked documents, each with a link signed with the server's storage credentials (the
- * embedded endpoint's own, or the AWS credentials of the machine) that works for DOCUMENT_LINK_SECONDS.
+ * embedded endpoint's own, or the AWS credentials of the machine) that works for DOCUMENT_LINK_SECONDS. A
+ * frozen document's link is to its evidence copy, which is read whole and checked against its recorded SHA-256.
  */
 export function documentsWithLinks(db: Kysely<Database>, config: Config, secret: Buffer): NonNullable<ReviewDependencies['documents']> {
   const checked = onboardingDocumentRepository(db);
   const credentials = config.storage.embedded ? embeddedStorageCredentials(secret) : fromNodeProviderChain();
+  const s3 = new S3Client({ region: config.storage.region, endpoint: config.storage.endpoint, forcePathStyle: true, credentials, maxAttempts: 1 });
+  const digest = async (key: string) => {
+    try {
+      const object = await s3.send(new GetObjectCommand({ Bucket: config.storage.bucket, Key: key }));
+      return createHash('sha256').update((await object.Body?.transformToByteArray()) ?? new Uint8Array()).digest('hex');
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey' || (error as { name?: string }).name === 'NotFound') return undefined;
+      throw error;
+    }
+  };
+  const stateOf = async (evidenceKey: string | undefined, sha256: string | undefined): Promise<EvidenceState> => {
+    if (!evidenceKey || !sha256) return 'not frozen yet';
+    const now = await digest(evidenceKey);
+    return now === undefined ? 'missing' : now === sha256 ? 'matches' : 'does not match';
+  };
   return async (applicationId) =>
     Promise.all(
       (await checked.list(applicationId)).map(async (document) => ({
         kind: document.kind,
-        key: document.key,
+        key: document.evidenceKey ?? document.key,
         size: document.size,
         checkedAt: document.checkedAt,
-        link: await presignGetObject(document.key, { credentials, config: config.storage, expiresIn: DOCUMENT_LINK_SECONDS }),
+        ...(document.evidenceKey ? { uploadedAs: document.key, sha256: document.sha256, frozenAt: document.frozenAt } : {}),
+        evidence: await stateOf(document.evidenceKey, document.sha256),
+        link: await presignGetObject(document.evidenceKey ?? document.key, { credentials, config: config.storage, expiresIn: DOCUMENT_LINK_SECONDS }),
       })),
     );
 }
@@ -124,6 +147,11 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
         // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
         const identityCheck = identityCheckOf(application) ?? null;
         out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        // Said plainly, after the record: evidence that is not what was checked cannot be relied on.
+        for (const document of documents) {
+          if (document.evidence === 'does not match') out(`WARNING: the ${document.kind} evidence (${document.key}) does not match the SHA-256 recorded when it was frozen (${document.sha256}): do not rely on it.`);
+          if (document.evidence === 'missing') out(`WARNING: the ${document.kind} evidence (${document.key}) is missing from storage.`);
+        }
       }),
     );
   program

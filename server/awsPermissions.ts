@@ -39,6 +39,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   // Without s3:ListBucket, S3 answers a missing key 403 instead of 404, and "no such document" would become a 500.
   { call: 's3:HeadObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "checks a reported document's size and type" },
   { call: 's3:GetObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "reads a document's first bytes or whole photo; the reviewers' download links are signed with it" },
+  { call: 's3:PutObject', grants: [{ action: 's3:PutObject', resource: 'objects' }], why: "copies a checked document into the server's own evidence/ area when it is frozen" },
   { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
 ];
 

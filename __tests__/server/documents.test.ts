@@ -38,8 +38,18 @@ describeEachDialect("an applicant's documents", (dialect) => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
-  async function applicant(applicationId: string): Promise<Applicant> {
-    const bearer = await server.app.onboardingTokens.issue(applicationId);
+  /** A real application per name (the same one for the same name), as registration leaves it. */
+  const applications = new Map<string, string>();
+  async function applicationNamed(name: string): Promise<string> {
+    if (!applications.has(name)) {
+      const created = await server.app.applications.create({ email: `${name}-${dialect}@example.com`, idDocument: name, answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
+      applications.set(name, created.id);
+    }
+    return applications.get(name)!;
+  }
+
+  async function applicant(name: string): Promise<Applicant> {
+    const bearer = await server.app.onboardingTokens.issue(await applicationNamed(name));
     const response = await api('storage-identity', bearer);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { identityId: string; token: string; expiresIn: number; maxDocumentBytes: number };
@@ -95,7 +105,7 @@ describeEachDialect("an applicant's documents", (dialect) => {
     expect(await response.json()).toMatchObject({ kind: 'model036', key: document.key, size: 2048 });
     const listed = (await (await api('documents', who.bearer)).json()) as { documents: { kind: string; key: string; size: number }[] };
     expect(listed.documents).toEqual([expect.objectContaining({ kind: 'model036', key: document.key, size: 2048 })]);
-    const audit = await server.app.auditLog.listBySubject('application:application-upload');
+    const audit = await server.app.auditLog.listBySubject(`application:${await applicationNamed('application-upload')}`);
     expect(audit.map((entry) => entry.action)).toContain('onboarding.document_uploaded');
   });
 
@@ -170,7 +180,7 @@ describeEachDialect("an applicant's documents", (dialect) => {
     const document = await upload(owner, 'model036/theirs.pdf', blobOf(pdf(), 'application/pdf'));
     const identities = () => server.app.db.withTables<{ cognito_identities: { identity_id: string } }>().selectFrom('cognito_identities').select('identity_id').execute();
     const before = (await identities()).length;
-    const bearer = await server.app.onboardingTokens.issue('application-without-identity');
+    const bearer = await server.app.onboardingTokens.issue(await applicationNamed('application-without-identity'));
     const response = await api('documents', bearer, { kind: 'model036', key: document.key });
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ code: 'DOCUMENT_NOT_OWN' });

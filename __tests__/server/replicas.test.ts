@@ -10,6 +10,7 @@ import { Client } from 'pg';
 import { createDatabase, type DatabaseHandle } from '../../server/db';
 import type { IdentityTables } from '../../server/embedded/cognito/tables';
 import { embeddedIdentityCredentials, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/plugins/identity';
+import { applicationRepository } from '../../server/repositories/applicationRepository';
 import { createIdentityService } from '../../server/services/identity';
 import { onboardingTokens } from '../../server/services/onboardingTokens';
 import { deriveKey } from '../../server/services/serverSecret';
@@ -198,7 +199,9 @@ const pdf = plainPdf({ size: 2048 });
   it('uploads a document and has it checked and listed, each step on the other process', async () => {
     const from = entrance.served.length;
     // The onboarding token every process issues and reads: its key derives from the shared SERVER_SECRET.
-    const bearer = await onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 1800, issuer: `http://127.0.0.1:${internal.port}` }).issue('application-replicas');
+    const bearer = await onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 1800, issuer: `http://127.0.0.1:${internal.port}` }).issue(
+      (await applicationRepository(database.db).create({ email: 'replicas@example.com', idDocument: 'replicas', answers: {}, completedSteps: [], language: 'es' }, new Date())).id,
+    );
     const api = (route: string, body?: unknown) =>
       fetch(`${base}/api/onboarding-management-private/${route}`, {
         method: body === undefined && route === 'documents' ? 'GET' : 'POST',

@@ -115,6 +115,11 @@ export interface OnboardingDocumentTable {
   size: number | string;
   etag: string;
   checked_at: string;
+  /** The evidence copy, `evidence/<applicationId>/...`, once the document is frozen (migration 0021). */
+  evidence_key?: string | null;
+  /** SHA-256 (hex) of the evidence copy's bytes. */
+  sha256?: string | null;
+  frozen_at?: string | null;
 }
 
 /** An application's signed and sealed contract (one per application). */

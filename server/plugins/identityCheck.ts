@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type { OnboardingDocument } from '../repositories/onboardingDocumentRepository';
 import { faceDetector } from '../services/faceDetection';
 import { identityCheck, type IdentityCheck } from '../services/identityCheck';
 
@@ -18,6 +19,9 @@ declare module 'fastify' {
 export const identityCheckPlugin = fp(async (app: FastifyInstance, { config }: { config: Config }) => {
   const detector = config.identityCheck.provider === 'manual' && config.identityCheck.faceDetection ? faceDetector() : undefined;
   if (detector) app.addHook('onClose', () => detector.close());
+  // The photo the check started on: its evidence copy (checked against its SHA-256), not what storage holds now.
+  const photoOf = (document: OnboardingDocument) =>
+    document.evidenceKey && document.sha256 ? app.documents.readEvidence(document.evidenceKey, document.sha256) : app.documents.read(document.key, document.etag);
   app.decorate(
     'identityCheck',
     identityCheck(
@@ -26,7 +30,7 @@ export const identityCheckPlugin = fp(async (app: FastifyInstance, { config }: {
         documents: app.onboardingDocuments,
         auditLog: app.auditLog,
         now: () => app.codes.now(),
-        ...(detector ? { faces: detector, photos: { read: (key: string, etag: string) => app.documents.read(key, etag) } } : {}),
+        ...(detector ? { faces: detector, photos: { read: photoOf } } : {}),
       },
       config.identityCheck,
     ),

@@ -210,6 +210,8 @@ export interface SignatureRecord {
   codeConfirmation: string;
   /** Printed cleaned and shortened, as the User-Agent. */
   requestId: string;
+  /** The documents the applicant provided, frozen at signature: each kind with the SHA-256 of its evidence copy. */
+  evidence?: { kind: string; sha256: string }[];
 }
 
 /**
@@ -239,6 +241,11 @@ export async function appendAuditPage(pdfBytes: Uint8Array, record: SignatureRec
   writer.text(texts.record.sha256Note, { grey: true, size: 8, before: 2 });
   writer.field(texts.record.code, record.codeConfirmation);
   writer.field(texts.record.requestId, headerValueForRecord(record.requestId));
+  if (record.evidence?.length) {
+    writer.text(texts.record.evidence, { bold: true, before: 12 });
+    for (const { kind, sha256 } of record.evidence) writer.field(texts.record.evidenceKinds[kind] ?? kind, sha256);
+    writer.text(texts.record.evidenceNote, { grey: true, size: 8, before: 2 });
+  }
   writer.text(texts.record.seal, { before: 12 });
   await writer.finish(() => '');
   doc.setModificationDate(record.signedAt);

@@ -34,6 +34,10 @@ export interface ContractTexts {
     userAgent: string;
     sha256: string;
     sha256Note: string;
+    /** The documents the applicant provided, each by its SHA-256 as the bank keeps it. */
+    evidence: string;
+    evidenceNote: string;
+    evidenceKinds: Record<string, string>;
     code: string;
     requestId: string;
     contractVersion: string;
@@ -82,6 +86,17 @@ export const CONTRACT_TEXTS: Record<'es' | 'en', ContractTexts> = {
       userAgent: 'Navegador',
       sha256: 'SHA-256 del contrato',
       sha256Note: 'Huella del contrato adjunto (contrato.pdf): cualquier cambio en él da otra huella.',
+      evidence: 'Documentos aportados (SHA-256)',
+      evidenceNote: 'Huella de cada documento tal como Divilo lo conserva desde la comprobación: cualquier cambio en él da otra huella.',
+      evidenceKinds: {
+        documentFront: 'Documento de identidad (anverso)',
+        documentBack: 'Documento de identidad (reverso)',
+        selfie: 'Selfi',
+        model036: 'Modelo 036/037',
+        model200: 'Modelo 200',
+        companyDeeds: 'Escrituras',
+        articlesOfIncorporation: 'Estatutos',
+      },
       code: 'Confirmación de la firma',
       requestId: 'Identificador de la petición',
       contractVersion: 'Versión del texto del contrato',
@@ -127,6 +142,17 @@ export const CONTRACT_TEXTS: Record<'es' | 'en', ContractTexts> = {
       userAgent: 'Browser',
       sha256: 'SHA-256 of the contract',
       sha256Note: 'Fingerprint of the attached contract (contract.pdf): any change to it gives another fingerprint.',
+      evidence: 'Documents provided (SHA-256)',
+      evidenceNote: 'Fingerprint of each document as Divilo has kept it since it was checked: any change to it gives another fingerprint.',
+      evidenceKinds: {
+        documentFront: 'Identity document (front)',
+        documentBack: 'Identity document (back)',
+        selfie: 'Selfie',
+        model036: 'Form 036/037',
+        model200: 'Form 200',
+        companyDeeds: 'Deeds',
+        articlesOfIncorporation: 'Articles of association',
+      },
       code: 'Signature confirmation',
       requestId: 'Request id',
       contractVersion: 'Version of the contract text',

@@ -1,7 +1,8 @@
 // Applicants' documents: the storage identity an applicant uploads under, and the check of each document the
 // applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
+import { createHash } from 'node:crypto';
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
@@ -37,7 +38,8 @@ export type DocumentErrorCode =
   | 'IMAGE_TOO_SMALL'
   | 'IMAGE_TOO_LARGE'
   | 'IMAGE_BLANK'
-  | 'IMAGE_UNIFORM';
+  | 'IMAGE_UNIFORM'
+  | 'DOCUMENT_CHANGED';
 
 export class DocumentError extends Error {
   constructor(
@@ -55,6 +57,25 @@ export interface StorageIdentity {
   token: string;
   expiresIn: number;
 }
+
+/** A checked document's copy in the server's own area, and the SHA-256 of the bytes copied. */
+export interface Evidence {
+  evidenceKey: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * The server's own area of the bucket: the applicants' storage credentials reach only `private/<identityId>/`
+ * (the identity pool's role, deploy/lib/identity.ts; server/embedded/s3/access.ts), so nothing under it can be
+ * written or deleted by an applicant.
+ */
+export const EVIDENCE_PREFIX = 'evidence/';
+
+/** Where the evidence of an application's document of `kind` is kept: named by its hash, so a copy never replaces another. */
+export const evidenceKeyOf = (applicationId: string, kind: string, sha256: string) => `${EVIDENCE_PREFIX}${applicationId}/${kind}/${sha256}`;
+
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 export interface CheckedDocument {
   key: string;
@@ -165,8 +186,52 @@ export function createDocumentService(options: DocumentServiceOptions) {
     await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: key }));
   }
 
+  /**
+   * Copies a checked document into the server's own area: read at the ETag it was checked at (so the copy is
+   * what the check saw, and a file the applicant replaced in storage since is refused as DOCUMENT_CHANGED),
+   * hashed, then written. A GET and a PUT rather than CopyObject: the server needs the bytes to hash them anyway.
+   */
+  async function preserve(applicationId: string, kind: string, key: string, etag: string): Promise<Evidence> {
+    let object;
+    try {
+      object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key, IfMatch: etag }));
+    } catch (error) {
+      if (['NoSuchKey', 'NotFound', 'PreconditionFailed'].includes(errorName(error) ?? '')) {
+        throw new DocumentError('DOCUMENT_CHANGED', 'The document changed in storage after it was checked: upload it again');
+      }
+      throw error;
+    }
+    const bytes = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+    const sha256 = sha256Of(bytes);
+    const evidenceKey = evidenceKeyOf(applicationId, kind, sha256);
+    await s3.send(new PutObjectCommand({ Bucket: storage.bucket, Key: evidenceKey, Body: bytes, ContentType: object.ContentType }));
+    return { evidenceKey, sha256, size: bytes.length };
+  }
+
+  /** The SHA-256 of what is stored at `key` now; undefined when nothing is. */
+  async function digest(key: string): Promise<string | undefined> {
+    try {
+      const object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: key }));
+      return sha256Of((await object.Body?.transformToByteArray()) ?? new Uint8Array());
+    } catch (error) {
+      if (errorName(error) === 'NoSuchKey' || errorName(error) === 'NotFound') return undefined;
+      throw error;
+    }
+  }
+
+  /** The bytes of an evidence copy, refused unless they still hash to what was recorded. */
+  async function readEvidence(evidenceKey: string, sha256: string): Promise<Buffer> {
+    const object = await s3.send(new GetObjectCommand({ Bucket: storage.bucket, Key: evidenceKey }));
+    const bytes = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
+    if (sha256Of(bytes) !== sha256) throw new Error(`the evidence at ${evidenceKey} does not match its recorded SHA-256`);
+    return bytes;
+  }
+
   return {
     storageIdentity,
+    preserve,
+    digest,
+    readEvidence,
     check,
     /** The whole of a stored document, as it was when checked (its ETag). */
     read: (key: string, etag: string) => read(key, etag),

@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
-import type { OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
+import type { OnboardingDocument, OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import type { FaceDetector } from './faceDetection';
 
 export type IdentityImageKind = (typeof IDENTITY_IMAGE_KINDS)[number];
@@ -72,8 +72,8 @@ export interface IdentityCheckDependencies {
   auditLog: Pick<AuditLogRepository, 'append'>;
   /** The server's clock (the code rules' one, which tests move). */
   now: () => Date;
-  /** With a face detector: the stored bytes of a checked photo (its key, and the ETag it was checked at). */
-  photos?: { read(key: string, etag: string): Promise<Buffer> };
+  /** With a face detector: the bytes of a checked photo, from its evidence copy once frozen (evidence.ts). */
+  photos?: { read(document: OnboardingDocument): Promise<Buffer> };
   /** Counts faces, to flag photos for the reviewer; unset: no flags. */
   faces?: Pick<FaceDetector, 'faces'>;
 }
@@ -143,7 +143,7 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
     const documents = await deps.documents.list(applicationId);
     const facesIn = async (kind: IdentityImageKind) => {
       const document = documents.find((candidate) => candidate.kind === kind && candidate.key === images[kind])!;
-      return (await faces.faces(await photos.read(document.key, document.etag))).length;
+      return (await faces.faces(await photos.read(document))).length;
     };
     try {
       const [selfie, front] = [await facesIn('selfie'), await facesIn('documentFront')];

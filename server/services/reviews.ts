@@ -16,7 +16,9 @@ import { currentStepOf } from './onboardingApplications';
 export interface ReviewDependencies {
   db: Kysely<Database>;
   /** The application's checked documents, each with a link that works for a few minutes. */
-  documents?: (applicationId: string) => Promise<{ kind: string; key: string; size: number; checkedAt: string; link: string }[]>;
+  documents?: (applicationId: string) => Promise<
+    { kind: string; key: string; size: number; checkedAt: string; link: string; sha256?: string; evidence?: 'matches' | 'does not match' | 'missing' | 'not frozen yet' }[]
+  >;
   applications: ApplicationRepository;
   contracts: ContractRepository;
   identity: Pick<IdentityService, 'updateAttributes'>;

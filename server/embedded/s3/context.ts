@@ -6,6 +6,7 @@ import type { AuthSettings, Principal } from './auth';
 import type { StorageLayout } from './files';
 import type { BodyHashing } from './hashing';
 import type { StorageRepository } from './repository';
+import type { StorageWriteAudit } from './writeAudit';
 
 export interface StorageSettings {
   buckets: ReadonlySet<string>;
@@ -25,6 +26,8 @@ export interface StorageContext {
   hashing: BodyHashing;
   now: () => number;
   log: FastifyBaseLogger;
+  /** Where each write and delete is reported (writeAudit.ts); unset: nowhere. */
+  audit?: StorageWriteAudit;
 }
 
 /** One authenticated request to a bucket or an object. */

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ownerOf, requireAccess, requireUploadOwner } from './access';
+import { auditWrite } from './writeAudit';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, PartFileError, removeObjectFiles, removeQuietly, UPLOAD_ID, uploadDir } from './files';
@@ -171,6 +172,7 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
   // Committed: the parts' names go (their bytes stay under the objects/ names), then the replaced version's files.
   await removeQuietly(dir, true);
   await removeObjectFiles(context.layout, completed.replacedFiles);
+  await auditWrite(context, s3, { operation: 'CompleteMultipartUpload', size, etag });
 
   const host = String(s3.request.headers.host ?? 'localhost');
   const location = `${s3.request.protocol}://${host}${context.settings.prefix}/${s3.bucket}/${s3.key.split('/').map(encodeURIComponent).join('/')}`;

@@ -2,6 +2,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { requireAccess, ownerOf } from './access';
+import { auditWrite } from './writeAudit';
 import { safeDisposition } from './contentSafety';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
@@ -76,6 +77,7 @@ export async function putObject(context: StorageContext, s3: S3Request) {
     throw error;
   }
   await removeObjectFiles(context.layout, replaced);
+  await auditWrite(context, s3, { operation: 'PutObject', size: written.size, sha256: written.sha256?.toString('hex'), etag });
   return s3.reply.code(200).header('etag', etag).send();
 }
 
@@ -189,5 +191,6 @@ export async function deleteObject(context: StorageContext, s3: S3Request) {
   const files = await context.repository.objects.remove(s3.bucket, s3.key);
   // The rows went first: a crash now leaves unreferenced files, which the sweep removes.
   await removeObjectFiles(context.layout, files);
+  await auditWrite(context, s3, { operation: 'DeleteObject' });
   return s3.reply.code(204).send();
 }

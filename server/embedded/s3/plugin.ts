@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCredentials } from './auth';
 import type { S3Request, StorageContext } from './context';
+import type { StorageWriteAudit } from './writeAudit';
 import { STORAGE_CSP } from './contentSafety';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
@@ -59,6 +60,8 @@ export interface EmbeddedS3Options {
    * event loop. Default 1 (docs/storage.md, Performance).
    */
   hashThreads?: number;
+  /** Where every write and delete is reported, as it happens (writeAudit.ts). */
+  audit?: StorageWriteAudit;
   /** The clock, in epoch milliseconds (tests move it). */
   now?: () => number;
 }
@@ -171,6 +174,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     hashing: new BodyHashing(options.hashThreads ?? 1),
     now,
     log: app.log,
+    audit: options.audit,
   };
 
   // The sweep: at start, then on an interval; never two at once; the app waits for it when closing.

@@ -10,6 +10,9 @@ import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../
 import { ApiError } from '../../plugins/errors';
 import { applicationRepository, type Application } from '../../repositories/applicationRepository';
 import { contractRepository } from '../../repositories/contractRepository';
+import { onboardingDocumentRepository } from '../../repositories/onboardingDocumentRepository';
+import { DocumentError } from '../../services/documents';
+import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { appendAuditPage, applicantName, contractContent, contractDateTime, renderContract } from '../../services/contract';
 import { CONTRACT_TEXTS } from '../../services/contractTexts';
 import { requesterOf } from '../../services/messaging/budget';
@@ -69,7 +72,7 @@ export async function contractRoutes(app: FastifyInstance) {
     app.messages.send(ticket, { text: codeText('contract', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
 
   /** The signed contract: the record of who signed, when, from where and how, appended; then sealed. */
-  const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
+  const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string, evidence: { kind: string; sha256: string }[]) => {
     const language = application.language;
     const texts = CONTRACT_TEXTS[language];
     const template = app.contractTemplates[language];
@@ -87,6 +90,7 @@ export async function contractRoutes(app: FastifyInstance) {
       sha256OfContract: contractSha256,
       codeConfirmation: texts.record.codeConfirmation(maskedWithCountry(phone), contractDateTime(signedAt, language)),
       requestId: request.id,
+      evidence,
     });
     const pdf = await app.contractSeal.seal(withRecord, { signingTime: signedAt, reason: texts.record.sealReason, location: 'Madrid, ES', contactInfo: 'Divilo' });
     return { pdf, contractSha256, sha256: sha256(pdf), templateVersion: template.version };
@@ -97,13 +101,41 @@ export async function contractRoutes(app: FastifyInstance) {
    * application sent for review in one transaction, or nothing when another save changed the application first.
    */
   const signVersion = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string) => {
-    const contract = await sealedContract(request, application, signedAt, phone);
-    const saved = await app.db.transaction().execute(async (trx) => {
-      const done = await applicationRepository(trx).save(application, { completedSteps: [...application.completedSteps, 'docu-sign'], status: 'pending-review' }, signedAt);
-      if (done) await contractRepository(trx).store({ applicationId: application.id, ...contract, signedAt: signedAt.toISOString(), requestId: request.id });
-      return done;
-    });
-    if (saved) await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256, templateVersion: contract.templateVersion });
+    // Every document not frozen yet is copied, with its SHA-256, where the applicant cannot reach it; the
+    // record page names each one by its hash.
+    const documents = await app.onboardingDocuments.list(application.id);
+    let preserved;
+    try {
+      preserved = await preserveDocuments(app.documents, application.id, documents.filter((document) => !document.evidenceKey));
+    } catch (error) {
+      if (error instanceof DocumentError && error.code === 'DOCUMENT_CHANGED') throw new ApiError(409, error.code, error.message);
+      throw error;
+    }
+    const evidence = [
+      ...documents.flatMap((document) => (document.evidenceKey && document.sha256 ? [{ kind: document.kind, sha256: document.sha256 }] : [])),
+      ...preserved.map(({ kind, sha256 }) => ({ kind, sha256 })),
+    ].sort((a, b) => a.kind.localeCompare(b.kind));
+    const contract = await sealedContract(request, application, signedAt, phone, evidence);
+    const outdated = new Error('a document changed meanwhile');
+    const saved = await app.db
+      .transaction()
+      .execute(async (trx) => {
+        const done = await applicationRepository(trx).save(application, { completedSteps: [...application.completedSteps, 'docu-sign'], status: 'pending-review' }, signedAt);
+        if (done) {
+          await contractRepository(trx).store({ applicationId: application.id, ...contract, signedAt: signedAt.toISOString(), requestId: request.id });
+          // A document recorded since it was read: nothing of this signature stays, and it is worked out again.
+          if ((await onboardingDocumentRepository(trx).freeze(application.id, preserved, signedAt)) !== preserved.length) throw outdated;
+        }
+        return done;
+      })
+      .catch((error: unknown) => {
+        if (error === outdated) return undefined;
+        throw error;
+      });
+    if (saved) {
+      await audit(request, saved, 'onboarding.contract_signed', { sha256: contract.sha256, contractSha256: contract.contractSha256, templateVersion: contract.templateVersion });
+      for (const document of preserved) await audit(request, saved, 'onboarding.evidence_frozen', evidenceAudit(document));
+    }
     return saved;
   };
 

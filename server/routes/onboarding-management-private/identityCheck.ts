@@ -6,6 +6,10 @@ import { stepById } from '../../../src/features/signup/flow';
 import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
+import { applicationRepository } from '../../repositories/applicationRepository';
+import { onboardingDocumentRepository } from '../../repositories/onboardingDocumentRepository';
+import { DocumentError } from '../../services/documents';
+import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '../../services/identityCheck';
 import { applicationView } from '../../services/onboardingApplications';
 import { checkTurn } from './steps';
@@ -34,6 +38,8 @@ export async function identityCheckRoutes(app: FastifyInstance) {
           'Each key must be the document of that kind the server checked for this application (`POST documents`): ' +
           '400 VALIDATION_FAILED with validations.documentMissing on the field otherwise. The same photos while their check is pending, ' +
           "waiting for the bank's review or approved start nothing new; after a rejection they start a new check. " +
+          "Starting freezes the photos: each is copied, with its SHA-256, into the server's own area of storage, which the check and the bank's review read " +
+          'from then on (400 VALIDATION_FAILED with validations.documentMissing on a photo changed in storage since it was checked). ' +
           '409 STEP_OUT_OF_ORDER { currentStep }, APPLICATION_CLOSED.',
         headers: BEARER,
         body: {
@@ -68,20 +74,43 @@ export async function identityCheckRoutes(app: FastifyInstance) {
           return { next, application: applicationView((await app.applications.find(applicationId)) ?? application) };
         }
 
+        // The photos this check looks at, copied where the applicant cannot reach them, before the check exists.
+        const photos = (await app.onboardingDocuments.list(applicationId)).filter((document) => images[document.kind as keyof IdentityImages] === document.key);
+        const missing = IDENTITY_IMAGE_KINDS.filter((kind) => !photos.some((document) => document.kind === kind));
+        if (missing.length > 0) throw invalid(missing.map((field) => ({ field, id: 'validations.documentMissing' })));
+        let preserved;
+        try {
+          preserved = await preserveDocuments(app.documents, applicationId, photos);
+        } catch (error) {
+          if (!(error instanceof DocumentError) || error.code !== 'DOCUMENT_CHANGED') throw error;
+          throw invalid(IDENTITY_IMAGE_KINDS.map((field) => ({ field, id: 'validations.documentMissing' })));
+        }
+
         const now = app.codes.now();
         const check: IdentityCheckState = { status: 'pending', provider: app.identityCheck.provider, startedAt: now.toISOString() };
-        const saved = await app.applications.save(
-          application,
-          {
-            answers: { ...application.answers, ...images, identityCheck: check },
-            // New photos wait for their own result, even after an approval of others.
-            completedSteps: [...application.completedSteps.filter((step) => step !== STEP.id && step !== 'check-identity-waiting'), STEP.id],
-          },
-          now,
-        );
+        // The check and its photos' evidence in one transaction, on the version the photos were read at: a photo
+        // reported meanwhile changed that version, and this start is worked out again.
+        const saved = await app.db.transaction().execute(async (trx) => {
+          const started = await applicationRepository(trx).save(
+            application,
+            {
+              answers: { ...application.answers, ...images, identityCheck: check },
+              // New photos wait for their own result, even after an approval of others.
+              completedSteps: [...application.completedSteps.filter((step) => step !== STEP.id && step !== 'check-identity-waiting'), STEP.id],
+            },
+            now,
+          );
+          if (started && (await onboardingDocumentRepository(trx).freeze(applicationId, preserved, now)) !== preserved.length) {
+            throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+          }
+          return started;
+        });
         if (!saved) continue;
         const actor = `application:${applicationId}`;
         await app.auditLog.append({ actor, action: 'onboarding.identity_check_started', subject: actor, requestId: request.id, details: { provider: check.provider } }, now);
+        for (const document of preserved) {
+          await app.auditLog.append({ actor, action: 'onboarding.evidence_frozen', subject: actor, requestId: request.id, details: evidenceAudit(document) }, now);
+        }
         await app.identityCheck.verifier.start(applicationId, images, request.id);
         // The manual check has answered already: the application as it is now.
         return { next, application: applicationView((await app.applications.find(applicationId)) ?? saved) };

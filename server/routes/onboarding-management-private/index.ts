@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
 import { answersPersonalData } from '../../plugins/personalData';
+import { applicationRepository } from '../../repositories/applicationRepository';
+import { onboardingDocumentRepository } from '../../repositories/onboardingDocumentRepository';
 import { DOCUMENT_KINDS, DOCUMENT_NAME_PATTERN, DocumentError, IMAGE_SIDE_PIXELS, type DocumentErrorCode, type DocumentKind } from '../../services/documents';
+import { allEvidenceFrozen, evidenceFrozen } from '../../services/evidence';
 import { identityCheckRoutes } from './identityCheck';
 import { contractRoutes } from './contract';
 import { passwordRoutes } from './password';
@@ -26,7 +29,10 @@ const DOCUMENT_ERROR_STATUS: Record<DocumentErrorCode, number> = {
   IMAGE_TOO_LARGE: 422,
   IMAGE_BLANK: 422,
   IMAGE_UNIFORM: 422,
+  DOCUMENT_CHANGED: 409,
 };
+
+const evidenceFrozenError = () => new ApiError(409, 'EVIDENCE_FROZEN', 'This document was relied on already and can no longer change');
 
 /** What the applicant needs to fix a refused document: the limit it went past. */
 function refusalDetails(code: DocumentErrorCode, maxBytes: number): Record<string, unknown> | undefined {
@@ -88,7 +94,8 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         summary: "The applicant's storage identity and a short-lived token to get upload credentials for it",
         description:
           'Documents go straight from the browser to storage, under `private/<identityId>/`. The browser trades the token for ' +
-          "temporary credentials at the identity pool (GetCredentialsForIdentity with `Logins: { 'cognito-identity.amazonaws.com': token }`).",
+          "temporary credentials at the identity pool (GetCredentialsForIdentity with `Logins: { 'cognito-identity.amazonaws.com': token }`). " +
+          '409 EVIDENCE_FROZEN once the application is signed or closed: there is nothing left to upload.',
         headers: BEARER,
         response: {
           200: {
@@ -102,6 +109,9 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const applicationId = await applicationOf(request);
+      // Signed: nothing is left to upload, so no credentials to write with (the evidence copies hold anyway).
+      const application = await app.applications.find(applicationId);
+      if (application && allEvidenceFrozen(application)) throw evidenceFrozenError();
       const identity = await app.documents.storageIdentity(applicationId);
       return { ...identity, maxDocumentBytes: app.documents.maxDocumentBytes };
     },
@@ -121,7 +131,8 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
           'Errors: 403 DOCUMENT_NOT_OWN, 404 DOCUMENT_NOT_FOUND, 422 DOCUMENT_EMPTY, DOCUMENT_TOO_LARGE (with maxBytes), DOCUMENT_NOT_PDF, ' +
           'DOCUMENT_NOT_IMAGE (another type or format), DOCUMENT_NOT_DECODABLE (truncated, corrupt, a PDF that does not parse or has no page), ' +
           'DOCUMENT_ENCRYPTED, DOCUMENT_ACTIVE_CONTENT (a PDF with scripts, launch actions, attached files…), IMAGE_TOO_SMALL or IMAGE_TOO_LARGE ' +
-          '(with minPixels and maxPixels; also past 64 megapixels), IMAGE_BLANK (one colour), IMAGE_UNIFORM (too little detail).',
+          '(with minPixels and maxPixels; also past 64 megapixels), IMAGE_BLANK (one colour), IMAGE_UNIFORM (too little detail); ' +
+          '409 EVIDENCE_FROZEN for a photo once the identity check started (until a rejection), and for any kind once the contract is signed.',
         headers: BEARER,
         body: {
           type: 'object',
@@ -140,6 +151,13 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       const { kind, key } = request.body as { kind: DocumentKind; key: string };
       const audit = (action: string, details: Record<string, unknown>) =>
         app.auditLog.append({ actor: `application:${applicationId}`, action, subject: `application:${applicationId}`, requestId: request.id, details });
+      const before = await app.applications.find(applicationId);
+      if (!before) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      const frozen = async () => {
+        await audit('onboarding.document_refused', { kind, code: 'EVIDENCE_FROZEN' });
+        return evidenceFrozenError();
+      };
+      if (evidenceFrozen(before, kind)) throw await frozen();
       const kept = await app.onboardingDocuments.list(applicationId);
       let checked;
       try {
@@ -154,7 +172,23 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, refusalDetails(error.code, app.documents.maxDocumentBytes));
       }
       const now = new Date();
-      await app.onboardingDocuments.save(applicationId, { kind, ...checked }, now);
+      // Recorded on the application's version it was allowed on: an identity check or a signature saved
+      // meanwhile (which freeze) makes this save fail and the rule be asked again.
+      let application = before;
+      for (let attempt = 0; ; attempt += 1) {
+        const current = application;
+        const recorded = await app.db.transaction().execute(async (trx) => {
+          const saved = await applicationRepository(trx).save(current, {}, app.codes.now());
+          if (saved) await onboardingDocumentRepository(trx).save(applicationId, { kind, ...checked }, now);
+          return saved;
+        });
+        if (recorded) break;
+        const fresh = await app.applications.find(applicationId);
+        if (!fresh) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+        if (evidenceFrozen(fresh, kind)) throw await frozen();
+        if (attempt === 2) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+        application = fresh;
+      }
       await audit('onboarding.document_uploaded', { kind, size: checked.size });
       const replaced = kept.find((document) => document.kind === kind && document.key !== key);
       if (replaced && !kept.some((document) => document.kind !== kind && document.key === replaced.key)) {

@@ -26,6 +26,7 @@ import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema 
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
 import { applicationView } from '../../services/onboardingApplications';
+import { identityFrozen } from '../../services/evidence';
 import { riskOf } from '../../services/risk';
 import { applicationOf } from './tokens';
 
@@ -40,6 +41,8 @@ interface StepDeclaration {
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
   /** Checks only the server can make (a document it checked), as field errors. */
   verify?: (app: FastifyInstance, applicationId: string, answers: Record<string, unknown>) => Promise<FieldError[]>;
+  /** When the step's answers can no longer change (sending them again unchanged is still fine), and the refusal. */
+  frozen?: { when: (application: Application) => boolean; code: string; message: string };
 }
 
 const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
@@ -63,6 +66,8 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     step: 'personal-info',
     schema: (_saved, now) => personalInfoSchema({ now }),
     fields: { firstName: 'string', firstSurname: 'string', secondSurname: 'string', nationality: 'string', residenceCountry: 'string', birthCountry: 'string', birthDate: 'string' },
+    // The identity check compares the photos with these answers, and the contract names the person by them.
+    frozen: { when: identityFrozen, code: 'IDENTITY_DATA_FROZEN', message: 'The identity data were checked already and can no longer change' },
   },
   { step: 'register-as', schema: () => registerAsSchema, fields: { personType: 'string' } },
   {
@@ -223,7 +228,9 @@ export async function stepRoutes(app: FastifyInstance) {
         schema: {
           tags: ['onboarding'],
           summary: `Saves the ${declaration.step} step and answers the next one`,
-          description: 'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH.',
+          description:
+            'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH' +
+            (declaration.frozen ? `; 409 ${declaration.frozen.code} once the identity check started (until a rejection): the same answers again are fine.` : '.'),
           headers: BEARER,
           body: {
             type: 'object',
@@ -251,6 +258,10 @@ export async function stepRoutes(app: FastifyInstance) {
           const application = await app.applications.find(applicationId);
           if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
           checkTurn(application, declaration.step);
+          const { frozen } = declaration;
+          if (frozen?.when(application) && Object.keys(answers).some((name) => JSON.stringify(answers[name] ?? '') !== JSON.stringify(application.answers[name] ?? ''))) {
+            throw new ApiError(409, frozen.code, frozen.message);
+          }
           const merged = { ...application.answers, ...answers };
           const personType = declaration.step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
           const next = flowStep.next(flowAnswersOf({ answers: merged, personType })) ?? 'welcome';

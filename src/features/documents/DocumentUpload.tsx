@@ -48,6 +48,8 @@ const messages = describeMessages({
     id: 'documents.image.tooManyPixels',
     defaultMessage: 'This photo has more pixels than we can take. Take it with your camera as it comes, not in its largest size.',
   },
+  frozen: { id: 'documents.frozen', defaultMessage: 'This document was already checked for your application and can no longer be replaced.' },
+  imageFrozen: { id: 'documents.image.frozen', defaultMessage: 'Your identity check has started with the photos you sent: they can no longer be replaced.' },
   imageBlank: { id: 'documents.image.blank', defaultMessage: 'This photo shows only one colour: the lens may have been covered or the light too low. Take it again in good light.' },
   imageUniform: {
     id: 'documents.image.uniform',
@@ -110,6 +112,7 @@ const REFUSALS = {
     DOCUMENT_ENCRYPTED: 'pdfEncrypted',
     DOCUMENT_ACTIVE_CONTENT: 'pdfActive',
     DOCUMENT_TOO_LARGE: 'tooLarge',
+    EVIDENCE_FROZEN: 'frozen',
   },
   image: {
     DOCUMENT_EMPTY: 'imageEmpty',
@@ -120,6 +123,7 @@ const REFUSALS = {
     IMAGE_TOO_LARGE: 'imageTooManyPixels',
     IMAGE_BLANK: 'imageBlank',
     IMAGE_UNIFORM: 'imageUniform',
+    EVIDENCE_FROZEN: 'imageFrozen',
   },
 } as const satisfies Record<DocumentFormat, Record<string, keyof typeof messages>>;
 

@@ -109,7 +109,8 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
         }
         const resumeAt = currentStepOf(error);
         if (resumeAt) return goTo(resumeAt);
-        dispatch(errorRaised('error.errorSendingData'));
+        // The identity check compared these answers already: saying so beats "check your connection".
+        dispatch(errorRaised((error as { errorCode?: string } | undefined)?.errorCode === 'IDENTITY_DATA_FROZEN' ? 'error.identityDataFrozen' : 'error.errorSendingData'));
       }
     },
   });
