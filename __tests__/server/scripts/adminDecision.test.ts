@@ -41,5 +41,6 @@ describe('npm run admin approve, as a process, with the user pool unreachable', 
     } finally {
       await server.close();
     }
-  });
+    // Four runs of the command, each a fresh Node process loading TypeScript.
+  }, 120_000);
 });
