@@ -16,7 +16,7 @@ import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
-import { approveApplication, decideIdentity, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
+import { approveApplication, decideIdentity, listApplications, pendingEffects, rejectApplication, ReviewError, type DecisionOutcome, type ReviewDependencies } from '../server/services/reviews';
 import { identityCheckOf } from '../server/services/identityCheck';
 import { loadServerSecret } from '../server/services/serverSecret';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
@@ -95,6 +95,13 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   };
 }
 
+/** What a decision run did: decided, finished what an earlier run left, or found nothing left to do. */
+function decisionLine(id: string, { application, already, finished }: DecisionOutcome): string {
+  if (!already) return `Application ${id} ${application.status}.`;
+  if (finished.length > 0) return `Application ${id} was ${application.status} already; now done: ${finished.join(', ')}.`;
+  return `Application ${id} was ${application.status} already; nothing pending.`;
+}
+
 function osUser(): string {
   try {
     return userInfo().username;
@@ -146,7 +153,9 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
         const documents = (await d.documents?.(id)) ?? [];
         // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
         const identityCheck = identityCheckOf(application) ?? null;
-        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        // What a decision still owes outside the database (an interrupted approve or reject): run it again to finish.
+        const effectsPending = (await pendingEffects(d, id)).map(({ effect, attempts, lastError, claimedUntil }) => ({ effect, attempts, lastError, heldUntil: claimedUntil }));
+        out(JSON.stringify({ ...application, identityCheck, effectsPending, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
         // Said plainly, after the record: evidence that is not what was checked cannot be relied on.
         for (const document of documents) {
           if (document.evidence === 'does not match') out(`WARNING: the ${document.kind} evidence (${document.key}) does not match the SHA-256 recorded when it was frozen (${document.sha256}): do not rely on it.`);
@@ -183,22 +192,18 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
     );
   program
     .command('approve <id>')
-    .description('approve a signed application whose identity is approved: the customer can log in, and gets an e-mail saying so')
+    .description(
+      'approve a signed application whose identity is approved: the customer can log in, and gets an e-mail saying so; run again, it finishes what an interrupted run left pending',
+    )
     .action(
-      withDeps(async (d, id) => {
-        await approveApplication(d, id, reviewer());
-        out(`Application ${id} approved.`);
-      }),
+      withDeps(async (d, id) => out(decisionLine(id, await approveApplication(d, id, reviewer())))),
     );
   program
     .command('reject <id>')
     .description('reject, with the reason the bank records')
     .requiredOption('--reason <reason>', 'why (kept in the audit trail, not sent to the applicant)')
     .action(
-      withDeps(async (d, id, options) => {
-        await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer());
-        out(`Application ${id} rejected.`);
-      }),
+      withDeps(async (d, id, options) => out(decisionLine(id, await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer())))),
     );
   return program;
 }

@@ -24,6 +24,7 @@ export interface Database {
   onboarding_registrations: OnboardingRegistrationTable;
   onboarding_applications: OnboardingApplicationTable;
   onboarding_contracts: OnboardingContractTable;
+  review_effects: ReviewEffectTable;
 }
 
 /** A sign-up waiting for its e-mail code. */
@@ -134,4 +135,21 @@ export interface OnboardingContractTable {
   request_id: string;
   /** The version of the contract template's text (null for contracts signed before versions were kept). */
   template_version: string | null;
+}
+
+/** An effect of a review decision outside the database, carried out after the decision and marked done. */
+export interface ReviewEffectTable {
+  application_id: string;
+  /** `user-pool-status` (the customer's onboarding status in the identity service) or `notice-email`. */
+  effect: string;
+  decision: string;
+  /** Effects run in this order: the e-mail saying the account is ready goes only once sign-in is open. */
+  position: number;
+  created_at: string;
+  /** A run carrying it out holds it until then; a run that died lets it go when the time is over. */
+  claimed_until: string | null;
+  attempts: number;
+  /** Why the last attempt failed (an error code or message of the service, never a secret). */
+  last_error: string | null;
+  done_at: string | null;
 }

@@ -15,6 +15,7 @@ import { onboardingTokens, type OnboardingTokens } from '../services/onboardingT
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireOldRows } from '../services/housekeeping';
+import { finishPendingDecisions } from '../services/reviews';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
 
@@ -40,7 +41,7 @@ declare module 'fastify' {
  */
 function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer, clock: () => Date): Messaging {
   const outbox = outboxSender(app.db, app.log);
-  const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outbox };
+  const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: bankEmail(app, config) };
   const budget = messageBudget(
     messageBudgetRepository(app.db),
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock },
@@ -48,6 +49,9 @@ function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer,
   );
   return messaging(providers, budget);
 }
+
+/** The bank's own e-mail provider (the outbox unless SMTP is configured), as `npm run admin` sends with it. */
+const bankEmail = (app: FastifyInstance, config: Config) => (config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(app.db, app.log));
 
 /** The services the routes share: captcha, one-time codes, messaging, the recovery sealing keys. */
 export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, clock }: { config: Config; secret: Buffer; clock?: () => Date }) => {
@@ -77,9 +81,14 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   );
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
+  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, messages: bankEmail(app, config) };
   const sweeper = setInterval(() => {
     void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
     void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    // A review decision whose run was interrupted (the user pool unreachable) is finished here too.
+    void finishPendingDecisions(reviewEffects, clock?.() ?? new Date())
+      .then(({ failed }) => failed > 0 && app.log.warn({ failed }, 'review decisions with effects still pending'))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'finishing review decisions failed'));
   }, 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

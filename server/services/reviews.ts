@@ -1,11 +1,14 @@
 // The bank's review of applications (npm run admin): list them, look at one, decide its identity check, approve
 // or reject it. Only a signed application (pending review) whose identity a reviewer (or the provider) approved
 // can be approved; approval lets the customer sign in (the identity service's onboarding status) and tells them
-// by e-mail.
+// by e-mail. A decision is recorded with those effects, pending, in one transaction; they are then carried out
+// and marked done one by one, so a run stopped half-way (the user pool unreachable) is finished by the next run
+// of the same decision or by housekeeping, and never strands an application approved but closed.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
-import type { AuditLogRepository } from '../repositories/auditLogRepository';
-import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
+import { auditLogRepository, type AuditEntry, type AuditLogRepository } from '../repositories/auditLogRepository';
+import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
+import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
 import type { ContractRepository } from '../repositories/contractRepository';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
@@ -66,40 +69,171 @@ const NOTICES = {
   },
 } as const;
 
-async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
-  const application = await deps.applications.find(id);
-  if (!application) throw new ReviewError(`No application ${id}`);
-  if (application.status === 'approved' || application.status === 'rejected') throw new ReviewError(`Application ${id} was ${application.status} already`);
-  if (decision === 'approved' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} is ${application.status}: only a signed application (pending-review) can be approved`);
-  const identity = identityCheckOf(application)?.status ?? 'not checked';
-  if (decision === 'approved' && identity !== 'approved') {
-    throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`);
-  }
-  const saved = await deps.applications.save(application, { status: decision }, now);
-  if (!saved) throw new ReviewError(`Application ${id} changed meanwhile: try again`);
-  return decided(deps, saved, decision, reviewer, now, reason);
+/** How long a run holds an effect it carries out; a run that died lets it go when this is over. */
+export const EFFECT_CLAIM_SECONDS = 300;
+
+/** What a decision does outside the database, in the order it does it. */
+function effectsOf(application: Application): ReviewEffectName[] {
+  // The e-mail saying the account is ready goes only once the user pool lets the customer sign in.
+  return application.answers.identityUserSub !== undefined ? ['user-pool-status', 'notice-email'] : ['notice-email'];
 }
 
-/** What follows a saved decision: the sign-in user's status, the audit entry, and the applicant's notice. */
-async function decided(deps: ReviewDependencies, application: Application, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
-  const { id } = application;
-  if (application.answers.identityUserSub !== undefined) {
-    await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: decision === 'approved' ? 'complete' : 'rejected' });
+/** A decision is recorded, and some of its effects are not done yet (the message says which and why). */
+export class EffectsPendingError extends ReviewError {
+  constructor(
+    message: string,
+    readonly pending: ReviewEffectName[],
+  ) {
+    super(message);
   }
-  const subject = `application:${id}`;
-  await deps.auditLog.append({ actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject, details: reason ? { reason } : undefined }, now);
-  const notice = NOTICES[decision][application.language];
+}
+
+export interface DecisionOutcome {
+  application: Application;
+  /** The application had this decision before this run. */
+  already: boolean;
+  /** The effects this run carried out. */
+  finished: ReviewEffectName[];
+}
+
+/** Why an effect failed, as the table and `show` keep it: the service's error code and message, no secret in either. */
+function describeFailure(error: unknown): string {
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  const label = typeof code === 'string' ? code : typeof name === 'string' ? name : 'Error';
+  return typeof message === 'string' && message && message !== label ? `${label}: ${message}` : label;
+}
+
+/** What carrying out the effects needs. */
+export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages'>;
+
+async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect): Promise<void> {
+  if (effect.effect === 'user-pool-status') {
+    await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: effect.decision === 'approved' ? 'complete' : 'rejected' });
+    return;
+  }
+  const notice = NOTICES[effect.decision][application.language];
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
-  return application;
 }
 
-/** Approves an application: the customer can sign in from now on, and is told so. */
+/**
+ * Carries out the decision's effects not done yet, one by one and in order: each claimed (one run at a time),
+ * done, then marked done. Stops at the first that fails (released with its error for the next run) or that
+ * another run holds; either way the decision stays recorded and the error says what is pending.
+ */
+export async function finishEffects(deps: EffectDependencies, application: Application, now: Date): Promise<ReviewEffectName[]> {
+  const effects = reviewEffectRepository(deps.db);
+  const finished: ReviewEffectName[] = [];
+  const until = new Date(now.getTime() + EFFECT_CLAIM_SECONDS * 1000);
+  const pendingAfter = async () => (await effects.list(application.id)).filter((effect) => effect.doneAt === null);
+  for (const effect of await effects.list(application.id)) {
+    if (effect.doneAt !== null) continue;
+    if (!(await effects.claim(application.id, effect.effect, now, until))) {
+      const pending = await pendingAfter();
+      if (!pending.some((item) => item.effect === effect.effect)) continue;
+      const heldUntil = pending.find((item) => item.effect === effect.effect)?.claimedUntil;
+      throw new EffectsPendingError(
+        `Application ${application.id} was ${application.status}; effects pending: ${pending.map((item) => item.effect).join(', ')} (another run is carrying out ${effect.effect} until ${heldUntil ?? 'now'}; run the command again after that)`,
+        pending.map((item) => item.effect),
+      );
+    }
+    try {
+      await carryOut(deps, application, effect);
+    } catch (error) {
+      const why = describeFailure(error);
+      await effects.release(application.id, effect.effect, why);
+      const pending = await pendingAfter();
+      throw new EffectsPendingError(
+        `Application ${application.id} was ${application.status}, but ${effect.effect} failed (${why}); effects pending: ${pending.map((item) => item.effect).join(', ')}. Run the command again to finish them`,
+        pending.map((item) => item.effect),
+      );
+    }
+    await effects.markDone(application.id, effect.effect, now);
+    finished.push(effect.effect);
+  }
+  return finished;
+}
+
+/**
+ * Records a decision, its audit entry and its pending effects in one transaction (or nothing, when another save
+ * changed the application first), so no run can leave a decision without the effects still owed for it.
+ */
+async function recordDecision(
+  deps: ReviewDependencies,
+  application: Application,
+  change: Parameters<ApplicationRepository['save']>[1],
+  audits: AuditEntry[],
+  decision: 'approved' | 'rejected' | undefined,
+  now: Date,
+): Promise<Application | undefined> {
+  return deps.db.transaction().execute(async (trx) => {
+    const saved = await applicationRepository(trx).save(application, change, now);
+    if (!saved) return undefined;
+    const audit = auditLogRepository(trx);
+    for (const entry of audits) await audit.append(entry, now);
+    if (decision) await reviewEffectRepository(trx).record(application.id, decision, effectsOf(saved), now);
+    return saved;
+  });
+}
+
+async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<DecisionOutcome> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const application = await deps.applications.find(id);
+    if (!application) throw new ReviewError(`No application ${id}`);
+    if (application.status === 'approved' || application.status === 'rejected') {
+      // The same decision again finishes what the first run left; the other one is refused.
+      if (application.status !== decision) throw new ReviewError(`Application ${id} was ${application.status} already: it cannot be ${decision}`);
+      return { application, already: true, finished: await finishEffects(deps, application, now) };
+    }
+    if (decision === 'approved' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} is ${application.status}: only a signed application (pending-review) can be approved`);
+    const identity = identityCheckOf(application)?.status ?? 'not checked';
+    if (decision === 'approved' && identity !== 'approved') {
+      throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`);
+    }
+    const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
+    const saved = await recordDecision(deps, application, { status: decision }, [audit], decision, now);
+    // Another save came first (another reviewer's decision, or the applicant's): look again.
+    if (!saved) continue;
+    return { application: saved, already: false, finished: await finishEffects(deps, saved, now) };
+  }
+  throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+}
+
+/**
+ * Approves an application: the customer can sign in from now on, and is told so. Approving it again finishes
+ * what an interrupted run left pending (and says so); approving a rejected one is refused.
+ */
 export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now = new Date()) => decide(deps, id, 'approved', reviewer, now);
 
 /** Rejects an application with the reason the bank records (the customer is told without it). */
-export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now = new Date()): Promise<Application> {
+export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now = new Date()): Promise<DecisionOutcome> {
   if (!reason.trim()) throw new ReviewError('A rejection needs a reason');
   return decide(deps, id, 'rejected', reviewer, now, reason.trim());
+}
+
+/** The effects of decisions still to do, each with its attempts and last error (for `show`). */
+export async function pendingEffects(deps: Pick<ReviewDependencies, 'db'>, id: string): Promise<ReviewEffect[]> {
+  return (await reviewEffectRepository(deps.db).list(id)).filter((effect) => effect.doneAt === null);
+}
+
+/**
+ * Housekeeping's pass: finishes the pending effects of up to `limit` decisions that no run holds. Answers how
+ * many decisions it finished; one that still fails waits for the next pass (or the reviewer's next run).
+ */
+export async function finishPendingDecisions(deps: EffectDependencies & Pick<ReviewDependencies, 'applications'>, now: Date, limit = 20): Promise<{ finished: number; failed: number }> {
+  let finished = 0;
+  let failed = 0;
+  for (const id of await reviewEffectRepository(deps.db).applicationsWithPendingEffects(now, limit)) {
+    const application = await deps.applications.find(id);
+    if (!application) continue;
+    try {
+      await finishEffects(deps, application, now);
+      finished += 1;
+    } catch (error) {
+      if (!(error instanceof EffectsPendingError)) throw error;
+      failed += 1;
+    }
+  }
+  return { finished, failed };
 }
 
 export type IdentityDecision = 'approve' | 'reject';
@@ -138,13 +272,14 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
         : signed
           ? { answers, status: 'rejected' as const }
           : { answers, completedSteps: application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP) };
-    const saved = await deps.applications.save(application, change, now);
-    if (!saved) continue;
-    await deps.auditLog.append(
+    const audits: AuditEntry[] = [
       { actor: `reviewer:${reviewer}`, action: `onboarding.identity_check_${checked.status}`, subject: `application:${id}`, details: { provider: check.provider, ...(why && decision === 'reject' ? { reason: why } : {}) } },
-      now,
-    );
-    if (decision === 'reject' && signed) return decided(deps, saved, 'rejected', reviewer, now, `Identity rejected: ${why}`);
+    ];
+    const rejectsApplication = decision === 'reject' && signed;
+    if (rejectsApplication) audits.push({ actor: `reviewer:${reviewer}`, action: 'onboarding.review_rejected', subject: `application:${id}`, details: { reason: `Identity rejected: ${why}` } });
+    const saved = await recordDecision(deps, application, change, audits, rejectsApplication ? 'rejected' : undefined, now);
+    if (!saved) continue;
+    if (rejectsApplication) await finishEffects(deps, saved, now);
     return saved;
   }
   throw new ReviewError(`Application ${id} changed meanwhile: try again`);

@@ -1,5 +1,6 @@
 // The bank's review (npm run admin): only a signed application can be approved; approve lets the customer log
-// in and tells them; reject records why.
+// in and tells them; reject records why. A decision whose effects fail (the user pool unreachable) stays recorded
+// with them pending, and the next run of the same decision, or housekeeping, finishes them once.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { adminProgram } from '../../../scripts/admin';
 import { outboxSender } from '../../../server/services/messaging/outboxSender';
-import { approveApplication, decideIdentity, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
+import { reviewEffectRepository } from '../../../server/repositories/reviewEffectRepository';
+import {
+  approveApplication,
+  decideIdentity,
+  EFFECT_CLAIM_SECONDS,
+  finishPendingDecisions,
+  listApplications,
+  pendingEffects,
+  rejectApplication,
+  type ReviewDependencies,
+} from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
 import { consentAndSign, readyToSign } from './signing';
@@ -35,7 +46,26 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect((await consentAndSign(server, token)).status).toBe(200);
     return (await server.app.applications.find(id))!;
   }
+  const noticesTo = async (to: string) => (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', to).where('purpose', '=', 'notice').execute()).length;
   const lastEmail = async (to: string) => (await server.app.db.selectFrom('outbox').select('text').where('recipient', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow()).text;
+
+  const admin = (lines: string[] = [], with_: Partial<ReviewDependencies> = {}) => adminProgram(async () => ({ ...deps, ...with_, close: async () => undefined }), (line) => lines.push(line));
+
+  /** The user pool as the admin run sees it: unreachable while `down`, the server's pool otherwise; counts the updates made. */
+  function flakyPool() {
+    const pool = {
+      down: true,
+      updates: 0,
+      identity: {
+        updateAttributes: async (...args: Parameters<ReviewDependencies['identity']['updateAttributes']>) => {
+          if (pool.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+          pool.updates += 1;
+          return server.app.identity.updateAttributes(...args);
+        },
+      },
+    };
+    return pool;
+  }
 
   it('approving lets the customer log in, e-mails them in their language, and is audited once', async () => {
     const application = await signed('00000030R', 'en');
@@ -43,9 +73,107 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await approveApplication(deps, application.id, 'marta');
     await expect(signIn(server.base, '00000030R', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
     expect(await lastEmail(application.email)).toContain('your Divilo account is ready');
-    await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow('approved already');
+    // Again: nothing is pending, so it says so and changes nothing.
+    await expect(approveApplication(deps, application.id, 'marta')).resolves.toMatchObject({ already: true, finished: [] });
+    const lines: string[] = [];
+    await admin(lines).parseAsync(['node', 'admin', 'approve', application.id]);
+    expect(lines).toEqual([`Application ${application.id} was approved already; nothing pending.`]);
+    await expect(rejectApplication(deps, application.id, 'Second thoughts', 'marta')).rejects.toThrow(`Application ${application.id} was approved already: it cannot be rejected`);
+    expect(await noticesTo(application.email)).toBe(1);
     const audit = await server.app.auditLog.listBySubject(`application:${application.id}`);
     expect(audit.filter((entry) => entry.action === 'onboarding.review_approved')).toEqual([expect.objectContaining({ actor: 'reviewer:marta' })]);
+  });
+
+  it('an unreachable user pool leaves the approval recorded with its effects pending; approving again finishes them, the e-mail sent once', async () => {
+    const application = await signed('00000043G', 'en');
+    const pool = flakyPool();
+    await expect(admin([], { identity: pool.identity }).parseAsync(['node', 'admin', 'approve', application.id])).rejects.toThrow(
+      `Application ${application.id} was approved, but user-pool-status failed (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9); effects pending: user-pool-status, notice-email. Run the command again to finish them`,
+    );
+    expect((await server.app.applications.find(application.id))!.status).toBe('approved');
+    await expect(signIn(server.base, '00000043G', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    expect(await noticesTo(application.email)).toBe(0);
+    const shown: string[] = [];
+    await admin(shown).parseAsync(['node', 'admin', 'show', application.id]);
+    expect(JSON.parse(shown.join('\n')).effectsPending).toEqual([
+      { effect: 'user-pool-status', attempts: 1, lastError: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9', heldUntil: null },
+      { effect: 'notice-email', attempts: 0, lastError: null, heldUntil: null },
+    ]);
+    // Still down: the second run fails the same way and sends nothing; a rejection is refused all along.
+    await expect(admin([], { identity: pool.identity }).parseAsync(['node', 'admin', 'approve', application.id])).rejects.toThrow('effects pending: user-pool-status, notice-email');
+    await expect(admin().parseAsync(['node', 'admin', 'reject', application.id, '--reason', 'x'])).rejects.toThrow('was approved already: it cannot be rejected');
+    expect(await noticesTo(application.email)).toBe(0);
+
+    pool.down = false;
+    const lines: string[] = [];
+    await admin(lines, { identity: pool.identity }).parseAsync(['node', 'admin', 'approve', application.id]);
+    expect(lines).toEqual([`Application ${application.id} was approved already; now done: user-pool-status, notice-email.`]);
+    await expect(signIn(server.base, '00000043G', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
+    expect(await noticesTo(application.email)).toBe(1);
+    const after: string[] = [];
+    await admin(after, { identity: pool.identity }).parseAsync(['node', 'admin', 'approve', application.id]);
+    expect(after).toEqual([`Application ${application.id} was approved already; nothing pending.`]);
+    shown.length = 0;
+    await admin(shown).parseAsync(['node', 'admin', 'show', application.id]);
+    expect(JSON.parse(shown.join('\n')).effectsPending).toEqual([]);
+    expect(pool.updates).toBe(1);
+    expect(await noticesTo(application.email)).toBe(1);
+    expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).filter((entry) => entry.action === 'onboarding.review_approved')).toHaveLength(1);
+  });
+
+  it('two approvals at once, and two runs finishing one interrupted approval at once: each effect runs once', async () => {
+    const counted = () => {
+      const pool = flakyPool();
+      pool.down = false;
+      let sent = 0;
+      const messages = { send: async (message: Parameters<ReviewDependencies['messages']['send']>[0]) => { sent += 1; await deps.messages.send(message); } };
+      return { with_: { identity: pool.identity, messages }, counts: () => ({ updates: pool.updates, sent }) };
+    };
+    const first = await signed('00000044M');
+    const [a, b] = [counted(), counted()];
+    const both = await Promise.allSettled([approveApplication({ ...deps, ...a.with_ }, first.id, 'marta'), approveApplication({ ...deps, ...b.with_ }, first.id, 'pablo')]);
+    expect(both.filter((result) => result.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
+    for (const result of both) if (result.status === 'rejected') expect(String(result.reason)).toContain('another run is carrying out');
+    expect(a.counts().updates + b.counts().updates).toBe(1);
+    expect(a.counts().sent + b.counts().sent).toBe(1);
+    expect(await noticesTo(first.email)).toBe(1);
+    expect((await server.app.auditLog.listBySubject(`application:${first.id}`)).filter((entry) => entry.action.startsWith('onboarding.review_'))).toHaveLength(1);
+
+    const second = await signed('00000045Y');
+    const down = flakyPool();
+    await expect(approveApplication({ ...deps, identity: down.identity }, second.id, 'marta')).rejects.toThrow('effects pending');
+    const [c, d] = [counted(), counted()];
+    await Promise.allSettled([approveApplication({ ...deps, ...c.with_ }, second.id, 'marta'), approveApplication({ ...deps, ...d.with_ }, second.id, 'pablo')]);
+    expect(c.counts().updates + d.counts().updates).toBe(1);
+    expect(c.counts().sent + d.counts().sent).toBe(1);
+    expect(await noticesTo(second.email)).toBe(1);
+    expect(await pendingEffects(deps, second.id)).toEqual([]);
+  });
+
+  it('housekeeping finishes an interrupted decision once the pool is back, leaving alone an effect a live run holds', async () => {
+    const application = await signed('00000046F', 'en');
+    const pool = flakyPool();
+    const now = new Date();
+    await expect(rejectApplication({ ...deps, identity: pool.identity }, application.id, 'Not resident', 'marta', now)).rejects.toThrow('effects pending: user-pool-status, notice-email');
+    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, messages: deps.messages };
+    expect(await finishPendingDecisions(housekeeping, now)).toMatchObject({ failed: expect.any(Number) });
+    expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['user-pool-status', 2], ['notice-email', 0]]);
+
+    // A run holds the pool update (it claimed it and has not finished): housekeeping leaves it until the claim is over.
+    pool.down = false;
+    const held = new Date(now.getTime() + 1000);
+    expect(await reviewEffectRepository(deps.db).claim(application.id, 'user-pool-status', held, new Date(held.getTime() + EFFECT_CLAIM_SECONDS * 1000))).toBe(true);
+    await finishPendingDecisions(housekeeping, new Date(held.getTime() + 60_000));
+    expect(pool.updates).toBe(0);
+    expect(await noticesTo(application.email)).toBe(0);
+
+    await finishPendingDecisions(housekeeping, new Date(held.getTime() + (EFFECT_CLAIM_SECONDS + 1) * 1000));
+    expect(pool.updates).toBe(1);
+    expect(await pendingEffects(deps, application.id)).toEqual([]);
+    expect(await noticesTo(application.email)).toBe(1);
+    expect(await lastEmail(application.email)).toContain('cannot open your account');
+    await expect(signIn(server.base, '00000046F', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} was rejected already: it cannot be approved`);
   });
 
   it('rejecting needs a reason, records it, tells the applicant without it, and keeps sign-in closed', async () => {
@@ -90,7 +218,6 @@ describeEachDialect('onboarding: the review', (dialect) => {
   });
   const identityAudit = async (id: string) =>
     (await server.app.auditLog.listBySubject(`application:${id}`)).filter((entry) => entry.action.startsWith('onboarding.identity_check') || entry.action.startsWith('onboarding.review'));
-  const admin = (lines: string[] = []) => adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => lines.push(line));
 
   it('refuses to approve a signed application until a reviewer approved its identity; then approves it', async () => {
     const application = await signed('00000036Q', 'es', 'needs-review');
