@@ -14,6 +14,8 @@ import { listObjects } from './listing';
 import { StorageMaintenance, sweepStorage, type SweepReport } from './maintenance';
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart } from './multipart';
 import { deleteObject, getObject, putObject } from './objects';
+import { withinQuota, type QuotaOf } from './quota';
+import { createQuotaRepository } from './quotaRepository';
 import { createStorageRepository } from './repository';
 import type { StorageTables } from './tables';
 import { textElement, XML_INVALID, xmlDocument } from './xml';
@@ -54,6 +56,11 @@ export interface EmbeddedS3Options {
    */
   corsOrigins?: '*' | string[] | false;
   maintenance?: StorageMaintenance;
+  /**
+   * The quota of the area a written key is in (docs/storage.md, "Quotas"): PutObject and UploadPart over it are
+   * refused before their body is read. Default: no quotas.
+   */
+  quotaOf?: QuotaOf;
   /**
    * Worker threads that hash uploaded bodies (MD5 for ETags, SHA-256 and CRC32 to check them); 0 hashes on the
    * event loop. Default 1 (docs/storage.md, Performance).
@@ -139,7 +146,7 @@ async function dispatch(context: StorageContext, s3: S3Request) {
     case 'HEAD':
       return getObject(context, s3, true);
     case 'PUT':
-      return has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3);
+      return withinQuota(context, s3, () => (has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3)));
     case 'POST':
       if (has('uploads')) return createMultipartUpload(context, s3);
       if (has('uploadId')) return completeMultipartUpload(context, s3);
@@ -169,6 +176,8 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     repository: createStorageRepository(options.db.withTables<StorageTables>() as unknown as Kysely<StorageTables>),
     layout,
     hashing: new BodyHashing(options.hashThreads ?? 1),
+    quotaOf: options.quotaOf,
+    quotas: options.quotaOf && createQuotaRepository(options.db.withTables<StorageTables>() as unknown as Kysely<StorageTables>),
     now,
     log: app.log,
   };
