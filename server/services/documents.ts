@@ -171,6 +171,8 @@ export function createDocumentService(options: DocumentServiceOptions) {
     /** The whole of a stored document, as it was when checked (its ETag). */
     read: (key: string, etag: string) => read(key, etag),
     remove,
+    /** The storage client (the server's credentials) and the documents bucket, for the housekeeping sweep. */
+    storage: { client: s3, bucket: storage.bucket },
     maxDocumentBytes: storage.maxDocumentBytes,
     /** The largest file of `kind` this deployment accepts. */
     maxBytesOf: (kind: DocumentKind) => documentMaxBytes(kind, storage.maxDocumentBytes),

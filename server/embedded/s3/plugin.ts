@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCredentials } from './auth';
 import type { S3Request, StorageContext } from './context';
 import { STORAGE_CSP } from './contentSafety';
+import { deleteObjects } from './deleteObjects';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
 import { BodyHashing } from './hashing';
@@ -123,12 +124,12 @@ function parsePath(rawPath: string, prefix: string): { bucket: string; key: stri
   }
 }
 
-const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'delete', 'restore', 'select', 'attributes', 'retention', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
+const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'restore', 'select', 'attributes', 'retention', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
 
 async function dispatch(context: StorageContext, s3: S3Request) {
   const { method } = s3.request;
   const has = (name: string) => s3.query[name] !== undefined;
-  const unsupported = SUBRESOURCES_NOT_IMPLEMENTED.find(has);
+  const unsupported = SUBRESOURCES_NOT_IMPLEMENTED.find(has) ?? (s3.key !== '' && has('delete') ? 'delete' : undefined);
   if (unsupported) throw errors.notImplemented(`The ${unsupported} subresource`);
 
   if (s3.key === '') {
@@ -136,6 +137,7 @@ async function dispatch(context: StorageContext, s3: S3Request) {
       return s3.reply.type('application/xml').send(xmlDocument('LocationConstraint', context.auth.region === 'us-east-1' ? '' : context.auth.region));
     }
     if (method === 'GET' && has('uploads')) throw errors.notImplemented('ListMultipartUploads');
+    if (method === 'POST' && has('delete')) return deleteObjects(context, s3);
     if (method === 'GET') return listObjects(context.repository, s3.bucket, s3.principal, s3.query, s3.reply);
     if (method === 'HEAD') return s3.reply.code(200).header('x-amz-bucket-region', context.auth.region).send();
     throw errors.methodNotAllowed();
