@@ -41,6 +41,8 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   { call: 's3:GetObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "reads a document's first bytes or whole photo; the reviewers' download links are signed with it" },
   { call: 's3:PutObject', grants: [{ action: 's3:PutObject', resource: 'objects' }], why: "copies a checked document into the server's own evidence/ area when it is frozen" },
   { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
+  { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents" },
+  { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes uploads never reported as documents, a day after they were stored' },
 ];
 
 /** The names the policy's resources are written with: real ones (or deployment tokens), or the docs' placeholders. */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSupportedCountry } from 'libphonenumber-js/min';
 import { awsPartition } from '../src/config/awsPartition';
+import { LARGEST_DOCUMENT_BYTES } from '../src/validation/documentLimits';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
 import { ContractTemplateError, loadContractTemplates, type ContractTemplates } from './services/contractTemplates';
 import type { IdentityProvider } from './services/identityCheck';
@@ -380,7 +381,8 @@ export function loadConfig(env: Env = process.env): Config {
       region,
       bucket,
       endpoint: embeddedStorage ? url(env, 'S3_ENDPOINT', `${publicUrl}/s3`) : endpoints.s3,
-      maxDocumentBytes: integer(env, 'DOCUMENT_MAX_BYTES', 20 * 1024 * 1024, 1024, 5 * 1024 ** 3),
+      // May only lower the product's caps per kind (src/validation/documentLimits.ts), never raise them.
+      maxDocumentBytes: integer(env, 'DOCUMENT_MAX_BYTES', LARGEST_DOCUMENT_BYTES, 1024, LARGEST_DOCUMENT_BYTES),
       embedded: embeddedStorage,
     },
     serverSecret,

@@ -1,5 +1,7 @@
-import { expireOldRows } from '../../server/services/housekeeping';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
+import { expireOldRows, removeUnreportedUploads } from '../../server/services/housekeeping';
 import { toDbTime } from '../../server/db/values';
+import { BUCKET, REGION, startStorage, testBytes, type StorageHarness } from './embedded/s3/harness';
 import { describeEachDialect, openTestDatabase, type TestDatabase } from './helpers';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
@@ -42,5 +44,47 @@ describeEachDialect('housekeeping', (dialect) => {
     expect((await db.selectFrom('message_budgets').select('bucket').execute()).map((row) => row.bucket)).toEqual(['email:total']);
     expect((await db.selectFrom('login_sessions').select('id_hash').execute()).map((row) => row.id_hash)).toEqual(['live']);
     expect((await db.selectFrom('outbox').select('text').execute()).map((row) => row.text)).toEqual(['recent']);
+  });
+});
+
+describeEachDialect('the sweep of unreported uploads', (dialect) => {
+  let storage: StorageHarness;
+  beforeAll(async () => {
+    // The client signs with the real time, the endpoint's clock is moved to when each file is stored.
+    storage = await startStorage(dialect, { maxClockSkewSeconds: 30 * 86_400 });
+  });
+  afterAll(() => storage.close());
+
+  it('removes files of applicants\' areas left unreported for a day, logging key and size, and keeps reported documents, recent files and the server\'s areas', async () => {
+    const client = storage.client();
+    const area = `private/${REGION}:5d0c6a52-3c3e-4d55-9a8e-0c2a4f1b7e01/`;
+    const put = async (key: string, size: number, hoursAgo: number) => {
+      // Stored at that time: the endpoint's clock stopped there.
+      storage.clock.fixedMs = now.getTime() - hoursAgo * 3600_000;
+      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: testBytes(size) }));
+    };
+    await put(`${area}model036/abandoned.pdf`, 3000, 25);
+    await put(`${area}junk/stored-for-later.bin`, 5000, 24);
+    await put(`${area}model036/reported.pdf`, 2000, 30);
+    await put(`${area}selfie/recent.jpg`, 1000, 23);
+    await put('evidence/application-1/selfie.jpg', 1000, 48);
+    await put('public/terms.pdf', 1000, 48);
+    storage.clock.fixedMs = now.getTime();
+    await storage.db
+      .insertInto('onboarding_documents')
+      .values({ application_id: 'application-1', kind: 'model036', object_key: `${area}model036/reported.pdf`, size: 2000, etag: '"e"', checked_at: ago(29) })
+      .execute();
+
+    const logged: unknown[] = [];
+    const log = { info: (details: unknown, message: string) => logged.push({ details, message }), warn: (details: unknown) => logged.push({ warn: details }) };
+    expect(await removeUnreportedUploads({ storage: { client, bucket: BUCKET }, db: storage.db, now, log })).toEqual({ removed: 2, bytes: 8000 });
+    expect(logged).toEqual([
+      { details: { key: `${area}junk/stored-for-later.bin`, size: 5000 }, message: 'unreported upload removed' },
+      { details: { key: `${area}model036/abandoned.pdf`, size: 3000 }, message: 'unreported upload removed' },
+    ]);
+    const left = await client.send(new ListObjectsV2Command({ Bucket: BUCKET }));
+    expect((left.Contents ?? []).map((object) => object.Key)).toEqual(['evidence/application-1/selfie.jpg', `${area}model036/reported.pdf`, `${area}selfie/recent.jpg`, 'public/terms.pdf']);
+    // Nothing more to do a moment later.
+    expect(await removeUnreportedUploads({ storage: { client, bucket: BUCKET }, db: storage.db, now, log })).toEqual({ removed: 0, bytes: 0 });
   });
 });

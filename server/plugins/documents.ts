@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { onboardingDocumentRepository, type OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import { createDocumentService, type DocumentService } from '../services/documents';
+import { removeUnreportedUploads } from '../services/housekeeping';
 import { embeddedIdentityCredentials } from './identity';
 import { embeddedStorageCredentials } from './storage';
 
@@ -36,5 +37,20 @@ export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret 
   });
   app.decorate('documents', documents);
   app.decorate('onboardingDocuments', onboardingDocumentRepository(app.db));
-  app.addHook('onClose', async () => documents.close());
+  // Files never reported as documents go a day after they were stored (docs/storage.md, "Quotas"); hourly, so
+  // none stays much beyond that day.
+  let sweeping: Promise<unknown> | undefined;
+  const sweeper = setInterval(() => {
+    sweeping ??= removeUnreportedUploads({ storage: documents.storage, db: app.db, now: new Date(), log: app.log })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'the sweep of unreported uploads failed'))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  }, 3600_000);
+  sweeper.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await sweeping;
+    documents.close();
+  });
 });

@@ -4,23 +4,23 @@ import { createHash } from 'node:crypto';
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
+import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
 import { inspectPdf } from './pdfInspection';
 
 /**
  * The documents the wizard asks for (seed §3): modelo 036, deeds, articles of association, modelo 200 (PDFs),
- * and the identity check's photos (JPEG or PNG).
+ * and the identity check's photos (JPEG or PNG); declared with their size caps, shared with the browser.
  */
-export const DOCUMENT_KINDS = ['model036', 'companyDeeds', 'articlesOfIncorporation', 'model200', ...IDENTITY_IMAGE_KINDS] as const;
-export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+export { DOCUMENT_KINDS, type DocumentKind };
 
 /** The content types a photo may have, and the format its bytes must then be. */
 const IMAGE_TYPES: Record<string, ImageFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png' };
 /** Each side of a photo, in pixels: enough to read an ID document, no more than a camera makes. */
 export const IMAGE_SIDE_PIXELS = { min: IMAGE_LIMITS.minSide, max: IMAGE_LIMITS.maxSide } as const;
 
-const isImageKind = (kind: DocumentKind) => (IDENTITY_IMAGE_KINDS as readonly string[]).includes(kind);
+const isImageKind = (kind: DocumentKind) => documentFormatOf(kind) === 'image';
 
 /** The name of a document inside the applicant's area: plain path segments, never `.` or `..`. */
 export const DOCUMENT_NAME_PATTERN = "^(?!(?:.*/)?\\.{1,2}(?:/|$))[A-Za-z0-9!_.*'() -]+(?:/[A-Za-z0-9!_.*'() -]+)*$";
@@ -154,7 +154,8 @@ export function createDocumentService(options: DocumentServiceOptions) {
     }
     const size = head.ContentLength ?? 0;
     if (size === 0) throw new DocumentError('DOCUMENT_EMPTY', 'The document is empty');
-    if (size > storage.maxDocumentBytes) throw new DocumentError('DOCUMENT_TOO_LARGE', `The document is larger than ${storage.maxDocumentBytes} bytes`);
+    const maxBytes = documentMaxBytes(kind, storage.maxDocumentBytes);
+    if (size > maxBytes) throw new DocumentError('DOCUMENT_TOO_LARGE', `The document is larger than ${maxBytes} bytes`);
     const type = (head.ContentType ?? '').split(';')[0].trim().toLowerCase();
     await (isImageKind(kind) ? checkImage(key, type, head.ETag) : checkPdf(key, type, head.ETag));
     return { key, size, etag: head.ETag ?? '' };
@@ -236,7 +237,11 @@ export function createDocumentService(options: DocumentServiceOptions) {
     /** The whole of a stored document, as it was when checked (its ETag). */
     read: (key: string, etag: string) => read(key, etag),
     remove,
+    /** The storage client (the server's credentials) and the documents bucket, for the housekeeping sweep. */
+    storage: { client: s3, bucket: storage.bucket },
     maxDocumentBytes: storage.maxDocumentBytes,
+    /** The largest file of `kind` this deployment accepts. */
+    maxBytesOf: (kind: DocumentKind) => documentMaxBytes(kind, storage.maxDocumentBytes),
     close() {
       cognito.destroy();
       s3.destroy();

@@ -1,5 +1,7 @@
 // Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
-// message budgets whose window is over and old outbox messages. Removed on a schedule (services plugin), like the captcha sweep and the storage sweep.
+// message budgets whose window is over and old outbox messages; and stored files no application reported as a
+// document. Removed on a schedule (services and documents plugins), like the captcha sweep and the storage sweep.
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
@@ -39,4 +41,57 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
     ),
     outbox: count(await db.deleteFrom('outbox').where('created_at', '<=', before(settings.outboxRetentionSeconds)).executeTakeFirst()),
   };
+}
+
+/** The applicants' areas: everything else in the bucket is the server's alone (docs/storage.md, "Who may do what"). */
+const APPLICANT_AREAS = 'private/';
+
+export interface UnreportedUploadSweep {
+  /** The storage client with the server's credentials, and the documents bucket. */
+  storage: { client: Pick<S3Client, 'send'>; bucket: string };
+  db: Kysely<Database>;
+  now: Date;
+  /** Told of each removal: its key and size only. */
+  log: { info(details: { key: string; size: number }, message: string): void; warn(details: { key: string; code?: string }, message: string): void };
+  /** Age from which an unreported file goes (default a day: an applicant uploads and reports within minutes). */
+  maxAgeSeconds?: number;
+}
+
+/**
+ * Removes the files in applicants' areas stored more than `maxAgeSeconds` ago that no application reported as a
+ * document (an abandoned attempt, or storage used for something else); reported documents and the server's
+ * areas stay. Through ListObjectsV2 and DeleteObjects, so it works on Amazon S3 as on the embedded endpoint.
+ */
+export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Promise<{ removed: number; bytes: number }> {
+  const { storage, db, log } = sweep;
+  const cutoff = sweep.now.getTime() - (sweep.maxAgeSeconds ?? 86_400) * 1000;
+  let removed = 0;
+  let bytes = 0;
+  let token: string | undefined;
+  do {
+    const page = await storage.client.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: APPLICANT_AREAS, ContinuationToken: token }));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    const old = (page.Contents ?? []).filter((object) => object.Key && object.LastModified && object.LastModified.getTime() <= cutoff);
+    if (old.length === 0) continue;
+    // Asked page by page, just before the removal: a document reported since the listing stays.
+    const keys = old.map((object) => object.Key!);
+    const reported = new Set((await db.selectFrom('onboarding_documents').select('object_key').where('object_key', 'in', keys).execute()).map((row) => row.object_key));
+    const unreported = old.filter((object) => !reported.has(object.Key!));
+    if (unreported.length === 0) continue;
+    const answer = await storage.client.send(
+      new DeleteObjectsCommand({ Bucket: storage.bucket, Delete: { Objects: unreported.map((object) => ({ Key: object.Key })), Quiet: true } }),
+    );
+    const failed = new Map((answer.Errors ?? []).map((error) => [error.Key, error.Code]));
+    for (const object of unreported) {
+      const key = object.Key!;
+      if (failed.has(key)) {
+        log.warn({ key, code: failed.get(key) }, 'an unreported upload could not be removed');
+        continue;
+      }
+      log.info({ key, size: object.Size ?? 0 }, 'unreported upload removed');
+      removed += 1;
+      bytes += object.Size ?? 0;
+    }
+  } while (token);
+  return { removed, bytes };
 }

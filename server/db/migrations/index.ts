@@ -14,6 +14,7 @@ import * as openCodesIndex from './0013_open_codes_index';
 import * as messageBudgets from './0017_message_budgets';
 import * as contractTemplateVersion from './0020_contract_template_version';
 import * as documentEvidence from './0021_document_evidence';
+import * as storageReservations from './0024_storage_reservations';
 import * as reviewEffects from './0027_review_effects';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
@@ -33,5 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0017_message_budgets': messageBudgets,
   '0020_contract_template_version': contractTemplateVersion,
   '0021_document_evidence': documentEvidence,
+  '0024_storage_reservations': storageReservations,
   '0027_review_effects': reviewEffects,
 };

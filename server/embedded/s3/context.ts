@@ -5,6 +5,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthSettings, Principal } from './auth';
 import type { StorageLayout } from './files';
 import type { BodyHashing } from './hashing';
+import type { QuotaOf } from './quota';
+import type { QuotaRepository } from './quotaRepository';
 import type { StorageRepository } from './repository';
 import type { StorageWriteAudit } from './writeAudit';
 
@@ -24,6 +26,9 @@ export interface StorageContext {
   layout: StorageLayout;
   /** Digests of uploaded bodies, off the event loop. */
   hashing: BodyHashing;
+  /** The quota of a write's area (none: no quotas), and the reservations that enforce it. */
+  quotaOf?: QuotaOf;
+  quotas?: QuotaRepository;
   now: () => number;
   log: FastifyBaseLogger;
   /** Where each write and delete is reported (writeAudit.ts); unset: nowhere. */

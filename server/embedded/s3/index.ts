@@ -3,3 +3,4 @@ export { embeddedS3, S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS, type Embe
 export { StorageMaintenance, type SweepReport } from './maintenance';
 export type { AwsCredentials, ResolveTemporaryCredentials, TemporaryCredentials } from './auth';
 export type { StorageTables } from './tables';
+export type { AreaQuota, QuotaOf } from './quota';

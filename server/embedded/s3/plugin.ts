@@ -8,6 +8,7 @@ import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCrede
 import type { S3Request, StorageContext } from './context';
 import type { StorageWriteAudit } from './writeAudit';
 import { STORAGE_CSP } from './contentSafety';
+import { deleteObjects } from './deleteObjects';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
 import { BodyHashing } from './hashing';
@@ -15,6 +16,8 @@ import { listObjects } from './listing';
 import { StorageMaintenance, sweepStorage, type SweepReport } from './maintenance';
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart } from './multipart';
 import { deleteObject, getObject, putObject } from './objects';
+import { withinQuota, type QuotaOf } from './quota';
+import { createQuotaRepository } from './quotaRepository';
 import { createStorageRepository } from './repository';
 import type { StorageTables } from './tables';
 import { textElement, XML_INVALID, xmlDocument } from './xml';
@@ -55,6 +58,11 @@ export interface EmbeddedS3Options {
    */
   corsOrigins?: '*' | string[] | false;
   maintenance?: StorageMaintenance;
+  /**
+   * The quota of the area a written key is in (docs/storage.md, "Quotas"): PutObject and UploadPart over it are
+   * refused before their body is read. Default: no quotas.
+   */
+  quotaOf?: QuotaOf;
   /**
    * Worker threads that hash uploaded bodies (MD5 for ETags, SHA-256 and CRC32 to check them); 0 hashes on the
    * event loop. Default 1 (docs/storage.md, Performance).
@@ -119,12 +127,12 @@ function parsePath(rawPath: string, prefix: string): { bucket: string; key: stri
   }
 }
 
-const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'delete', 'restore', 'select', 'attributes', 'retention', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
+const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'restore', 'select', 'attributes', 'retention', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
 
 async function dispatch(context: StorageContext, s3: S3Request) {
   const { method } = s3.request;
   const has = (name: string) => s3.query[name] !== undefined;
-  const unsupported = SUBRESOURCES_NOT_IMPLEMENTED.find(has);
+  const unsupported = SUBRESOURCES_NOT_IMPLEMENTED.find(has) ?? (s3.key !== '' && has('delete') ? 'delete' : undefined);
   if (unsupported) throw errors.notImplemented(`The ${unsupported} subresource`);
 
   if (s3.key === '') {
@@ -132,6 +140,7 @@ async function dispatch(context: StorageContext, s3: S3Request) {
       return s3.reply.type('application/xml').send(xmlDocument('LocationConstraint', context.auth.region === 'us-east-1' ? '' : context.auth.region));
     }
     if (method === 'GET' && has('uploads')) throw errors.notImplemented('ListMultipartUploads');
+    if (method === 'POST' && has('delete')) return deleteObjects(context, s3);
     if (method === 'GET') return listObjects(context.repository, s3.bucket, s3.principal, s3.query, s3.reply);
     if (method === 'HEAD') return s3.reply.code(200).header('x-amz-bucket-region', context.auth.region).send();
     throw errors.methodNotAllowed();
@@ -142,7 +151,7 @@ async function dispatch(context: StorageContext, s3: S3Request) {
     case 'HEAD':
       return getObject(context, s3, true);
     case 'PUT':
-      return has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3);
+      return withinQuota(context, s3, () => (has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3)));
     case 'POST':
       if (has('uploads')) return createMultipartUpload(context, s3);
       if (has('uploadId')) return completeMultipartUpload(context, s3);
@@ -172,6 +181,8 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     repository: createStorageRepository(options.db.withTables<StorageTables>() as unknown as Kysely<StorageTables>),
     layout,
     hashing: new BodyHashing(options.hashThreads ?? 1),
+    quotaOf: options.quotaOf,
+    quotas: options.quotaOf && createQuotaRepository(options.db.withTables<StorageTables>() as unknown as Kysely<StorageTables>),
     now,
     log: app.log,
     audit: options.audit,

@@ -57,9 +57,22 @@ export type StorageObjectSegmentTable = {
   size: DbBigint;
 };
 
+/** Bytes an upload still arriving under a quota area may take (migration 0024): counted with the area's objects. */
+export type StorageReservationTable = {
+  id: string;
+  bucket: string;
+  /** The area's key prefix, ending in `/`. */
+  area: string;
+  /** The key being written: a multipart upload's parts in flight count toward its object's size. */
+  object_key: string;
+  bytes: DbBigint;
+  created_at: DbTimestamp;
+};
+
 export type StorageTables = {
   storage_objects: StorageObjectTable;
   storage_uploads: StorageUploadTable;
   storage_parts: StoragePartTable;
   storage_object_segments: StorageObjectSegmentTable;
+  storage_reservations: StorageReservationTable;
 };

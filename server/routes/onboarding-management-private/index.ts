@@ -169,7 +169,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         if (error.code !== 'DOCUMENT_NOT_OWN' && !kept.some((document) => document.key === key)) {
           await app.documents.remove(key).catch((cause: unknown) => request.log.warn({ err: cause }, 'a refused document could not be removed'));
         }
-        throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, refusalDetails(error.code, app.documents.maxDocumentBytes));
+        throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, refusalDetails(error.code, app.documents.maxBytesOf(kind)));
       }
       const now = new Date();
       // Recorded on the application's version it was allowed on: an identity check or a signature saved

@@ -5,6 +5,7 @@ import { getRuntimeConfig } from '../../config';
 import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
 import { isPdfFile } from '../../validation';
+import { APPLICATION_STORAGE_MAX_BYTES, documentMaxBytes } from '../../validation/documentLimits';
 import { useGetStorageIdentityMutation, useReportDocumentMutation, type CheckedDocument, type DocumentKind } from './documentsApi';
 import '../../components/base.css';
 import './DocumentUpload.css';
@@ -21,6 +22,10 @@ const messages = describeMessages({
   notPdf: { id: 'validations.fileTypePDF', defaultMessage: 'The file must be a PDF' },
   tooLarge: { id: 'documents.tooLarge', defaultMessage: 'The file is larger than {max}. Please upload a smaller PDF.' },
   failed: { id: 'documents.failed', defaultMessage: "We couldn't upload your document. Check your connection and try again." },
+  storageFull: {
+    id: 'documents.storageFull',
+    defaultMessage: 'Your application has no room left for this file: its files may take {total} in all. Files that were never submitted are removed after a day.',
+  },
   imageHint: { id: 'documents.image.hint', defaultMessage: 'A JPEG or PNG photo, up to {max}.' },
   imageChoose: { id: 'documents.image.choose', defaultMessage: 'Take or choose a photo' },
   imageReplace: { id: 'documents.image.replace', defaultMessage: 'Take another photo' },
@@ -129,6 +134,8 @@ const REFUSALS = {
 
 /** The server's refusal of a document, as the applicant should read it (a failure of another kind: `failed`). */
 function refusalMessage(error: unknown, format: DocumentFormat): Refusal {
+  // The storage's own refusal: the file fits its kind (checked before sending), so the application's total is spent.
+  if ((error as { name?: string } | undefined)?.name === 'EntityTooLarge') return 'storageFull';
   const code = (error as ApiError | undefined)?.errorCode ?? '';
   const known: Record<string, Refusal> = REFUSALS[format];
   return Object.hasOwn(known, code) ? known[code] : 'failed';
@@ -147,7 +154,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
   const [getStorageIdentity] = useGetStorageIdentityMutation();
   const [reportDocument] = useReportDocumentMutation();
   const controller = useRef<AbortController | null>(null);
-  const maxBytes = getRuntimeConfig().storage.maxDocumentBytes;
+  const maxBytes = documentMaxBytes(kind, getRuntimeConfig().storage.maxDocumentBytes);
   const busy = phase.name === 'uploading' || phase.name === 'checking';
 
   // Leaving the screen mid-upload cancels it (and removes what was sent).
@@ -250,7 +257,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}
       </p>
       <p id={errorId} className="dv-upload__error" role="alert">
-        {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes) })}
+        {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes), total: formatSize(intl, APPLICATION_STORAGE_MAX_BYTES) })}
       </p>
     </div>
   );

@@ -1,7 +1,8 @@
 import { api } from '../../services/api';
+import type { DocumentKind } from '../../validation/documentLimits';
 
 /** The documents the wizard asks for (seed §3), as the server names them. */
-export type DocumentKind = 'model036' | 'companyDeeds' | 'articlesOfIncorporation' | 'model200' | 'documentFront' | 'documentBack' | 'selfie';
+export type { DocumentKind };
 
 export interface StorageIdentity {
   identityId: string;

@@ -12,6 +12,7 @@ import type { CheckedDocument } from '../../../../src/features/documents/documen
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { renderWithIntl } from '../../components/renderWithIntl';
 import { testRuntimeConfig } from '../../testConfig';
+import { APPLICATION_STORAGE_MAX_BYTES } from '../../../../src/validation/documentLimits';
 import { flatPhoto, pictureLessPng } from '../../../server/images';
 import { plainPdf } from '../../../server/pdfs';
 
@@ -23,11 +24,11 @@ const pdf = (size = 2048, name = 'modelo036.pdf') => file([new Uint8Array(plainP
 let child: ChildProcess;
 let nextId = 0;
 const pending = new Map<number, (result: unknown) => void>();
-function call<T>(call: string, applicationId?: string): Promise<T> {
+function call<T>(call: string, applicationId?: string, bytes?: number): Promise<T> {
   const id = (nextId += 1);
   return new Promise((resolve) => {
     pending.set(id, resolve as (result: unknown) => void);
-    child.send({ id, call, applicationId });
+    child.send({ id, call, applicationId, bytes });
   });
 }
 
@@ -90,6 +91,15 @@ describe('DocumentUpload against the server', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The file is larger than 16 MB. Please upload a smaller PDF.'));
     expect(onUploaded).not.toHaveBeenCalled();
     expect(await call('listDocuments', 'application-field-2')).toEqual([]);
+  });
+
+  it("says so when the application's storage has no room left for a file of its size", async () => {
+    const { user, input, onUploaded } = await renderField('application-field-full');
+    await call('fillStorage', 'application-field-full', APPLICATION_STORAGE_MAX_BYTES - 1024);
+    await user.upload(input, pdf(2048));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Your application has no room left for this file: its files may take 64 MB in all.'), { timeout: 20_000 });
+    expect(onUploaded).not.toHaveBeenCalled();
+    expect(await call('listDocuments', 'application-field-full')).toEqual([]);
   });
 
   it("shows the server's refusal of a file that only looks like a PDF, and keeps nothing", async () => {

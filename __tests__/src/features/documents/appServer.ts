@@ -1,14 +1,21 @@
 // The whole server in a process of its own for the browser-side tests (jsdom cannot host it), with an IPC
 // channel for what the test must arrange or look at: onboarding tokens and the recorded documents.
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { startLoginServer } from '../../../server/login/loginServer';
 
 async function main() {
   const server = await startLoginServer(JSON.parse(process.env.APP_ENV ?? '{}') as Record<string, string>);
   const { base } = server;
-  process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'close'; applicationId?: string }) => {
+  process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'close'; applicationId?: string; bytes?: number }) => {
     let result: unknown;
     if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(message.applicationId!);
     if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(message.applicationId!);
+    if (message.call === 'fillStorage') {
+      // An earlier file of `bytes` in the application's area, stored with the server's credentials (no quota).
+      const { identityId } = await server.app.documents.storageIdentity(message.applicationId!);
+      const { client, bucket } = server.app.documents.storage;
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: `private/${identityId}/model036/earlier.pdf`, Body: Buffer.alloc(message.bytes!) }));
+    }
     if (message.call === 'close') await server.close();
     process.send!({ id: message.id, result });
     if (message.call === 'close') process.exit(0);

@@ -1,0 +1,99 @@
+// What a quota area holds, and the bytes promised to uploads still arriving there: read and reserved in one
+// transaction, one area at a time, so two uploads can never both take the area's last free bytes.
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect';
+import { toDbTime } from '../../db/values';
+import type { StorageTables } from './tables';
+
+export interface ReservationRequest {
+  bucket: string;
+  /** The area's prefix, ending in `/`. */
+  area: string;
+  key: string;
+  bytes: number;
+  maxObjectBytes: number;
+  maxAreaBytes: number;
+  /** For an UploadPart: its upload and part number (a part sent again replaces its earlier bytes). */
+  part?: { uploadId: string; partNumber: number };
+  now: Date;
+  /** Reservations older than this stop counting (an upload that never ended, a crash). */
+  staleBefore: Date;
+}
+
+export type ReservationOutcome = { reserved: string } | { refused: 'object' | 'area'; usedBytes: number };
+
+/** The first string after every string that starts with `prefix`, in byte order. */
+const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+
+const total = (row: { total: string | number | bigint | null } | undefined) => Number(row?.total ?? 0);
+
+export function createQuotaRepository(db: Kysely<StorageTables>) {
+  const postgres = isPostgres(db);
+  return {
+    async reserve(request: ReservationRequest): Promise<ReservationOutcome> {
+      const { bucket, area, key } = request;
+      return db.transaction().execute(async (trx) => {
+        // One writer per area at a time. On SQLite every transaction already runs alone (one connection).
+        if (postgres) await sql`select pg_advisory_xact_lock(hashtextextended(${`${bucket}/${area}`}, 0))`.execute(trx);
+        await trx.deleteFrom('storage_reservations').where('bucket', '=', bucket).where('area', '=', area).where('created_at', '<', toDbTime(request.staleBefore)).execute();
+
+        const objects = await trx
+          .selectFrom('storage_objects')
+          .select((eb) => eb.fn.sum<string | number | null>('size').as('total'))
+          .where('bucket', '=', bucket)
+          .where('object_key', '>=', area)
+          .where('object_key', '<', prefixEnd(area))
+          // An object written again gives its bytes back when the new version lands.
+          .where('object_key', '!=', key)
+          .executeTakeFirst();
+        let parts = trx
+          .selectFrom('storage_parts as p')
+          .innerJoin('storage_uploads as u', 'u.upload_id', 'p.upload_id')
+          .select((eb) => eb.fn.sum<string | number | null>('p.size').as('total'))
+          .where('u.bucket', '=', bucket)
+          .where('u.object_key', '>=', area)
+          .where('u.object_key', '<', prefixEnd(area));
+        const { part } = request;
+        if (part) parts = parts.where((eb) => eb.not(eb.and([eb('p.upload_id', '=', part.uploadId), eb('p.part_number', '=', part.partNumber)])));
+        const partsTotal = total(await parts.executeTakeFirst());
+        const reservations = await trx
+          .selectFrom('storage_reservations')
+          .select(['object_key', 'bytes'])
+          .where('bucket', '=', bucket)
+          .where('area', '=', area)
+          .execute();
+        const reservedTotal = reservations.reduce((sum, row) => sum + Number(row.bytes), 0);
+
+        if (part) {
+          // The object a multipart upload makes is its parts: those recorded, those arriving, this one.
+          const recorded = await trx
+            .selectFrom('storage_parts')
+            .select((eb) => eb.fn.sum<string | number | null>('size').as('total'))
+            .where('upload_id', '=', part.uploadId)
+            .where('part_number', '!=', part.partNumber)
+            .executeTakeFirst();
+          const arriving = reservations.filter((row) => row.object_key === key).reduce((sum, row) => sum + Number(row.bytes), 0);
+          const objectBytes = total(recorded) + arriving + request.bytes;
+          if (objectBytes > request.maxObjectBytes) return { refused: 'object' as const, usedBytes: objectBytes - request.bytes };
+        }
+        const usedBytes = total(objects) + partsTotal + reservedTotal;
+        if (usedBytes + request.bytes > request.maxAreaBytes) return { refused: 'area' as const, usedBytes };
+
+        const id = randomUUID();
+        await trx
+          .insertInto('storage_reservations')
+          .values({ id, bucket, area, object_key: key, bytes: request.bytes, created_at: toDbTime(request.now) })
+          .execute();
+        return { reserved: id };
+      });
+    },
+
+    /** Called once the upload's rows are committed (or it failed): its bytes now count as an object or a part, or not at all. */
+    async release(id: string): Promise<void> {
+      await db.deleteFrom('storage_reservations').where('id', '=', id).execute();
+    },
+  };
+}
+
+export type QuotaRepository = ReturnType<typeof createQuotaRepository>;
