@@ -335,6 +335,12 @@ describe('configuration', () => {
     expect(errorOf({ MESSAGE_BUDGET_WINDOW_SECONDS: 'hourly' })).toContain('MESSAGE_BUDGET_WINDOW_SECONDS must be a whole number');
   });
 
+  it('lets DOCUMENT_MAX_BYTES lower the caps per kind of document, never raise them', () => {
+    expect(loadConfig({}).storage.maxDocumentBytes).toBe(20 * 1024 * 1024);
+    expect(loadConfig({ DOCUMENT_MAX_BYTES: '1048576' }).storage.maxDocumentBytes).toBe(1024 * 1024);
+    expect(errorOf({ DOCUMENT_MAX_BYTES: String(20 * 1024 * 1024 + 1) })).toBe('DOCUMENT_MAX_BYTES must be a whole number from 1024 to 20971520 (got "20971521")');
+  });
+
   describe('the countries the bank texts', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'divilo-sms-countries-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));

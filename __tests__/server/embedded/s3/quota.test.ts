@@ -9,7 +9,8 @@ import {
 } from '@aws-sdk/client-s3';
 import type { QuotaOf } from '../../../../server/embedded/s3';
 import { applicantQuota } from '../../../../server/plugins/storage';
-import { APPLICATION_STORAGE_MAX_BYTES, DOCUMENT_FORMAT_MAX_BYTES } from '../../../../src/validation/documentLimits';
+import { uploadDocument } from '../../../../src/features/documents/uploadDocument';
+import { APPLICATION_STORAGE_MAX_BYTES, DOCUMENT_FORMAT_MAX_BYTES, LARGEST_DOCUMENT_BYTES } from '../../../../src/validation/documentLimits';
 import { describeEachDialect } from '../../helpers';
 import { BUCKET, REGION, s3Failure, startStorage, testBytes, type StorageHarness, type TestIdentity } from './harness';
 
@@ -185,5 +186,26 @@ describe("an applicant's quota", () => {
     expect(applicantQuota(1024 * 1024)(`${area}model036/a.pdf`, applicant)?.maxObjectBytes).toBe(1024 * 1024);
     expect(quota(`${area}model036/a.pdf`, { kind: 'server' })).toBeUndefined();
     expect(quota('private/someone-else/model036/a.pdf', applicant)).toBeUndefined();
+  });
+});
+
+describeEachDialect("an applicant's quota in the embedded storage, with the browser's upload module", (dialect) => {
+  let storage: StorageHarness;
+  beforeAll(async () => {
+    storage = await startStorage(dialect, { quotaOf: applicantQuota(LARGEST_DOCUMENT_BYTES) });
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  it("takes a deed in 5 MiB parts up to the PDF cap, and refuses the part that would pass it", async () => {
+    const applicant = storage.identities.mint();
+    const options = (name: string) => ({ key: `companyDeeds/${name}`, level: 'private' as const, identityId: applicant.identityId, credentials: applicant, config: { region: REGION, bucket: BUCKET, endpoint: storage.endpoint } });
+    const fits = await uploadDocument(new Blob([new Uint8Array(testBytes(DOCUMENT_FORMAT_MAX_BYTES.pdf))]), options('fits.pdf'));
+    expect(fits.key).toBe(`private/${applicant.identityId}/companyDeeds/fits.pdf`);
+    await expect(uploadDocument(new Blob([new Uint8Array(testBytes(DOCUMENT_FORMAT_MAX_BYTES.pdf + 1))]), options('over.pdf'))).rejects.toMatchObject({ name: 'EntityTooLarge' });
+    // Nothing of the refused upload stays: its parts went with it.
+    const parts = await storage.db.selectFrom('storage_uploads').select('upload_id').where('object_key', 'like', `%over.pdf`).execute();
+    expect(parts).toEqual([]);
   });
 });
