@@ -3,7 +3,7 @@
 // signature; what the applicant can still do with their own credentials and token afterwards (nothing that
 // reaches the copies), the identity data the check compared, and the bank's review reading the copies.
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
 import { embeddedStorageCredentials, storageAreaOf } from '../../../server/plugins/storage';
 import { outboxSender } from '../../../server/services/messaging/outboxSender';
@@ -100,6 +100,9 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
     const over = await documentPhoto('png', { seed: 99 });
     await who.s3.send(new PutObjectCommand({ Bucket: bucket, Key: keys.documentFront, Body: over, ContentType: 'image/png' }));
     await who.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys.selfie }));
+    // Many keys at once, as the sweep of unreported files and the SDK's batch delete send them: each one audited.
+    const deleted = await who.s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: keys.documentBack }, { Key: front.key as string }] } }));
+    expect(deleted.Errors).toEqual([expect.objectContaining({ Key: front.key, Code: 'AccessDenied' })]);
     // Each of those changes is in the audit log as it happened: who, the key, the size and hash written.
     const changes = async (key: string) =>
       (await server.app.auditLog.listBySubject(storageAreaOf(key))).filter((entry) => (entry.details as { key?: string }).key === key).map(({ actor, action, details }) => ({ actor, action, details }));
@@ -109,6 +112,7 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
       details: expect.objectContaining({ size: over.length, sha256: sha256(over) }),
     });
     expect((await changes(keys.selfie)).at(-1)).toMatchObject({ actor: `storage-identity:${who.identityId}`, action: 'storage.DeleteObject' });
+    expect((await changes(keys.documentBack)).at(-1)).toMatchObject({ actor: `storage-identity:${who.identityId}`, action: 'storage.DeleteObject' });
     expect((await changes(front.key as string)).map((entry) => `${entry.actor} ${entry.action}`)).toEqual(['server storage.PutObject']);
     expect(sha256(await bytesAt(s3, front.key as string))).toBe(sha256(files.documentFront));
     expect(sha256(await bytesAt(s3, selfie.key as string))).toBe(sha256(files.selfie));

@@ -7,6 +7,7 @@ import type { S3Request, StorageContext } from './context';
 import { errors, S3Error } from './errors';
 import { removeObjectFiles } from './files';
 import { readSmallBody } from './http';
+import { auditWrite } from './writeAudit';
 import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
 
 const MAX_KEYS = 1000;
@@ -68,6 +69,7 @@ export async function deleteObjects(context: StorageContext, s3: S3Request) {
     try {
       // Rows first, then files, as DeleteObject: a crash in between leaves unreferenced files for the sweep.
       await removeObjectFiles(context.layout, await context.repository.objects.remove(s3.bucket, key));
+      await auditWrite(context, s3, { operation: 'DeleteObject', key });
       if (!quiet) results.push(element('Deleted', textElement('Key', key)));
     } catch (error) {
       context.log.error({ err: error }, 'embedded s3 delete failed');

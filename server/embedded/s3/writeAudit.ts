@@ -18,13 +18,17 @@ export interface StorageWrite {
 
 export type StorageWriteAudit = (write: StorageWrite) => Promise<void>;
 
-/** Reports a change that was committed; a report that fails is logged, the change stands. */
-export async function auditWrite(context: StorageContext, s3: S3Request, write: Omit<StorageWrite, 'bucket' | 'key' | 'by' | 'at'>): Promise<void> {
+/**
+ * Reports a change that was committed (to the request's key, or to `key` for one of a DeleteObjects' keys); a
+ * report that fails is logged, the change stands.
+ */
+export async function auditWrite(context: StorageContext, s3: S3Request, write: Omit<StorageWrite, 'bucket' | 'key' | 'by' | 'at'> & { key?: string }): Promise<void> {
   if (!context.audit) return;
   const by = s3.principal.kind === 'server' ? 'server' : s3.principal.identityId;
+  const key = write.key ?? s3.key;
   try {
-    await context.audit({ ...write, bucket: s3.bucket, key: s3.key, by, at: new Date(context.now()) });
+    await context.audit({ ...write, bucket: s3.bucket, key, by, at: new Date(context.now()) });
   } catch (error) {
-    context.log.error({ err: error, operation: write.operation, key: s3.key }, 'a storage change could not be audited');
+    context.log.error({ err: error, operation: write.operation, key }, 'a storage change could not be audited');
   }
 }
