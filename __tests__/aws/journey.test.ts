@@ -175,7 +175,7 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
       expect(checked).toMatchObject({ status: 200, body: { kind, key } });
       return key;
     };
-    // Another identity's area is refused by IAM itself.
+    // Another identity's area is refused by IAM itself (the applicants' role names only the caller's own).
     await expect(
       uploadDocument(new Blob([new Uint8Array(plainPdf())], { type: 'application/pdf' }), {
         key: 'model036/theirs.pdf',
@@ -184,7 +184,7 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
         credentials,
         config: bucket,
       }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
     const model036 = await upload('model036', 'modelo-036.pdf', plainPdf(), 'application/pdf');
     expect((await post('legalperson/freelance/tax', token, { selfEmployedTax: 'direct-simplified', model036 })).body).toMatchObject({ next: 'tell-us-more-freelance' });
     expect((await post('legalperson/freelance/moreinfo', token, MORE)).body).toMatchObject({ next: 'divilo-password' });
