@@ -1,5 +1,7 @@
 // Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
 // message budgets whose window is over and old outbox messages. Removed on a schedule (services plugin), like the captcha sweep and the storage sweep.
+// On the same schedule, review decisions whose effects an interrupted run left pending are finished
+// (`finishPendingDecisions` in reviews.ts: it needs the identity service and the e-mail provider, not only rows).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
