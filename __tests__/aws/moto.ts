@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CognitoIdentityClient, CreateIdentityPoolCommand } from '@aws-sdk/client-cognito-identity';
+import { CognitoIdentityClient, CreateIdentityPoolCommand, SetIdentityPoolRolesCommand } from '@aws-sdk/client-cognito-identity';
 import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { type CORSRule, CreateBucketCommand, PutBucketCorsCommand, PutBucketEncryptionCommand, PutBucketLifecycleConfigurationCommand, S3Client } from '@aws-sdk/client-s3';
 import { Sha256 } from '@aws-crypto/sha256-js';
@@ -227,6 +227,19 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
     // pool ARN matches: those statements get "*" here. Their actions stay exactly the deployed ones, and the S3
     // statements keep their bucket ARNs, which moto does check.
     for (const statement of policy.Statement) if (statement.Resource.includes(':cognito-')) statement.Resource = '*';
+    // The applicants' role, which the identity pool hands its identities (each to its own area of the bucket).
+    const applicantRole = only(template, 'AWS::IAM::Role', 'ApplicantRole');
+    names[`${bucketResource.id}.Arn`] = `arn:aws:s3:::${bucket}`;
+    const madeRole = await iam(moto.endpoint, moto.admin, {
+      Action: 'CreateRole',
+      RoleName: 'divilo-applicants',
+      AssumeRolePolicyDocument: JSON.stringify(resolve(applicantRole.properties.AssumeRolePolicyDocument, names)),
+    });
+    for (const { PolicyName, PolicyDocument } of applicantRole.properties.Policies as { PolicyName: string; PolicyDocument: unknown }[]) {
+      await iam(moto.endpoint, moto.admin, { Action: 'PutRolePolicy', RoleName: 'divilo-applicants', PolicyName, PolicyDocument: JSON.stringify(resolve(PolicyDocument, names)) });
+    }
+    await identity.send(new SetIdentityPoolRolesCommand({ IdentityPoolId: identityPoolId, Roles: { authenticated: /<Arn>([^<]+)</.exec(madeRole)![1] } }));
+
     await iam(moto.endpoint, moto.admin, { Action: 'CreateUser', UserName: 'divilo-server' });
     await iam(moto.endpoint, moto.admin, { Action: 'PutUserPolicy', UserName: 'divilo-server', PolicyName: 'server-calls', PolicyDocument: JSON.stringify(policy) });
     const server = accessKey(await iam(moto.endpoint, moto.admin, { Action: 'CreateAccessKey', UserName: 'divilo-server' }));

@@ -15,6 +15,15 @@ Each gap filled, and why:
 3. SRP's USER_ID_FOR_SRP. moto 5.2 answers the user's sub there; the client then names the user by it in
    RespondToAuthChallenge, which moto cannot find ("User does not exist."). Cognito answers the username for a
    pool whose users sign in by username, as this product's: the username is answered here.
+4. An identity's credentials. moto 5.2 has no SetIdentityPoolRoles and answers GetCredentialsForIdentity with
+   fixed keys that IAM does not know, so an upload with them is refused under enforcement. In AWS they are the
+   pool's authenticated role's, assumed for that identity, with `${cognito-identity.amazonaws.com:sub}` in its
+   policies standing for the identity id. Here the roles are kept per pool, the role is assumed through moto's
+   STS (session name: the identity id) and that variable is replaced when IAM reads the role's inline policies.
+5. S3 keys with reserved characters. The identity ids in the applicants' keys hold a colon, which the SDK
+   signs URI-encoded (%3A), as S3's canonical request wants; moto checks the signature on the decoded path
+   (a bare colon), so every such request is refused as SignatureDoesNotMatch. The path is encoded here as S3
+   encodes it (every byte but unreserved characters and "/") before the check.
 """
 import json
 import sys
@@ -24,6 +33,10 @@ from moto.cognitoidentity.responses import CognitoIdentityResponse
 from moto.cognitoidentity.utils import get_random_identity_id
 from moto.cognitoidp.models import CognitoIdpBackend
 from moto.core.authorization import ActionAuthenticatorMixin
+from urllib.parse import quote, unquote
+
+from moto.iam.access_control import AssumedRoleAccessKey, S3IAMRequest
+from moto.sts.models import sts_backends
 
 ActionAuthenticatorMixin.PUBLIC_OPERATIONS += [
     "AWSCognitoIdentityProviderService.RespondToAuthChallenge",
@@ -43,6 +56,7 @@ def _get_open_id_token_for_developer_identity(self):
     for user_id in logins.values():
         key = (self.current_account, pool, user_id)
         identity_id = _developer_identities.setdefault(key, identity_id or get_random_identity_id(self.region))
+        _pool_of_identity[identity_id] = pool
     return self.backend.get_open_id_token_for_developer_identity(identity_id or get_random_identity_id(self.region))
 
 
@@ -65,6 +79,67 @@ def _initiate_auth_with_username(self, client_id, auth_flow, auth_parameters):
 
 
 CognitoIdpBackend.initiate_auth = _initiate_auth_with_username
+
+# (account, identity pool) -> {"authenticated": role ARN}
+_pool_roles: dict = {}
+# identity id -> identity pool (learnt when the server asks for the identity's token)
+_pool_of_identity: dict = {}
+
+
+def _set_identity_pool_roles(self):
+    _pool_roles[(self.current_account, self._get_param("IdentityPoolId"))] = self._get_param("Roles") or {}
+    return ""
+
+
+def _get_credentials_for_identity(self):
+    identity_id = self._get_param("IdentityId")
+    role = _pool_roles.get((self.current_account, _pool_of_identity.get(identity_id)), {}).get("authenticated")
+    if role is None:
+        return self.backend.get_credentials_for_identity(identity_id)
+    assumed = sts_backends[self.current_account]["aws"].assume_role_with_web_identity(
+        region_name=self.region, role_session_name=identity_id, role_arn=role, policy=None, duration=3600, external_id=None
+    )
+    return json.dumps(
+        {
+            "Credentials": {
+                "AccessKeyId": assumed.access_key_id,
+                "SecretKey": assumed.secret_access_key,
+                "SessionToken": assumed.session_token,
+                "Expiration": assumed.expiration.timestamp(),
+            },
+            "IdentityId": identity_id,
+        }
+    )
+
+
+_collect_role_policies = AssumedRoleAccessKey.collect_policies
+
+
+def _collect_role_policies_for_identity(self):
+    identity_id = self._session_name
+    if identity_id not in _pool_of_identity:
+        return _collect_role_policies(self)
+    variable = "${cognito-identity.amazonaws.com:sub}"
+    return [
+        policy.replace(variable, identity_id) if isinstance(policy, str) else json.loads(json.dumps(policy).replace(variable, identity_id)) if isinstance(policy, dict) else policy
+        for policy in _collect_role_policies(self)
+    ]
+
+
+AssumedRoleAccessKey.collect_policies = _collect_role_policies_for_identity
+
+_create_s3_request = S3IAMRequest._create_aws_request
+
+
+def _create_s3_request_encoded(self):
+    path, mark, query = self._path.partition("?")
+    self._path = quote(unquote(path), safe="/~") + mark + query
+    return _create_s3_request(self)
+
+
+S3IAMRequest._create_aws_request = _create_s3_request_encoded
+CognitoIdentityResponse.set_identity_pool_roles = _set_identity_pool_roles
+CognitoIdentityResponse.get_credentials_for_identity = _get_credentials_for_identity
 CognitoIdentityResponse.get_open_id_token_for_developer_identity = _get_open_id_token_for_developer_identity
 CognitoIdentityResponse.lookup_developer_identity = _lookup_developer_identity
 

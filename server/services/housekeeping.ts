@@ -1,6 +1,8 @@
 // Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
 // message budgets whose window is over and old outbox messages; and stored files no application reported as a
 // document. Removed on a schedule (services and documents plugins), like the captcha sweep and the storage sweep.
+// On the same schedule, review decisions whose effects an interrupted run left pending are finished
+// (`finishPendingDecisions` in reviews.ts: it needs the identity service and the e-mail provider, not only rows).
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
