@@ -6,7 +6,7 @@ import { requesterOf } from '../../services/messaging/budget';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
-import { applicationOf, registrationOf } from './tokens';
+import { anyApplicationOf, isClosed, registrationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
@@ -22,6 +22,14 @@ const APPLICATION = {
     maskedEmail: { type: 'string' },
   },
   required: ['id', 'status', 'currentStep', 'completedSteps', 'answers', 'maskedEmail'],
+} as const;
+
+/** What a signed, approved or rejected application shows its token. */
+const CLOSED_APPLICATION = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending-review', 'approved', 'rejected'] } },
+  required: ['id', 'status'],
 } as const;
 
 /** The sign-up's e-mail code (/reg-code), and the application it opens or resumes. */
@@ -76,7 +84,8 @@ export async function registrationRoutes(app: FastifyInstance) {
       const { application } = confirmed;
       await app.auditLog.append({ actor, action: `onboarding.application_${confirmed.outcome}`, subject: `application:${application.id}`, requestId: request.id });
       const view = applicationView(application);
-      return { next: view.currentStep, token: await app.onboardingTokens.issue(application.id), expiresIn: app.onboardingTokens.lifetimeSeconds, application: view };
+      // The e-mail code starts the application's session: its end is fixed here and every renewal carries it.
+      return { next: view.currentStep, ...(await app.onboardingTokens.grant(application.id)), application: view };
     },
   );
 
@@ -119,13 +128,16 @@ export async function registrationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: 'The application: its answers (never a secret), the steps done and the step to resume at',
+        description: 'Once the application is signed, approved or rejected, its id and status only.',
         headers: BEARER,
-        response: { 200: APPLICATION, '4xx': { $ref: 'error#' } },
+        response: { 200: { anyOf: [APPLICATION, CLOSED_APPLICATION] }, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {
-      const application = await app.applications.find(await applicationOf(app, request));
+      const application = await app.applications.find(await anyApplicationOf(app, request));
       if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      // The applicant's part is over: a token still about (a shared computer, a copied link) learns how it went, no more.
+      if (isClosed(application.status)) return { id: application.id, status: application.status };
       return applicationView(application);
     },
   );
