@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { useNavigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { formActions } from '../form/formSlice';
 import { isClosedApplication, onboardingApi } from './onboardingApi';
@@ -15,7 +15,7 @@ let readThisLoad = false;
 export function withSavedApplication(Screen: ComponentType): ComponentType {
   function WithSavedApplication() {
     const dispatch = useAppDispatch();
-    const navigate = useNavigate();
+    const [closed, setClosed] = useState(false);
     const [ready, setReady] = useState(readThisLoad);
     useEffect(() => {
       if (readThisLoad) return undefined;
@@ -25,8 +25,9 @@ export function withSavedApplication(Screen: ComponentType): ComponentType {
         .unwrap()
         .then((application) => {
           // Signed (another tab, another device): the journey is over, and its end is the page to show.
-          if (isClosedApplication(application)) navigate('/welcome', { replace: true });
-          else dispatch(formActions.applicationSynced({ ...application.answers, personType: application.personType ?? '' }));
+          if (isClosedApplication(application)) {
+            if (mounted) setClosed(true);
+          } else dispatch(formActions.applicationSynced({ ...application.answers, personType: application.personType ?? '' }));
         })
         .catch(() => undefined)
         .finally(() => {
@@ -36,7 +37,8 @@ export function withSavedApplication(Screen: ComponentType): ComponentType {
       return () => {
         mounted = false;
       };
-    }, [dispatch, navigate]);
+    }, [dispatch]);
+    if (closed) return <Navigate to="/welcome" replace />;
     return ready ? <Screen /> : null;
   }
   WithSavedApplication.displayName = `WithSavedApplication(${Screen.displayName ?? Screen.name})`;

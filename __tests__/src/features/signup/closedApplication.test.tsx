@@ -21,7 +21,7 @@ afterAll(() => server.close());
 it('sends a reloaded step of a signed application to /welcome, and ends the session there', async () => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
   const { store, router } = renderApp('/personal-info', { state: { session: { ...initialSessionState, authorizationToken: liveToken() } } });
-  await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/welcome'), { timeout: 5000 });
   expect(await screen.findByText('Your contract is signed and your application is with our team.')).toBeInTheDocument();
   expect(screen.queryByLabelText('First name')).not.toBeInTheDocument();
   await waitFor(() => expect(store.getState().session.authorizationToken).toBeFalsy());
