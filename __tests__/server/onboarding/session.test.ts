@@ -6,7 +6,7 @@ import { describeEachDialect } from '../helpers';
 import { passCaptcha, startLoginServerOn } from '../login/loginServer';
 
 const TOKEN_SECONDS = 1800;
-const SESSION_SECONDS = 3600;
+const SESSION_SECONDS = 7200;
 
 describeEachDialect('onboarding: the session ends', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -58,13 +58,18 @@ describeEachDialect('onboarding: the session ends', (dialect) => {
       server.clock.offsetMs = (end - seconds) * 1000 - Date.now();
     };
 
-    beforeEnd(SESSION_SECONDS - 1500);
-    const first = await call('POST', 'session/renew', token);
-    expect(first).toEqual({ status: 200, body: { token: expect.any(String), expiresIn: TOKEN_SECONDS } });
+    // Renewed every 1000 seconds, each time for a full token's life while the session has more than that left.
+    let current = token;
+    for (let left = SESSION_SECONDS - 1000; left > TOKEN_SECONDS; left -= 1000) {
+      beforeEnd(left);
+      const renewed = await call('POST', 'session/renew', current);
+      expect(renewed).toEqual({ status: 200, body: { token: expect.any(String), expiresIn: TOKEN_SECONDS } });
+      current = renewed.body.token as string;
+    }
 
     // Ten minutes before the end a renewal lives ten minutes, not a full token's life.
     beforeEnd(600);
-    const second = await call('POST', 'session/renew', first.body.token as string);
+    const second = await call('POST', 'session/renew', current);
     expect(second.status).toBe(200);
     expect(second.body.expiresIn).toBeLessThanOrEqual(600);
     expect((await server.app.onboardingTokens.verify(second.body.token as string)).expiresAt).toBe(end);
@@ -75,6 +80,20 @@ describeEachDialect('onboarding: the session ends', (dialect) => {
     beforeEnd(-5);
     expect(await call('POST', 'session/renew', second.body.token as string)).toEqual({ status: 401, body: expect.objectContaining({ code: 'TOKEN_EXPIRED' }) });
     expect((await call('GET', 'application', second.body.token as string)).body).toMatchObject({ code: 'TOKEN_EXPIRED' });
+  });
+
+  it("a sign-up's session ends with the sign-up: its renewals do not outlive it", async () => {
+    const sessionId = randomUUID();
+    await passCaptcha(server.api, sessionId);
+    const register = await fetch(`${server.api}/onboarding-management/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: `signup.${randomUUID().slice(0, 8)}@example.com`, idType: 'passport', id: `P${randomUUID().replace(/-/g, '').slice(0, 8).toUpperCase()}`, passportExpeditionCountry: 'FR', privacyPolicy: true, precontractualInformation: true, sessionId }),
+    });
+    const { token } = (await register.json()) as { token: string };
+    const { applicationId: subject, sessionEndsAt } = await server.app.onboardingTokens.verify(token);
+    const registration = await server.app.applications.findRegistration(subject.replace(/^registration:/, ''), server.app.codes.now());
+    expect(sessionEndsAt).toBe(Math.floor(Date.parse(registration!.expiresAt) / 1000));
   });
 
   it.each<ApplicationStatus>(['pending-review', 'approved', 'rejected'])('once %s, the token reads the status and nothing else', async (status) => {
