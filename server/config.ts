@@ -40,6 +40,8 @@ export interface Config {
   legalBaseUrl: string;
   sessionIdleSeconds: number;
   onboardingTokenSeconds: number;
+  /** How long an onboarding session lasts from its e-mail code, renewals included (docs/onboarding.md). */
+  onboardingSessionMaxSeconds: number;
   sessionWarningSeconds: number;
   /**
    * `embedded`: the server answers as the Cognito user and identity pools itself. `endpoint` is the user pool's
@@ -302,6 +304,10 @@ export function loadConfig(env: Env = process.env): Config {
   const sessionIdleSeconds = integer(env, 'SESSION_IDLE_SECONDS', 300, 30, 300);
   const onboardingTokenSeconds = integer(env, 'ONBOARDING_TOKEN_SECONDS', 1800, 60, 86_400);
   const sessionWarningSeconds = integer(env, 'SESSION_WARNING_SECONDS', 60, 10, 600);
+  const onboardingSessionMaxSeconds = integer(env, 'ONBOARDING_SESSION_MAX_SECONDS', 86_400, 3600, 30 * 86_400);
+  if (onboardingSessionMaxSeconds < onboardingTokenSeconds) {
+    throw new ConfigError(`ONBOARDING_SESSION_MAX_SECONDS must not be less than ONBOARDING_TOKEN_SECONDS (${onboardingSessionMaxSeconds} < ${onboardingTokenSeconds})`);
+  }
   if (sessionWarningSeconds >= onboardingTokenSeconds) {
     throw new ConfigError(`SESSION_WARNING_SECONDS must be less than ONBOARDING_TOKEN_SECONDS (${sessionWarningSeconds} >= ${onboardingTokenSeconds})`);
   }
@@ -375,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
     legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
     sessionIdleSeconds,
     onboardingTokenSeconds,
+    onboardingSessionMaxSeconds,
     sessionWarningSeconds,
     identity,
     storage: {

@@ -63,6 +63,7 @@ describe('configuration', () => {
       legalBaseUrl: 'http://localhost:8080/legal',
       sessionIdleSeconds: 300,
       onboardingTokenSeconds: 1800,
+      onboardingSessionMaxSeconds: 86_400,
       sessionWarningSeconds: 60,
       identity: { userPoolId: 'local_Divilo1', endpoint: 'http://localhost:8080/cognito', region: 'eu-west-1', embedded: true },
       storage: { endpoint: 'http://localhost:8080/s3', bucket: 'divilo-documents', embedded: true },

@@ -24,7 +24,7 @@ describeEachDialect('onboarding session tokens', (dialect) => {
     it('a live token is renewed for the same application, with a later expiry', async () => {
       // A token issued ten minutes ago, still live: no waiting for the clock to move.
       const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
-      const token = await new SignJWT({})
+      const token = await new SignJWT({ session_end: tenMinutesAgo + 86_400 })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject('application-1')
         .setIssuer(server.config.publicUrl)
@@ -40,6 +40,21 @@ describeEachDialect('onboarding session tokens', (dialect) => {
       const after = await server.app.onboardingTokens.verify(renewed);
       expect(after.applicationId).toBe('application-1');
       expect(after.expiresAt).toBeGreaterThan(before.expiresAt);
+    });
+
+    it('a token without a session end (issued before sessions had one) is not extended', async () => {
+      const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('application-1')
+        .setIssuer(server.config.publicUrl)
+        .setAudience('divilo-onboarding')
+        .setIssuedAt(tenMinutesAgo)
+        .setExpirationTime(tenMinutesAgo + 1800)
+        .sign(tokenKey());
+      const response = await renew(token);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'SESSION_ENDED' });
     });
 
     it('an expired token is not renewed', async () => {

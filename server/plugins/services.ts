@@ -77,7 +77,13 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   app.decorate('smsCountries', Object.freeze([...config.smsCountries]));
   app.decorate(
     'onboardingTokens',
-    onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: config.onboardingTokenSeconds, issuer: config.publicUrl }),
+    onboardingTokens({
+      key: deriveKey(secret, 'onboarding-tokens'),
+      lifetimeSeconds: config.onboardingTokenSeconds,
+      sessionSeconds: config.onboardingSessionMaxSeconds,
+      issuer: config.publicUrl,
+      clock,
+    }),
   );
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 

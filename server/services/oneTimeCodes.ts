@@ -28,6 +28,15 @@ export type CheckResult =
 /** What a code is for: wrong answers count per person and purpose. */
 export type Purpose = 'login' | 'recovery' | 'email' | 'phone' | 'contract';
 
+/**
+ * Who answers a challenge, for counting: one subject (a username, an application), or several that each count
+ * every answer (an e-mail address and an ID document, whichever sign-up they come through).
+ */
+export type People = string | readonly string[];
+
+/** The keys a person counts under, each once and always in the same order (concurrent counts lock rows alike). */
+const keysOf = (people: People): string[] => [...new Set(typeof people === 'string' ? [people] : people)].sort();
+
 type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
 
 /** A six-digit code, uniformly drawn, leading zeros kept. */
@@ -43,25 +52,27 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
   const hash = (code: string) => createHmac('sha256', settings.hmacKey).update(code).digest('hex');
   const later = (now: Date, seconds: number) => toDbTime(new Date(now.getTime() + seconds * 1000));
 
-  async function block(purpose: Purpose, subject: string, now: Date) {
+  async function block(purpose: Purpose, people: People, now: Date) {
     const until = later(now, settings.lockSeconds);
     await db
       .insertInto('code_blocks')
-      .values({ purpose, subject, blocked_until: until })
+      .values(keysOf(people).map((subject) => ({ purpose, subject, blocked_until: until })))
       .onConflict((conflict) => conflict.columns(['purpose', 'subject']).doUpdateSet({ blocked_until: until }))
       .execute();
   }
 
   /**
-   * Counts one judged answer of a person for a purpose, in one statement, and answers its number within the
-   * window: concurrent answers each get their own, so no more than `maxAttempts` are ever judged.
+   * Counts one judged answer of a person for a purpose under each of their keys, in one statement, and answers
+   * its number within the window (the highest of the keys'): concurrent answers each get their own, so no more
+   * than `maxAttempts` are ever judged. The keys are written in one order, so two answers sharing them meet on
+   * the first one and count in the same order on all.
    */
-  async function countAttempt(purpose: Purpose, subject: string, now: Date): Promise<number> {
+  async function countAttempt(purpose: Purpose, people: People, now: Date): Promise<number> {
     const nowText = toDbTime(now);
     const windowEnd = later(now, settings.lockSeconds);
-    const row = await db
+    const rows = await db
       .insertInto('code_failures')
-      .values({ purpose, subject, failures: 1, window_ends_at: windowEnd })
+      .values(keysOf(people).map((subject) => ({ purpose, subject, failures: 1, window_ends_at: windowEnd })))
       .onConflict((conflict) =>
         conflict.columns(['purpose', 'subject']).doUpdateSet({
           failures: sql<number>`case when code_failures.window_ends_at <= ${nowText} then 1 else code_failures.failures + 1 end`,
@@ -69,16 +80,16 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
         }),
       )
       .returning('failures')
-      .executeTakeFirstOrThrow();
-    return Number(row.failures);
+      .execute();
+    return Math.max(...rows.map((row) => Number(row.failures)));
   }
 
   /** Judges an answer to `row` (none: a person without a live challenge, whose answers count all the same). */
-  async function judge(purpose: Purpose, subject: string, row: OneTimeCodeRow | undefined, code: string, now: Date): Promise<CheckResult> {
-    const attempt = await countAttempt(purpose, subject, now);
+  async function judge(purpose: Purpose, people: People, row: OneTimeCodeRow | undefined, code: string, now: Date): Promise<CheckResult> {
+    const attempt = await countAttempt(purpose, people, now);
     if (attempt > settings.maxAttempts) {
       // Answers beyond the limit are not judged (the one that reached it blocked the person already).
-      await block(purpose, subject, now);
+      await block(purpose, people, now);
       return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
     // The HMAC is computed even without a challenge, so both cases take the same time.
@@ -88,13 +99,13 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       // Only the first of two simultaneous right answers consumes the challenge.
       const used = await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
       if (Number(used.numUpdatedRows) !== 1) return { outcome: 'expired' };
-      await db.deleteFrom('code_failures').where('purpose', '=', purpose).where('subject', '=', subject).execute();
+      await db.deleteFrom('code_failures').where('purpose', '=', purpose).where('subject', 'in', keysOf(people)).execute();
       return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
     }
     if (row) await db.updateTable('one_time_codes').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', row.id).execute();
     if (attempt >= settings.maxAttempts) {
       // The block before using the challenge up, so that no answer sees a used challenge and no block.
-      await block(purpose, subject, now);
+      await block(purpose, people, now);
       if (row) await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).execute();
       return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
@@ -107,19 +118,29 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     /** The service's "now". */
     now: () => clock(),
 
-    async isBlocked(purpose: Purpose, subject: string, now: Date = clock()): Promise<boolean> {
-      return (await this.blockedFor(purpose, subject, now)) > 0;
+    async isBlocked(purpose: Purpose, people: People, now: Date = clock()): Promise<boolean> {
+      return (await this.blockedFor(purpose, people, now)) > 0;
     },
 
-    /** Seconds until a person's block for a purpose ends; 0 when not blocked. */
-    async blockedFor(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
-      const row = await db
+    /** Seconds until a person's block for a purpose ends (the latest of their keys'); 0 when not blocked. */
+    async blockedFor(purpose: Purpose, people: People, now: Date = clock()): Promise<number> {
+      const rows = await db
         .selectFrom('code_blocks')
         .select('blocked_until')
         .where('purpose', '=', purpose)
-        .where('subject', '=', subject)
-        .executeTakeFirst();
-      return row !== undefined && row.blocked_until > toDbTime(now) ? Math.ceil((Date.parse(row.blocked_until) - now.getTime()) / 1000) : 0;
+        .where('subject', 'in', keysOf(people))
+        .where('blocked_until', '>', toDbTime(now))
+        .execute();
+      const until = Math.max(0, ...rows.map((row) => Date.parse(row.blocked_until)));
+      return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0;
+    },
+
+    /**
+     * The key a person counts under for what identifies them (an e-mail address, an ID document), whichever
+     * sign-up they come through: keyed with the code key, so the tables hold no address.
+     */
+    personKey(kind: 'email' | 'id', value: string): string {
+      return `${kind}:${createHmac('sha256', settings.hmacKey).update(`person:${kind}:${value}`).digest('hex')}`;
     },
 
     /**
@@ -194,14 +215,15 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
 
     /**
      * Checks an answer to a person's newest challenge, where the caller must not learn whether that person
-     * exists (recovery): no challenge, an expired one and a wrong code all answer `wrong`, and count.
+     * exists (recovery): no challenge, an expired one and a wrong code all answer `wrong`, and count, under
+     * `people` (default the challenge's subject).
      */
-    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock()): Promise<CheckResult> {
+    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock(), people: People = subject): Promise<CheckResult> {
       const row = await this.findLatest(purpose, subject);
-      const blocked = await this.blockedFor(purpose, subject, now);
+      const blocked = await this.blockedFor(purpose, people, now);
       if (blocked > 0) return { outcome: 'blocked', retryAfterSeconds: blocked };
       const live = row && row.expires_at > toDbTime(now) ? row : undefined;
-      return judge(purpose, subject, live, code, now);
+      return judge(purpose, people, live, code, now);
     },
 
     /**
@@ -226,6 +248,51 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     async cooldownFor(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const latest = await this.findLatest(purpose, subject);
       return latest && latest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(latest.resend_available_at) - now.getTime()) / 1000) : 0;
+    },
+
+    /**
+     * Seconds before a person whose challenges are all used up (a block used the last one) may have a new one:
+     * the cooldown of the newest; 0 when they may.
+     */
+    async reissueWait(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
+      const newest = await db
+        .selectFrom('one_time_codes')
+        .select('resend_available_at')
+        .where('purpose', '=', purpose)
+        .where('subject', '=', subject)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      return newest && newest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(newest.resend_available_at) - now.getTime()) / 1000) : 0;
+    },
+
+    /**
+     * A new challenge for a person whose last one is used up (by a block, now over): of simultaneous asks one
+     * wins, the one whose conditional statement moves the newest challenge's cooldown; the others are too soon.
+     * The used challenge stays used: only a new code is ever answered.
+     */
+    async reissue(
+      input: { purpose: Purpose; subject: string; recipient: string },
+      now: Date = clock(),
+    ): Promise<{ outcome: 'sent'; code: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number }> {
+      const newest = await db
+        .selectFrom('one_time_codes')
+        .select(['id', 'consumed_at'])
+        .where('purpose', '=', input.purpose)
+        .where('subject', '=', input.subject)
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (newest) {
+        const claimed = await db
+          .updateTable('one_time_codes')
+          .set({ resend_available_at: later(now, settings.resendSeconds) })
+          .where('id', '=', newest.id)
+          .where('consumed_at', 'is not', null)
+          .where('resend_available_at', '<=', toDbTime(now))
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
+      }
+      const { code, resendAfterSeconds } = await this.issue(input, now);
+      return { outcome: 'sent', code, resendAfterSeconds };
     },
 
     /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */

@@ -23,7 +23,7 @@ import { applicationView } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
-import { applicationOf } from './tokens';
+import { anyApplicationOf, applicationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 const SIGNED = { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] } as const;
@@ -57,8 +57,9 @@ export async function contractRoutes(app: FastifyInstance) {
     const invalid = toFieldErrors(await validateSchema(schema, body));
     if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
   };
-  const applicationFor = async (request: FastifyRequest) => {
-    const application = await app.applications.find(await applicationOf(app, request));
+  /** The token's application; `signedToo` lets a sign that waited on another find it signed (and answer as it did). */
+  const applicationFor = async (request: FastifyRequest, { signedToo = false } = {}) => {
+    const application = await app.applications.find(await (signedToo ? anyApplicationOf : applicationOf)(app, request));
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
     return application;
   };
@@ -156,7 +157,7 @@ export async function contractRoutes(app: FastifyInstance) {
 
   /** Checks the code and signs; a sign of a signed application answers as the first one did. */
   const sign = async (request: FastifyRequest<{ Body: { code: string } }>) => {
-    let application = await applicationFor(request);
+    let application = await applicationFor(request, { signedToo: true });
     if (signed(application)) return signedAnswer(application);
     checkContractTurn(application);
     if (application.answers.electronicIdentificationDate === undefined) throw new ApiError(409, 'CONSENT_MISSING', 'Give the consent to electronic identification first');
@@ -177,7 +178,7 @@ export async function contractRoutes(app: FastifyInstance) {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const saved = await signVersion(request, application, signedAt, phone);
       if (saved) return signedAnswer(saved);
-      const fresh = await applicationFor(request);
+      const fresh = await applicationFor(request, { signedToo: true });
       if (signed(fresh)) return signedAnswer(fresh);
       checkContractTurn(fresh);
       application = fresh;
@@ -190,21 +191,18 @@ export async function contractRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ['onboarding'],
-        summary: 'The contract made from the answers (PDF, in the application\'s language); once signed, the signed and sealed one',
-        description: '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done.',
+        summary: 'The contract made from the answers (PDF, in the application\'s language), to read before signing it',
+        description:
+          '409 STEP_OUT_OF_ORDER { currentStep } before the earlier steps and the identity check are done; ' +
+          "409 APPLICATION_CLOSED { currentStep: 'welcome' } once signed (the onboarding token then reads the status only).",
         headers: BEARER,
         response: { 200: { description: 'application/pdf', type: 'string', format: 'binary' }, '4xx': { $ref: 'error#' } },
       },
     },
     async (request, reply) => {
       const application = await applicationFor(request);
-      const stored = signed(application) ? await app.contracts.pdf(application.id) : undefined;
-      let pdf: Uint8Array;
-      if (stored) pdf = stored;
-      else {
-        checkContractTurn(application);
-        pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.codes.now() });
-      }
+      checkContractTurn(application);
+      const pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.codes.now() });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
@@ -334,7 +332,8 @@ export async function contractRoutes(app: FastifyInstance) {
         summary: 'Signs the contract with the SMS code: keeps it sealed with its signature record and sends the application for review',
         description:
           'Codes follow the login rules (401 CODE_INVALID with attemptsLeft, 423 CODE_BLOCKED, 410 CODE_EXPIRED); 409 CONSENT_MISSING before the ' +
-          'consent, STEP_OUT_OF_ORDER { currentStep } before the earlier steps. A sign of a signed application answers as the first one did.',
+          'consent, STEP_OUT_OF_ORDER { currentStep } before the earlier steps. A sign that waited on a simultaneous one answers as it did; ' +
+          "once signed, every contract route answers 409 APPLICATION_CLOSED { currentStep: 'welcome' }.",
         headers: BEARER,
         body: { type: 'object', additionalProperties: false, properties: { code: { type: 'string', maxLength: 16 } }, required: ['code'] },
         response: { 200: SIGNED, '4xx': { $ref: 'error#' } },

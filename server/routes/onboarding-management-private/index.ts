@@ -11,7 +11,7 @@ import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
 import { stepRoutes } from './steps';
-import { applicationOf as applicationOfToken, subjectOf } from './tokens';
+import { applicationClosed, applicationOf as applicationOfToken, isClosed, isRegistrationSubject, sessionOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
@@ -69,7 +69,10 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       config: { rateLimit: app.sensitiveRateLimit },
       schema: {
         tags: ['onboarding'],
-        summary: 'Renews a live onboarding session token (the applicant chose to continue)',
+        summary: 'Renews a live onboarding session token (the applicant chose to continue), never past the end of its session',
+        description:
+          'The session ends `ONBOARDING_SESSION_MAX_SECONDS` after its e-mail code (a sign-up\'s, when the sign-up expires): ' +
+          '401 SESSION_ENDED when the session\'s end leaves a new token no longer than the current one. 409 APPLICATION_CLOSED once the application is signed, approved or rejected.',
         headers: BEARER,
         response: {
           200: { type: 'object', properties: { token: { type: 'string' }, expiresIn: { type: 'integer' } }, required: ['token', 'expiresIn'] },
@@ -79,10 +82,21 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
     },
     async (request) => {
       // A sign-up waiting for its code renews too: the new token names the same thing.
-      const subject = await subjectOf(app, request);
-      const actor = subject.startsWith('registration:') ? subject : `application:${subject}`;
+      const session = await sessionOf(app, request);
+      const subject = session.applicationId;
+      if (!isRegistrationSubject(subject)) {
+        const application = await app.applications.find(subject);
+        if (application && isClosed(application.status)) throw applicationClosed();
+      }
+      const renewed = await app.onboardingTokens.grant(subject, session.sessionEndsAt);
+      const expiresAt = Math.floor(app.codes.now().getTime() / 1000) + renewed.expiresIn;
+      // Cut by the session's end and no later than the token held: there is nothing left to renew.
+      if (expiresAt >= session.sessionEndsAt && expiresAt <= session.expiresAt) {
+        throw new ApiError(401, 'SESSION_ENDED', 'The onboarding session has ended: confirm the e-mail again');
+      }
+      const actor = isRegistrationSubject(subject) ? subject : `application:${subject}`;
       await app.auditLog.append({ actor, action: 'onboarding.session_renewed', subject: actor, requestId: request.id });
-      return { token: await app.onboardingTokens.issue(subject), expiresIn: app.onboardingTokens.lifetimeSeconds };
+      return renewed;
     },
   );
 

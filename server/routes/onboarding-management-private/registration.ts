@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { codeStepSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
+import type { Registration } from '../../repositories/applicationRepository';
 import { requesterOf } from '../../services/messaging/budget';
+import type { MessageTicket } from '../../services/messaging/messaging';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
-import { applicationOf, registrationOf } from './tokens';
+import { anyApplicationOf, isClosed, registrationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
@@ -24,6 +26,14 @@ const APPLICATION = {
   required: ['id', 'status', 'currentStep', 'completedSteps', 'answers', 'maskedEmail'],
 } as const;
 
+/** What a signed, approved or rejected application shows its token. */
+const CLOSED_APPLICATION = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { id: { type: 'string' }, status: { type: 'string', enum: ['pending-review', 'approved', 'rejected'] } },
+  required: ['id', 'status'],
+} as const;
+
 /** The sign-up's e-mail code (/reg-code), and the application it opens or resumes. */
 export async function registrationRoutes(app: FastifyInstance) {
   /** The sign-up a token names, still waiting for its code; 410 REGISTRATION_EXPIRED once it is gone. */
@@ -32,6 +42,11 @@ export async function registrationRoutes(app: FastifyInstance) {
     if (!registration) throw new ApiError(410, 'REGISTRATION_EXPIRED', 'The sign-up has expired: start again');
     return registration;
   };
+  /**
+   * Who answers a sign-up's code: its e-mail address and its ID document, each counting every wrong code and
+   * each blocked, whichever sign-up they come through (a new sign-up does not start the count again).
+   */
+  const peopleOf = (registration: Registration) => [app.codes.personKey('email', registration.email), app.codes.personKey('id', registration.idDocument)];
 
   app.post<{ Body: { code: string } }>(
     '/email/verify',
@@ -61,7 +76,7 @@ export async function registrationRoutes(app: FastifyInstance) {
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
       const registration = await registrationFor(registrationId);
       const actor = `registration:${registrationId}`;
-      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim());
+      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.codes.now(), peopleOf(registration));
       if (result.outcome !== 'valid') {
         await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id });
         throw codeFailure(result);
@@ -76,7 +91,8 @@ export async function registrationRoutes(app: FastifyInstance) {
       const { application } = confirmed;
       await app.auditLog.append({ actor, action: `onboarding.application_${confirmed.outcome}`, subject: `application:${application.id}`, requestId: request.id });
       const view = applicationView(application);
-      return { next: view.currentStep, token: await app.onboardingTokens.issue(application.id), expiresIn: app.onboardingTokens.lifetimeSeconds, application: view };
+      // The e-mail code starts the application's session: its end is fixed here and every renewal carries it.
+      return { next: view.currentStep, ...(await app.onboardingTokens.grant(application.id)), application: view };
     },
   );
 
@@ -87,7 +103,9 @@ export async function registrationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: "Sends a new e-mail code for the sign-up, once the cooldown is over (429 RESEND_TOO_SOON with retryAfterSeconds otherwise)",
-        description: '423 CODE_BLOCKED after too many wrong codes; 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
+        description:
+          '423 CODE_BLOCKED { retryAfterSeconds } while the e-mail or the ID document is blocked after too many wrong codes; once the block is over, ' +
+          'a new code (the block used the last one up). 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
         headers: BEARER,
         response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
       },
@@ -95,21 +113,34 @@ export async function registrationRoutes(app: FastifyInstance) {
     async (request) => {
       const registration = await registrationFor(await registrationOf(app, request));
       // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('email', registration.id);
+      const blocked = await app.codes.blockedFor('email', peopleOf(registration));
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
-      const challenge = await app.codes.findLatest('email', registration.id);
-      if (!challenge) throw codeFailure({ outcome: 'expired' });
-      const ready = await app.codes.resendable(challenge.id);
-      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
-      if (ready.outcome !== 'ready') throw codeFailure(ready);
       const actor = `registration:${registration.id}`;
-      const ticket = await app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));
-      const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
-      if (result.outcome !== 'sent') throw codeFailure(result);
-      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, result.code, app.codes.settings.ttlSeconds) });
+      const charge = () => app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));
+      const challenge = await app.codes.findLatest('email', registration.id);
+      let ticket: MessageTicket;
+      let sent: { code: string; resendAfterSeconds: number };
+      if (challenge) {
+        const ready = await app.codes.resendable(challenge.id);
+        if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
+        if (ready.outcome !== 'ready') throw codeFailure(ready);
+        ticket = await charge();
+        const result = await app.codes.resend(challenge.id);
+        if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
+        if (result.outcome !== 'sent') throw codeFailure(result);
+        sent = result;
+      } else {
+        // The block is over and used the last code up: the sign-up, still live, gets a new one.
+        const wait = await app.codes.reissueWait('email', registration.id);
+        if (wait > 0) throw resendTooSoon(wait);
+        ticket = await charge();
+        const result = await app.codes.reissue({ purpose: 'email', subject: registration.id, recipient: registration.email });
+        if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
+        sent = result;
+      }
+      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, sent.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor, action: 'onboarding.email_code_sent', subject: actor, requestId: request.id });
-      return { resendAfterSeconds: result.resendAfterSeconds };
+      return { resendAfterSeconds: sent.resendAfterSeconds };
     },
   );
 
@@ -119,13 +150,16 @@ export async function registrationRoutes(app: FastifyInstance) {
       schema: {
         tags: ['onboarding'],
         summary: 'The application: its answers (never a secret), the steps done and the step to resume at',
+        description: 'Once the application is signed, approved or rejected, its id and status only.',
         headers: BEARER,
-        response: { 200: APPLICATION, '4xx': { $ref: 'error#' } },
+        response: { 200: { anyOf: [APPLICATION, CLOSED_APPLICATION] }, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {
-      const application = await app.applications.find(await applicationOf(app, request));
+      const application = await app.applications.find(await anyApplicationOf(app, request));
       if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      // The applicant's part is over: a token still about (a shared computer, a copied link) learns how it went, no more.
+      if (isClosed(application.status)) return { id: application.id, status: application.status };
       return applicationView(application);
     },
   );

@@ -99,9 +99,10 @@ export async function onboardingRoutes(app: FastifyInstance) {
       const issued = await app.codes.issue({ purpose: 'email', subject: registration.id, recipient: email }, now);
       await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[language], text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds) });
       await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id });
+      // The sign-up's session ends with the sign-up: its renewals do not outlive it.
+      const session = await app.onboardingTokens.grant(`registration:${registration.id}`, Math.floor(Date.parse(registration.expiresAt) / 1000));
       return {
-        token: await app.onboardingTokens.issue(`registration:${registration.id}`),
-        expiresIn: app.onboardingTokens.lifetimeSeconds,
+        ...session,
         maskedEmail: maskEmail(email),
         resendAfterSeconds: issued.resendAfterSeconds,
       };

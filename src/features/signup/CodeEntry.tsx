@@ -13,6 +13,7 @@ const messages = {
   ...describeMessages({
   resend: { id: 'onboarding.code.resend', defaultMessage: 'Send me a new code' },
   resendIn: { id: 'onboarding.code.resendIn', defaultMessage: 'You can ask for a new code in {seconds, plural, one {# second} other {# seconds}}.' },
+  resendAt: { id: 'onboarding.code.resendAt', defaultMessage: 'You can ask for a new code at {time}.' },
   resent: { id: 'onboarding.code.resent', defaultMessage: 'We have sent you a new code.' },
   wrongCode: {
     id: 'onboarding.code.wrongCode',
@@ -25,6 +26,9 @@ const messages = {
   tooSoon: { id: 'onboarding.code.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
   }),
 };
+
+/** Whether a failed check is the block after too many wrong codes. */
+export const isBlock = (error: unknown) => ((error ?? {}) as ApiError).errorCode === 'CODE_BLOCKED';
 
 type Feedback = { id: keyof typeof messages; values?: Record<string, number> } | null;
 
@@ -43,7 +47,12 @@ export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
     if (problem.kind === 'blocked') {
       // Until when, from the server's answer: the screen shows the time.
       const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-      setFeedback(typeof seconds === 'number' ? { id: 'blocked', values: { until: Date.now() + seconds * 1000 } } : { id: 'blockedWhile' });
+      if (typeof seconds === 'number') {
+        // A new code may be asked for when the block ends: "send me a new code" waits until then.
+        const until = Date.now() + seconds * 1000;
+        setResendAt(until);
+        setFeedback({ id: 'blocked', values: { until } });
+      } else setFeedback({ id: 'blockedWhile' });
       return true;
     }
     setFeedback(problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : { id: problem.kind });
@@ -67,7 +76,9 @@ export function useCodeFeedback(initialResendAfterSeconds: number | undefined) {
       setFeedback({ id: 'failed' });
     }
   };
-  return { feedback, setFeedback, secondsToResend, failure, resent, resendRefused, blocked: feedback?.id === 'blocked' || feedback?.id === 'blockedWhile' };
+  // Blocked until the time the server gave (then a new code may be asked for), or for a while when it gave none.
+  const blocked = feedback?.id === 'blockedWhile' || (feedback?.id === 'blocked' && secondsToResend > 0);
+  return { feedback, setFeedback, secondsToResend, failure, resent, resendRefused, blocked };
 }
 
 export interface CodeEntryProps {
@@ -82,6 +93,8 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
   const { feedback, blocked } = state;
   // Only an answer about the code itself marks the field: "resent" and "wait before asking again" are notices.
   const problem = feedback !== null && feedback.id !== 'resent' && feedback.id !== 'tooSoon' && feedback.id !== 'budget';
+  // Blocked, the field takes nothing: the block's notice is all it says (no "required" under a disabled field).
+  const fieldError = blocked ? undefined : errorText;
   // After "send me a new code" (its button is now disabled), focus goes to the field the new code goes in,
   // which the notice describes.
   const notice = feedback !== null && !problem;
@@ -98,8 +111,8 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
         value={value}
         onChange={onChange}
         onBlur={onBlur}
-        error={error || problem}
-        errorText={errorText}
+        error={(!blocked && error) || problem}
+        errorText={fieldError}
         aria-describedby={feedback ? `${name}-feedback` : undefined}
       />
       <p id={`${name}-feedback`} className="dv-step__feedback" role={problem || feedback?.id === 'budget' ? 'alert' : 'status'}>
@@ -116,14 +129,22 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
 /** "Send me a new code", disabled with a visible countdown until the server allows another. */
 export function ResendCode({ state, resending, onResend }: { state: ReturnType<typeof useCodeFeedback>; resending: boolean; onResend(): void }) {
   const intl = useIntl();
-  const { secondsToResend } = state;
+  const { secondsToResend, blocked, feedback } = state;
+  const until = feedback?.id === 'blocked' ? feedback.values?.until : undefined;
   return (
     <>
       <div className="dv-step__secondary">
         <LoadingButton color="gray" loading={resending} disabled={secondsToResend > 0} onClick={onResend}>
           {intl.formatMessage(messages.resend)}
         </LoadingButton>
-        {secondsToResend > 0 && <p className="dv-step__note">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}
+        {/* Blocked, the time it ends (a countdown of many minutes says less); otherwise the seconds left. */}
+        {secondsToResend > 0 && (
+          <p className="dv-step__note">
+            {blocked && until !== undefined
+              ? intl.formatMessage(messages.resendAt, { time: intl.formatTime(until, { hour: '2-digit', minute: '2-digit' }) })
+              : intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}
+          </p>
+        )}
       </div>
     </>
   );

@@ -85,11 +85,11 @@ const actionMessages = describeMessages({
 });
 
 /** The step's main action, at the end of its form. */
-export function ContinueButton({ loading, label }: { loading: boolean; label?: string }) {
+export function ContinueButton({ loading, label, disabled = false }: { loading: boolean; label?: string; disabled?: boolean }) {
   const intl = useIntl();
   return (
     <div className="dv-step__actions">
-      <LoadingButton type="submit" loading={loading}>
+      <LoadingButton type="submit" loading={loading} disabled={disabled}>
         {label ?? intl.formatMessage(actionMessages.continue)}
       </LoadingButton>
     </div>

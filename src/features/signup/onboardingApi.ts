@@ -15,6 +15,14 @@ export interface ApplicationView {
   maskedEmail: string;
 }
 
+/** A signed, approved or rejected application, as its token still sees it: how it went, nothing more. */
+export interface ClosedApplication {
+  id: string;
+  status: 'pending-review' | 'approved' | 'rejected';
+}
+
+export const isClosedApplication = (application: ApplicationView | ClosedApplication): application is ClosedApplication => !('answers' in application);
+
 /** What every step's save answers: the route the flow's rules pick next, and the application saved. */
 export interface StepSaved {
   next: string;
@@ -80,7 +88,7 @@ export const onboardingApi = api.injectEndpoints({
     resendEmail: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/email/resend`, method: 'POST' }),
     }),
-    getApplication: build.query<ApplicationView, void>({
+    getApplication: build.query<ApplicationView | ClosedApplication, void>({
       query: () => ({ url: `${PRIVATE}/application` }),
       keepUnusedDataFor: 0,
     }),
@@ -131,10 +139,13 @@ export function fieldErrorsOf(error: unknown): FieldError[] {
   return Array.isArray(errors) ? (errors as FieldError[]).filter((entry) => typeof entry?.field === 'string' && typeof entry?.id === 'string') : [];
 }
 
-/** Where the server says the applicant should be instead (409 STEP_OUT_OF_ORDER carries currentStep). */
+/**
+ * Where the server says the applicant should be instead: 409 STEP_OUT_OF_ORDER carries currentStep, and so does
+ * APPLICATION_CLOSED once the application is signed (/welcome).
+ */
 export function currentStepOf(error: unknown): StepId | undefined {
   const { errorCode, data } = (error ?? {}) as ApiError;
-  if (errorCode !== 'STEP_OUT_OF_ORDER' || typeof data !== 'object' || data === null) return undefined;
+  if ((errorCode !== 'STEP_OUT_OF_ORDER' && errorCode !== 'APPLICATION_CLOSED') || typeof data !== 'object' || data === null) return undefined;
   const step = (data as { currentStep?: unknown }).currentStep;
   return typeof step === 'string' ? (step as StepId) : undefined;
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState, type ComponentType } from 'react';
+import { Navigate } from 'react-router';
 import { useAppDispatch } from '../../app/hooks';
 import { formActions } from '../form/formSlice';
-import { onboardingApi } from './onboardingApi';
+import { isClosedApplication, onboardingApi } from './onboardingApi';
 
 /** Whether this page load has read the application from the server already (once is enough: saves keep it in step). */
 let readThisLoad = false;
@@ -14,6 +15,7 @@ let readThisLoad = false;
 export function withSavedApplication(Screen: ComponentType): ComponentType {
   function WithSavedApplication() {
     const dispatch = useAppDispatch();
+    const [closed, setClosed] = useState(false);
     const [ready, setReady] = useState(readThisLoad);
     useEffect(() => {
       if (readThisLoad) return undefined;
@@ -21,7 +23,12 @@ export function withSavedApplication(Screen: ComponentType): ComponentType {
       const request = dispatch(onboardingApi.endpoints.getApplication.initiate(undefined, { subscribe: false }));
       request
         .unwrap()
-        .then((application) => dispatch(formActions.applicationSynced({ ...application.answers, personType: application.personType ?? '' })))
+        .then((application) => {
+          // Signed (another tab, another device): the journey is over, and its end is the page to show.
+          if (isClosedApplication(application)) {
+            if (mounted) setClosed(true);
+          } else dispatch(formActions.applicationSynced({ ...application.answers, personType: application.personType ?? '' }));
+        })
         .catch(() => undefined)
         .finally(() => {
           readThisLoad = true;
@@ -31,6 +38,7 @@ export function withSavedApplication(Screen: ComponentType): ComponentType {
         mounted = false;
       };
     }, [dispatch]);
+    if (closed) return <Navigate to="/welcome" replace />;
     return ready ? <Screen /> : null;
   }
   WithSavedApplication.displayName = `WithSavedApplication(${Screen.displayName ?? Screen.name})`;

@@ -5,7 +5,7 @@ import { describeMessages } from '../../../i18n/messages';
 import { codeStepSchema } from '../../../validation/onboarding';
 import { selectForm } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
-import { CodeEntry, ResendCode, useCodeFeedback } from '../CodeEntry';
+import { CodeEntry, isBlock, ResendCode, useCodeFeedback } from '../CodeEntry';
 import { useResendEmailMutation, useResendPhoneCodeMutation, useSaveStepMutation, useVerifyEmailMutation } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm, type StepArrival } from '../useStepForm';
@@ -44,7 +44,8 @@ export function RegCodeScreen() {
     onFailure: (error) => {
       if (!code.failure(error)) return false;
       void formik.setFieldValue('code', '', false);
-      field('code').ref.current?.focus();
+      // A blocked field is disabled: the notice says what to do, and the field waits untouched.
+      if (!isBlock(error)) field('code').ref.current?.focus();
       return true;
     },
   });
@@ -62,7 +63,7 @@ export function RegCodeScreen() {
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <CodeEntry label={intl.formatMessage(messages.emailCode)} field={field('code')} state={code} />
         <p className="dv-step__note">{intl.formatMessage(messages.emailMissing)}</p>
-        <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.confirm)} />
+        <ContinueButton loading={formik.isSubmitting} disabled={code.blocked} label={intl.formatMessage(messages.confirm)} />
       </form>
       <ResendCode state={code} resending={resending} onResend={askAgain} />
     </StepLayout>
@@ -91,7 +92,8 @@ export function ConfirmTelephoneStepScreen() {
     onFailure: (error) => {
       if (!code.failure(error)) return false;
       void formik.setFieldValue('code', '', false);
-      field('code').ref.current?.focus();
+      // A blocked field is disabled: the notice says what to do, and the field waits untouched.
+      if (!isBlock(error)) field('code').ref.current?.focus();
       return true;
     },
   });
@@ -108,7 +110,7 @@ export function ConfirmTelephoneStepScreen() {
     <StepLayout step="confirm-telephone" lead={intl.formatMessage(messages.phoneSentTo, { phone: <strong key="phone">{arrival.sentTo ?? form.telephoneNumber}</strong> })}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <CodeEntry label={intl.formatMessage(messages.phoneCode)} field={field('code')} state={code} />
-        <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.confirm)} />
+        <ContinueButton loading={formik.isSubmitting} disabled={code.blocked} label={intl.formatMessage(messages.confirm)} />
       </form>
       <ResendCode state={code} resending={resending} onResend={askAgain} />
     </StepLayout>
