@@ -29,7 +29,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   { call: 'cognito-idp:AdminDisableUser', grants: [{ action: 'cognito-idp:AdminDisableUser', resource: 'userPool' }], why: 'disables an account (the identity service module)' },
   { call: 'cognito-idp:AdminEnableUser', grants: [{ action: 'cognito-idp:AdminEnableUser', resource: 'userPool' }], why: 'enables an account again (the identity service module)' },
   { call: 'cognito-idp:AdminUserGlobalSignOut', grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }], why: 'signs a user out everywhere after a password change' },
-  { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: 'removes an account (the identity service module)' },
+  { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: "removes the sign-in user of a rejected or expired application, freeing its ID document" },
   {
     call: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity',
     grants: [{ action: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity', resource: 'identityPool' }],

@@ -12,6 +12,7 @@ import type { MessageSender } from './messaging/types';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
+import { removeSignInUser } from './signInUsers';
 
 export interface ReviewDependencies {
   db: Kysely<Database>;
@@ -19,7 +20,7 @@ export interface ReviewDependencies {
   documents?: (applicationId: string) => Promise<{ kind: string; key: string; size: number; checkedAt: string; link: string }[]>;
   applications: ApplicationRepository;
   contracts: ContractRepository;
-  identity: Pick<IdentityService, 'updateAttributes'>;
+  identity: Pick<IdentityService, 'updateAttributes' | 'getUser' | 'deleteUser'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
 }
@@ -81,11 +82,15 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
 /** What follows a saved decision: the sign-in user's status, the audit entry, and the applicant's notice. */
 async function decided(deps: ReviewDependencies, application: Application, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
   const { id } = application;
-  if (application.answers.identityUserSub !== undefined) {
-    await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: decision === 'approved' ? 'complete' : 'rejected' });
-  }
   const subject = `application:${id}`;
+  // A rejected applicant's sign-in user goes: it is named by the ID document, and kept it would stop the
+  // document's real holder (or the same person, later) from ever signing up.
+  const removed = decision === 'rejected' && (await removeSignInUser(deps.identity, application));
+  if (decision === 'approved' && application.answers.identityUserSub !== undefined) {
+    await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
+  }
   await deps.auditLog.append({ actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject, details: reason ? { reason } : undefined }, now);
+  if (removed) await deps.auditLog.append({ actor: `reviewer:${reviewer}`, action: 'onboarding.sign_in_user_removed', subject, details: { why: 'rejected' } }, now);
   const notice = NOTICES[decision][application.language];
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
   return application;

@@ -10,7 +10,7 @@ import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { approveApplication, decideIdentity, listApplications, rejectApplication, type ReviewDependencies } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
-import { consentAndSign, readyToSign } from './signing';
+import { consentAndSign, readyToSign, setPasswordOf, signUpAndConfirm } from './signing';
 
 describeEachDialect('onboarding: the review', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -48,7 +48,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(audit.filter((entry) => entry.action === 'onboarding.review_approved')).toEqual([expect.objectContaining({ actor: 'reviewer:marta' })]);
   });
 
-  it('rejecting needs a reason, records it, tells the applicant without it, and keeps sign-in closed', async () => {
+  it('rejecting needs a reason, records it, tells the applicant without it, and removes the sign-in user', async () => {
     const application = await signed('00000031W');
     await expect(rejectApplication(deps, application.id, '  ', 'marta')).rejects.toThrow('needs a reason');
     await rejectApplication(deps, application.id, 'Documents do not match', 'marta');
@@ -57,7 +57,22 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(notice).toContain('no podemos abrir tu cuenta');
     expect(notice).not.toContain('Documents do not match');
     expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).find((entry) => entry.action === 'onboarding.review_rejected')?.details).toEqual({ reason: 'Documents do not match' });
-    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    // The sign-in user is gone with the rejection: no such user.
+    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+  });
+
+  it('rejecting releases the ID document: the sign-in user is removed, and a new sign-up with that ID goes on to its own password', async () => {
+    const squatted = await signed('00000070R');
+    expect(await server.app.identity.getUser('00000070R')).toMatchObject({ sub: squatted.answers.identityUserSub });
+    await rejectApplication(deps, squatted.id, 'The document is not the applicant\'s', 'marta');
+    expect(await server.app.identity.getUser('00000070R')).toBeUndefined();
+    expect((await server.app.auditLog.listBySubject(`application:${squatted.id}`)).map((entry) => entry.action)).toEqual(expect.arrayContaining(['onboarding.review_rejected', 'onboarding.sign_in_user_removed']));
+
+    const holder = await signUpAndConfirm(server, `holder-${dialect}@example.com`, '00000070R');
+    expect(holder.body).toMatchObject({ next: 'personal-info', application: { status: 'in-progress' } });
+    const application = holder.body.application as { id: string };
+    expect((await setPasswordOf(server, application.id)).status).toBe(200);
+    expect((await server.app.identity.getUser('00000070R'))?.sub).toBe((await server.app.applications.find(application.id))!.answers.identityUserSub);
   });
 
   it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
@@ -142,7 +157,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(notice).toContain('cannot open your account');
     expect(notice).not.toContain('does not match');
     expect((await identityAudit(application.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_rejected', 'onboarding.review_rejected']);
-    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    // The sign-in user is gone with the rejection: no such user.
+    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
   it('two reviewers deciding one identity at once: one decision is recorded, the other is refused', async () => {

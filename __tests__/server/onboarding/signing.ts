@@ -1,6 +1,7 @@
 // Applications brought to /docu-sign and signed through the real calls, for the contract and review suites.
 import type { FastifyInstance } from 'fastify';
-import { lastCode } from '../login/loginServer';
+import { randomUUID } from 'node:crypto';
+import { lastCode, passCaptcha } from '../login/loginServer';
 
 /** The steps a freelancer's own calls have done before the password. */
 export const STEPS_BEFORE_PASSWORD = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
@@ -95,4 +96,30 @@ export async function consentAndSign(server: Server, token: string): Promise<Ans
   const consent = await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
   if (consent.status !== 200) throw new Error(`consent: ${consent.status}`);
   return call(server, token, 'POST', 'contract/sign', { code: await lastCode(server.app, PHONE) });
+}
+
+/** Signs up through /signUp and /reg-code as the browser does: register, then the code e-mailed; answers the verify call. */
+export async function signUpAndConfirm(server: Server, email: string, idDocument: string): Promise<Answer> {
+  const sessionId = randomUUID();
+  await passCaptcha(server.api, sessionId);
+  const registered = await fetch(`${server.api}/onboarding-management/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, idType: 'nif', id: idDocument, privacyPolicy: true, precontractualInformation: true, promotionalCodeFromParam: false, sessionId }),
+  });
+  if (registered.status !== 200) throw new Error(`register: ${registered.status}`);
+  const { token } = (await registered.json()) as { token: string };
+  return call(server, token, 'POST', 'email/verify', { code: await lastCode(server.app, email) });
+}
+
+/** Brings an application to its password step (the earlier steps' answers saved as their calls save them) and sets the password. */
+export async function setPasswordOf(server: Server, applicationId: string): Promise<Answer> {
+  const application = (await server.app.applications.find(applicationId))!;
+  await server.app.applications.save(
+    application,
+    { answers: { ...freelancerAnswers(application.idDocument, application.email), ...application.answers }, completedSteps: STEPS_BEFORE_PASSWORD, personType: 'freelance' },
+    new Date(),
+  );
+  const token = await server.app.onboardingTokens.issue(applicationId);
+  return call(server, token, 'POST', 'password', { diviloPassword: 'Clave-Divilo-2026', diviloPasswordConfirmation: 'Clave-Divilo-2026' });
 }
