@@ -14,7 +14,7 @@ import { messageBudgetRepository } from '../repositories/messageBudgetRepository
 import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
-import { expireOldRows } from '../services/housekeeping';
+import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
 
@@ -80,6 +80,9 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   const sweeper = setInterval(() => {
     void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
     void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
+    const applicationExpiry = { db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) };
+    void expireInactiveApplications(applicationExpiry, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'expiring inactive applications failed'));
   }, 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
