@@ -73,8 +73,10 @@ describeEachDialect('housekeeping: applications left for a month', (dialect) => 
 
   it('expires an application untouched for 30 days: its answers, documents and sign-in user go, its audit entries stay, and its ID can sign up again', async () => {
     const start = new Date();
-    const stale = await readyToSign(server, '00000080B', { identityCheck: false });
+    // Verified, so it holds its ID document and has its sign-in user, but never signed.
+    const stale = await readyToSign(server, '00000080B');
     await addDocument(stale.id, start);
+    expect(await server.app.identity.getUser('00000080B')).toBeDefined();
     const recent = await readyToSign(server, '00000081N', { identityCheck: false });
     const touched = (await server.app.applications.find(recent.id))!;
     await server.app.applications.save(touched, { answers: { ...touched.answers, website: 'https://example.com' } }, new Date(start.getTime() + days(2)));
@@ -88,11 +90,12 @@ describeEachDialect('housekeeping: applications left for a month', (dialect) => 
     expect(await server.app.db.selectFrom('onboarding_documents').select('kind').where('application_id', '=', stale.id).execute()).toEqual([]);
     expect(removedFiles).toEqual([`private/eu-west-1:test/${stale.id}/model036.pdf`]);
     expect(await server.app.identity.getUser('00000080B')).toBeUndefined();
+    expect(await server.app.db.selectFrom('id_document_holds').selectAll().where('application_id', '=', stale.id).execute()).toEqual([]);
     expect(await actions(stale.id)).toEqual(expect.arrayContaining(['onboarding.password_set', 'onboarding.application_expired', 'onboarding.sign_in_user_removed']));
-    // Changed two days later, and sent to the bank: both stay, with their users.
+    // Changed two days later, and sent to the bank: both stay, with their sealed password or their user.
     expect((await server.app.applications.find(recent.id))!.status).toBe('in-progress');
     expect((await server.app.applications.find(sent.id))!.status).toBe('pending-review');
-    expect(await server.app.identity.getUser('00000081N')).toBeDefined();
+    expect(await server.app.db.selectFrom('pending_passwords').select('application_id').where('application_id', '=', recent.id).execute()).toHaveLength(1);
     expect(await server.app.identity.getUser('00000082J')).toBeDefined();
 
     const again = await signUpAndConfirm(server, `again-${dialect}@example.com`, '00000080B');
@@ -103,11 +106,14 @@ describeEachDialect('housekeeping: applications left for a month', (dialect) => 
     const start = new Date();
     const stale = await readyToSign(server, '00000083Z', { identityCheck: false });
     await addDocument(stale.id, start);
+    expect(await server.app.db.selectFrom('pending_passwords').select('application_id').where('application_id', '=', stale.id).execute()).toHaveLength(1);
     const later = new Date(start.getTime() + days(31));
     await expect(expireInactiveApplications(expiry(async () => Promise.reject(new Error('storage unreachable'))), later)).rejects.toThrow('storage unreachable');
     expect((await server.app.applications.find(stale.id))!.status).toBe('expired');
     expect(await expireInactiveApplications(expiry(), later)).toBe(1);
     expect(await server.app.applications.find(stale.id)).toBeUndefined();
+    // Its password, sealed while its identity waited, went with it.
+    expect(await server.app.db.selectFrom('pending_passwords').selectAll().where('application_id', '=', stale.id).execute()).toEqual([]);
     expect((await actions(stale.id)).filter((action) => action === 'onboarding.application_expired')).toHaveLength(1);
   });
 

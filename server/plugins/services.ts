@@ -17,6 +17,7 @@ import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
+import { signInUsers, type SignInUsers } from '../services/signInUsers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,6 +27,8 @@ declare module 'fastify' {
     /** SMS and e-mails a person asks for, paid for out of the message budgets before they are made. */
     messages: Messaging;
     sealingKeys: SealingKeys;
+    /** Who holds an ID document, the sealed passwords waiting for it, and the sign-in users named by it. */
+    signInUsers: SignInUsers;
     onboardingTokens: OnboardingTokens;
     /** The FATF lists the risk factor reads, loaded at start (replace the file and restart to update them). */
     highRiskCountries: HighRiskCountries;
@@ -75,6 +78,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
     'onboardingTokens',
     onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: config.onboardingTokenSeconds, issuer: config.publicUrl }),
   );
+  app.decorate('signInUsers', signInUsers({ db: app.db, applications: app.applications, identity: app.identity, passwordKey: deriveKey(secret, 'pending-passwords') }));
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
   const sweeper = setInterval(() => {

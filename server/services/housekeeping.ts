@@ -95,7 +95,7 @@ export async function expireInactiveApplications(
   return ended;
 }
 
-/** Everything an expired application holds but its audit trail: the sign-in user first, the row last (it is what a later run retries from). */
+/** Everything an expired application holds but its audit trail: the sign-in user first, then its files, its sealed password, its hold on the ID document, and the row last (it is what a later run retries from). */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
   const { db } = deps;
   const row = await db.selectFrom('onboarding_applications').select(['id_document', 'answers']).where('id', '=', id).where('status', '=', 'expired').executeTakeFirst();
@@ -107,6 +107,8 @@ async function removeExpired(deps: ApplicationExpiryDependencies, id: string, no
   for (const document of documents) await deps.removeDocument(document.object_key);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('onboarding_documents').where('application_id', '=', id).execute();
+    await trx.deleteFrom('pending_passwords').where('application_id', '=', id).execute();
+    await trx.deleteFrom('id_document_holds').where('application_id', '=', id).execute();
     await trx.deleteFrom('onboarding_applications').where('id', '=', id).where('status', '=', 'expired').execute();
   });
 }

@@ -12,7 +12,7 @@ import type { MessageSender } from './messaging/types';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
-import { removeSignInUser } from './signInUsers';
+import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
 export interface ReviewDependencies {
   db: Kysely<Database>;
@@ -20,7 +20,8 @@ export interface ReviewDependencies {
   documents?: (applicationId: string) => Promise<{ kind: string; key: string; size: number; checkedAt: string; link: string }[]>;
   applications: ApplicationRepository;
   contracts: ContractRepository;
-  identity: Pick<IdentityService, 'updateAttributes' | 'getUser' | 'deleteUser'>;
+  identity: Pick<IdentityService, 'updateAttributes'>;
+  signInUsers: Pick<SignInUsers, 'claim' | 'ensureUser' | 'release' | 'holds'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
 }
@@ -35,15 +36,26 @@ export interface ApplicationSummary {
   step: string;
   ageDays: number;
   email: string;
+  /**
+   * Whether other applications have the same ID document: `holds` (this one's identity was verified first and
+   * holds it), `held-by-other` (another one holds it: this one cannot be approved), `shared` (nobody verified yet).
+   */
+  idShared: 'holds' | 'held-by-other' | 'shared' | undefined;
 }
 
 /** Every application, newest first: status, path, risk, where it stands and how old it is. */
-export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications'>, now: Date): Promise<ApplicationSummary[]> {
+export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
   const rows = await deps.db.selectFrom('onboarding_applications').select('id').orderBy('created_at', 'desc').execute();
-  const applications = await Promise.all(rows.map((row) => deps.applications.find(row.id)));
-  return applications
-    .filter((application): application is Application => application !== undefined)
-    .map((application) => ({
+  const applications = (await Promise.all(rows.map((row) => deps.applications.find(row.id)))).filter((application): application is Application => application !== undefined);
+  const perDocument = new Map<string, number>();
+  for (const application of applications) perDocument.set(application.idDocument, (perDocument.get(application.idDocument) ?? 0) + 1);
+  const holders = await deps.signInUsers.holds.holdersOf([...perDocument.keys()].filter((document) => perDocument.get(document)! > 1));
+  const sharing = (application: Application): ApplicationSummary['idShared'] => {
+    if ((perDocument.get(application.idDocument) ?? 0) < 2) return undefined;
+    const holder = holders.get(application.idDocument);
+    return holder === undefined ? 'shared' : holder === application.id ? 'holds' : 'held-by-other';
+  };
+  return applications.map((application) => ({
       id: application.id,
       status: application.status,
       path: application.personType ?? '-',
@@ -51,6 +63,7 @@ export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'ap
       step: currentStepOf(application),
       ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
       email: application.email,
+      idShared: sharing(application),
     }));
 }
 
@@ -74,7 +87,14 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
   if (decision === 'approved' && identity !== 'approved') {
     throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`);
   }
-  const saved = await deps.applications.save(application, { status: decision }, now);
+  let ready = application;
+  if (decision === 'approved') {
+    // Held since the identity was verified; claimed here for an application verified before documents were held.
+    await claimOrRefuse(deps, application, now);
+    // The sign-in user is made at verification; made here if that failed half-way.
+    ready = await deps.signInUsers.ensureUser(application, now);
+  }
+  const saved = await deps.applications.save(ready, { status: decision }, now);
   if (!saved) throw new ReviewError(`Application ${id} changed meanwhile: try again`);
   return decided(deps, saved, decision, reviewer, now, reason);
 }
@@ -83,9 +103,9 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
 async function decided(deps: ReviewDependencies, application: Application, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
   const { id } = application;
   const subject = `application:${id}`;
-  // A rejected applicant's sign-in user goes: it is named by the ID document, and kept it would stop the
-  // document's real holder (or the same person, later) from ever signing up.
-  const removed = decision === 'rejected' && (await removeSignInUser(deps.identity, application));
+  // A rejected applicant lets go of the ID document: its hold, its sealed password and its sign-in user (named by
+  // the document), which kept would stop the document's real holder (or the same person, later) from signing up.
+  const removed = decision === 'rejected' && (await deps.signInUsers.release(application));
   if (decision === 'approved' && application.answers.identityUserSub !== undefined) {
     await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
   }
@@ -106,6 +126,18 @@ export async function rejectApplication(deps: ReviewDependencies, id: string, re
 }
 
 export type IdentityDecision = 'approve' | 'reject';
+
+/** Takes the application's ID document, or refuses with what the reviewer needs to know: who holds it. */
+async function claimOrRefuse(deps: ReviewDependencies, application: Application, now: Date): Promise<void> {
+  try {
+    await deps.signInUsers.claim(application, now);
+  } catch (error) {
+    if (!(error instanceof IdDocumentHeldError)) throw error;
+    throw new ReviewError(
+      `Application ${application.id} cannot be approved: ID document ${error.idDocument} is held by application ${error.holder}, whose identity was verified first. Reject this one with a reason`,
+    );
+  }
+}
 
 /**
  * The reviewer's decision on an identity check waiting for review (the photos, with the face detector's flags,
@@ -141,6 +173,7 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
         : signed
           ? { answers, status: 'rejected' as const }
           : { answers, completedSteps: application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP) };
+    if (decision === 'approve') await claimOrRefuse(deps, application, now);
     const saved = await deps.applications.save(application, change, now);
     if (!saved) continue;
     await deps.auditLog.append(
@@ -148,7 +181,7 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
       now,
     );
     if (decision === 'reject' && signed) return decided(deps, saved, 'rejected', reviewer, now, `Identity rejected: ${why}`);
-    return saved;
+    return decision === 'approve' ? deps.signInUsers.ensureUser(saved, now) : saved;
   }
   throw new ReviewError(`Application ${id} changed meanwhile: try again`);
 }

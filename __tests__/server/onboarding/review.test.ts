@@ -22,6 +22,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
       applications: server.app.applications,
       contracts: server.app.contracts,
       identity: server.app.identity,
+      signInUsers: server.app.signInUsers,
       auditLog: server.app.auditLog,
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
@@ -85,8 +86,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(rows.find((row) => row.id === early.id)).toMatchObject({ status: 'in-progress', path: '-', step: 'personal-info', ageDays: 0 });
     const lines: string[] = [];
     await adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => lines.push(line)).parseAsync(['node', 'admin', 'list']);
-    expect(lines[0]).toBe('id\tstatus\tpath\trisk\tstep\tdays');
-    expect(lines.some((line) => line.startsWith(`${early.id}\tin-progress\t-\t-\tpersonal-info\t0`))).toBe(true);
+    expect(lines[0]).toBe('id\tstatus\tpath\trisk\tstep\tdays\tid-shared');
+    expect(lines).toContain(`${early.id}\tin-progress\t-\t-\tpersonal-info\t0\t-`);
 
     const application = await signed('00000035Y');
     const contract = (await server.app.contracts.find(application.id))!;
@@ -166,6 +167,63 @@ describeEachDialect('onboarding: the review', (dialect) => {
     const results = await Promise.allSettled([decideIdentity(deps, application.id, 'approve', 'marta'), decideIdentity(deps, application.id, 'reject', 'pablo', new Date(), 'blurred')]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((await identityAudit(application.id)).filter((entry) => entry.action.startsWith('onboarding.identity_check'))).toHaveLength(1);
+  });
+
+  /** A signed application of 00000071W whose photos wait for the reviewer, by its own e-mail. */
+  async function signedAs(who: string) {
+    const { id, token } = await readyToSign(server, '00000071W', { identityCheck: 'needs-review', email: `${who}-${dialect}@example.com` });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    return id;
+  }
+
+  it('two applications of one ID document: both listed as sharing it; of two verifications at once exactly one holds it, and the other cannot be approved', async () => {
+    const [first, second] = [await signedAs('one'), await signedAs('two')];
+    const shared = async () => Object.fromEntries((await listApplications(deps, new Date())).filter((row) => row.id === first || row.id === second).map((row) => [row.id, row.idShared]));
+    expect(await shared()).toEqual({ [first]: 'shared', [second]: 'shared' });
+    // Neither has a sign-in user before its identity is verified.
+    expect(await server.app.identity.getUser('00000071W')).toBeUndefined();
+
+    const results = await Promise.allSettled([decideIdentity(deps, first, 'approve', 'marta'), decideIdentity(deps, second, 'approve', 'pablo')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const winner = results[0].status === 'fulfilled' ? first : second;
+    const loser = winner === first ? second : first;
+    const refusal = results.find((result): result is PromiseRejectedResult => result.status === 'rejected')!.reason as Error;
+    expect(refusal.message).toBe(`Application ${loser} cannot be approved: ID document 00000071W is held by application ${winner}, whose identity was verified first. Reject this one with a reason`);
+    expect(await server.app.db.selectFrom('id_document_holds').selectAll().where('id_document', '=', '00000071W').execute()).toEqual([expect.objectContaining({ application_id: winner })]);
+    expect((await server.app.applications.find(loser))!.answers.identityCheck).toMatchObject({ status: 'needs-review' });
+    expect(await shared()).toEqual({ [winner]: 'holds', [loser]: 'held-by-other' });
+    // The sign-in user is the winner's, and the loser's sealed password never became one.
+    expect((await server.app.identity.getUser('00000071W'))?.sub).toBe((await server.app.applications.find(winner))!.answers.identityUserSub);
+    await expect(decideIdentity(deps, loser, 'approve', 'marta')).rejects.toThrow(`held by application ${winner}`);
+
+    await approveApplication(deps, winner, 'marta');
+    await expect(signIn(server.base, '00000071W', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
+    await decideIdentity(deps, loser, 'reject', 'marta', new Date(), 'The ID document is another customer\'s');
+    expect((await server.app.applications.find(loser))!.status).toBe('rejected');
+    // Rejecting the one that never held it leaves the holder's user alone.
+    await expect(signIn(server.base, '00000071W', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
+  });
+
+  it("an identity provider approving a person whose ID document another verified application holds hands it to the reviewer, flagged", async () => {
+    const pendingCheck = async (email: string) => {
+      const { id } = await readyToSign(server, '00000072A', { identityCheck: false, email });
+      const current = (await server.app.applications.find(id))!;
+      const startedAt = new Date().toISOString();
+      await server.app.applications.save(current, { answers: { ...current.answers, identityCheck: { status: 'pending', provider: 'webhook', startedAt } }, completedSteps: [...current.completedSteps, 'check-identity'] }, new Date());
+      return id;
+    };
+    const [holder, late] = [await pendingCheck(`holder-${dialect}@example.com`), await pendingCheck(`late-${dialect}@example.com`)];
+    await server.app.identityCheck.recordIdentityResult(holder, { status: 'approved', provider: 'webhook' });
+    expect((await server.app.applications.find(holder))!.answers.identityCheck).toMatchObject({ status: 'approved' });
+    expect((await server.app.identity.getUser('00000072A'))?.sub).toBe((await server.app.applications.find(holder))!.answers.identityUserSub);
+
+    await server.app.identityCheck.recordIdentityResult(late, { status: 'approved', provider: 'webhook' });
+    expect((await server.app.applications.find(late))!.answers.identityCheck).toMatchObject({ status: 'needs-review', flags: ['id-document-held'] });
+    expect((await identityAudit(late)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_needs_review']);
+    await expect(decideIdentity(deps, late, 'approve', 'marta')).rejects.toThrow(`ID document 00000072A is held by application ${holder}`);
+    // The user is the holder's, waiting for approval as before.
+    expect((await server.app.identity.getUser('00000072A'))?.sub).toBe((await server.app.applications.find(holder))!.answers.identityUserSub);
+    await expect(signIn(server.base, '00000072A', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
   });
 
   it('the command line names who decides, and refuses a decision without a name or a valid choice', async () => {

@@ -57,16 +57,16 @@ export async function call(server: Server, token: string, method: 'GET' | 'POST'
 
 /**
  * An application whose steps before /docu-sign are done: the earlier steps as their calls leave them, the
- * password through its call (the sign-in user approval needs), and the identity check as the check records it
- * (`check-identity`, then its waiting page): approved by a reviewer, or `'needs-review'` (the photos wait for
- * the bank). `identityCheck: false` stops before it.
+ * password through its call, and the identity check as the check records it (`check-identity`, then its waiting
+ * page): approved by a reviewer (the application then holds its ID document and has its sign-in user), or
+ * `'needs-review'` (the photos wait for the bank). `identityCheck: false` stops before it.
  */
 export async function readyToSign(
   server: Server,
   idDocument: string,
-  options: { language?: 'es' | 'en'; identityCheck?: false | 'approved' | 'needs-review'; answers?: Record<string, unknown> } = {},
+  options: { language?: 'es' | 'en'; identityCheck?: false | 'approved' | 'needs-review'; answers?: Record<string, unknown>; email?: string } = {},
 ) {
-  const email = `${idDocument.toLowerCase()}@example.com`;
+  const email = options.email ?? `${idDocument.toLowerCase()}@example.com`;
   const created = await server.app.applications.create(
     { email, idDocument, answers: { ...freelancerAnswers(idDocument, email), ...options.answers }, completedSteps: STEPS_BEFORE_PASSWORD, language: options.language ?? 'es' },
     new Date(),
@@ -82,11 +82,14 @@ export async function readyToSign(
       options.identityCheck === 'needs-review'
         ? { status: 'needs-review', provider: 'manual', startedAt, decidedAt: startedAt }
         : { status: 'approved', provider: 'manual', startedAt, decidedAt: startedAt, reviewer: 'marta' };
-    await server.app.applications.save(
+    // An approved identity takes its ID document and gets its sign-in user, as a verification does.
+    if (options.identityCheck !== 'needs-review') await server.app.signInUsers.claim(current, new Date());
+    const saved = await server.app.applications.save(
       current,
       { answers: { ...current.answers, identityCheck }, completedSteps: [...current.completedSteps, 'check-identity', 'check-identity-waiting'] },
       new Date(),
     );
+    if (options.identityCheck !== 'needs-review') await server.app.signInUsers.ensureUser(saved!, new Date());
   }
   return { id: created.id, token };
 }
