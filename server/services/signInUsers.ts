@@ -70,13 +70,24 @@ export function pendingPasswords(db: Kysely<Database>, key: Buffer) {
         .execute();
     },
 
-    async open(applicationId: string): Promise<string | undefined> {
-      const row = await db.selectFrom('pending_passwords').select('sealed').where('application_id', '=', applicationId).executeTakeFirst();
+    /**
+     * Takes the password out (one delete: of two callers at once, one gets it) and hands it to `withPassword`; put back as it
+     * was if that fails, for a later try. Undefined when there is none (not chosen yet, or being used).
+     */
+    async spend<T>(applicationId: string, withPassword: (password: string) => Promise<T>): Promise<T | undefined> {
+      const row = await db.deleteFrom('pending_passwords').where('application_id', '=', applicationId).returning(['sealed', 'created_at']).executeTakeFirst();
       if (!row) return undefined;
       const [iv, data] = row.sealed.split('.').map((part) => Buffer.from(part, 'base64'));
       const decipher = createDecipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(applicationId, 'utf8'));
       decipher.setAuthTag(data.subarray(data.length - 16));
-      return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+      const password = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+      try {
+        return await withPassword(password);
+      } catch (error) {
+        // A password chosen meanwhile is newer: it stays.
+        await db.insertInto('pending_passwords').values({ application_id: applicationId, ...row }).onConflict((conflict) => conflict.column('application_id').doNothing()).execute();
+        throw error;
+      }
     },
 
     async remove(applicationId: string): Promise<void> {
@@ -109,17 +120,24 @@ export function signInUsers(deps: SignInUserDependencies) {
     const username = application.idDocument;
     const existing = await deps.identity.getUser(username);
     if (existing && existing.sub === application.answers.identityUserSub) return application;
-    if (existing) throw new IdDocumentHeldError(username, 'a customer');
-    const password = await passwords.open(application.id);
-    if (password === undefined) return application;
-    const { sub } = await deps.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' });
-    await deps.identity.setPassword(username, password, true);
-    for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
-      const saved = await deps.applications.save(current, { answers: { ...current.answers, identityUserSub: sub } }, now);
-      if (saved) {
-        await passwords.remove(application.id);
-        return saved;
+    // Taken out while the user is made: a second call at the same time (a provider's result delivered twice, an
+    // approval) finds none and leaves it to the first.
+    const made = await passwords.spend(application.id, async (password) => {
+      if (existing) throw new IdDocumentHeldError(username, 'a customer');
+      const { sub } = await deps.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' });
+      try {
+        await deps.identity.setPassword(username, password, true);
+      } catch (error) {
+        // A user without the password would hold the name against the next try: it goes, the password is put back.
+        await deps.identity.deleteUser(username).catch(() => undefined);
+        throw error;
       }
+      return sub;
+    });
+    if (made === undefined) return application;
+    for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
+      const saved = await deps.applications.save(current, { answers: { ...current.answers, identityUserSub: made } }, now);
+      if (saved) return saved;
     }
     throw new Error(`Application ${application.id} is gone`);
   }
@@ -131,8 +149,8 @@ export function signInUsers(deps: SignInUserDependencies) {
 
     /**
      * The application's identity is verified: it takes its ID document, unless another verified application holds
-     * it (IdDocumentHeldError), then gets its sign-in user if it chose a password already. Call before recording
-     * the verification, so that a refusal records nothing.
+     * it (IdDocumentHeldError). Call before recording the verification, so that a refusal records nothing; then
+     * `ensureUser` makes the sign-in user.
      */
     async claim(application: Application, now: Date): Promise<void> {
       const holder = await holds.claim(application.idDocument, application.id, now);
