@@ -56,15 +56,15 @@ export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'ap
     return holder === undefined ? 'shared' : holder === application.id ? 'holds' : 'held-by-other';
   };
   return applications.map((application) => ({
-      id: application.id,
-      status: application.status,
-      path: application.personType ?? '-',
-      risk: application.riskfactor ?? '-',
-      step: currentStepOf(application),
-      ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
-      email: application.email,
-      idShared: sharing(application),
-    }));
+    id: application.id,
+    status: application.status,
+    path: application.personType ?? '-',
+    risk: application.riskfactor ?? '-',
+    step: currentStepOf(application),
+    ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
+    email: application.email,
+    idShared: sharing(application),
+  }));
 }
 
 const NOTICES = {
