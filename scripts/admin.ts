@@ -18,7 +18,8 @@ import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
 import { approveApplication, decideIdentity, listApplications, pendingEffects, rejectApplication, ReviewError, type DecisionOutcome, type ReviewDependencies } from '../server/services/reviews';
 import { identityCheckOf } from '../server/services/identityCheck';
-import { loadServerSecret } from '../server/services/serverSecret';
+import { deriveKey, loadServerSecret } from '../server/services/serverSecret';
+import { signInUsers } from '../server/services/signInUsers';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db';
@@ -83,13 +84,15 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
     credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
   });
   const log = pino({ level: 'warn' });
+  const applications = applicationRepository(handle.db);
   return {
     db: handle.db,
     documents: documentsWithLinks(handle.db, config, secret),
-    applications: applicationRepository(handle.db),
+    applications,
     contracts: contractRepository(handle.db),
     auditLog: auditLogRepository(handle.db),
     identity,
+    signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
     close: () => handle.destroy(),
   };
@@ -135,8 +138,9 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
     .action(
       withDeps(async (d) => {
         const rows = await listApplications(d, new Date());
-        out(['id', 'status', 'path', 'risk', 'step', 'days'].join('\t'));
-        for (const row of rows) out([row.id, row.status, row.path, row.risk, row.step, String(row.ageDays)].join('\t'));
+        // The last column marks applications sharing an ID document: which holds it, which cannot be approved.
+        out(['id', 'status', 'path', 'risk', 'step', 'days', 'id-shared'].join('\t'));
+        for (const row of rows) out([row.id, row.status, row.path, row.risk, row.step, String(row.ageDays), row.idShared ?? '-'].join('\t'));
         if (rows.length === 0) out('(no applications)');
       }),
     );

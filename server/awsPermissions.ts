@@ -22,14 +22,14 @@ export interface AwsCall {
 }
 
 export const SERVER_AWS_CALLS: readonly AwsCall[] = [
-  { call: 'cognito-idp:AdminCreateUser', grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }], why: "creates an applicant's user at registration (no message sent)" },
-  { call: 'cognito-idp:AdminSetUserPassword', grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }], why: "sets the password an applicant chose, and a recovered one" },
+  { call: 'cognito-idp:AdminCreateUser', grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }], why: "creates an applicant's sign-in user once their identity is verified (no message sent)" },
+  { call: 'cognito-idp:AdminSetUserPassword', grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }], why: "sets the password an applicant chose (kept sealed until the user is made), and a recovered one" },
   { call: 'cognito-idp:AdminGetUser', grants: [{ action: 'cognito-idp:AdminGetUser', resource: 'userPool' }], why: 'reads the account at the SMS step (enabled, phone, onboarding status) and in recovery' },
   { call: 'cognito-idp:AdminUpdateUserAttributes', grants: [{ action: 'cognito-idp:AdminUpdateUserAttributes', resource: 'userPool' }], why: 'keeps custom:onboarding_status and the verified phone and e-mail up to date' },
   { call: 'cognito-idp:AdminDisableUser', grants: [{ action: 'cognito-idp:AdminDisableUser', resource: 'userPool' }], why: 'disables an account (the identity service module)' },
   { call: 'cognito-idp:AdminEnableUser', grants: [{ action: 'cognito-idp:AdminEnableUser', resource: 'userPool' }], why: 'enables an account again (the identity service module)' },
   { call: 'cognito-idp:AdminUserGlobalSignOut', grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }], why: 'signs a user out everywhere after a password change' },
-  { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: 'removes an account (the identity service module)' },
+  { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: "removes the sign-in user of a rejected or expired application, freeing its ID document" },
   {
     call: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity',
     grants: [{ action: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity', resource: 'identityPool' }],

@@ -1,8 +1,10 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { expireOldRows, removeUnreportedUploads } from '../../server/services/housekeeping';
+import { expireInactiveApplications, expireOldRows, removeUnreportedUploads } from '../../server/services/housekeeping';
 import { toDbTime } from '../../server/db/values';
 import { BUCKET, REGION, startStorage, testBytes, type StorageHarness } from './embedded/s3/harness';
 import { describeEachDialect, openTestDatabase, type TestDatabase } from './helpers';
+import { startLoginServerOn } from './login/loginServer';
+import { consentAndSign, readyToSign, signUpAndConfirm } from './onboarding/signing';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
 const ago = (hours: number) => toDbTime(new Date(now.getTime() - hours * 3600_000));
@@ -86,5 +88,99 @@ describeEachDialect('the sweep of unreported uploads', (dialect) => {
     expect((left.Contents ?? []).map((object) => object.Key)).toEqual(['evidence/application-1/selfie.jpg', `${area}model036/reported.pdf`, `${area}selfie/recent.jpg`, 'public/terms.pdf']);
     // Nothing more to do a moment later.
     expect(await removeUnreportedUploads({ storage: { client, bucket: BUCKET }, db: storage.db, now, log })).toEqual({ removed: 0, bytes: 0 });
+  });
+});
+
+describeEachDialect('housekeeping: applications left for a month', (dialect) => {
+  let server: Awaited<ReturnType<typeof startLoginServerOn>>;
+  beforeAll(async () => {
+    server = await startLoginServerOn(dialect);
+  });
+  afterAll(() => server.close());
+
+  const days = (count: number) => count * 86_400_000;
+  const removedFiles: string[] = [];
+  const expiry = (removeDocument?: (key: string) => Promise<void>) => ({
+    db: server.app.db,
+    identity: server.app.identity,
+    auditLog: server.app.auditLog,
+    removeDocument:
+      removeDocument ??
+      (async (key: string) => {
+        removedFiles.push(key);
+        await server.app.documents.remove(key);
+      }),
+  });
+  const actions = async (id: string) => (await server.app.auditLog.listBySubject(`application:${id}`)).map((entry) => entry.action);
+  const addDocument = (applicationId: string, at: Date) =>
+    server.app.db.insertInto('onboarding_documents').values({ application_id: applicationId, kind: 'model036', object_key: `private/eu-west-1:test/${applicationId}/model036.pdf`, size: 10, etag: '"e"', checked_at: toDbTime(at) }).execute();
+
+  it('expires an application untouched for 30 days: its answers, documents and sign-in user go, its audit entries stay, and its ID can sign up again', async () => {
+    const start = new Date();
+    // Verified, so it holds its ID document and has its sign-in user, but never signed.
+    const stale = await readyToSign(server, '00000080B');
+    await addDocument(stale.id, start);
+    expect(await server.app.identity.getUser('00000080B')).toBeDefined();
+    const recent = await readyToSign(server, '00000081N', { identityCheck: false });
+    const touched = (await server.app.applications.find(recent.id))!;
+    await server.app.applications.save(touched, { answers: { ...touched.answers, website: 'https://example.com' } }, new Date(start.getTime() + days(2)));
+    const sent = await readyToSign(server, '00000082J');
+    expect((await consentAndSign(server, sent.token)).status).toBe(200);
+
+    expect(await expireInactiveApplications(expiry(), new Date(start.getTime() + days(29)))).toBe(0);
+    expect(await expireInactiveApplications(expiry(), new Date(start.getTime() + days(31)))).toBe(1);
+
+    expect(await server.app.applications.find(stale.id)).toBeUndefined();
+    expect(await server.app.db.selectFrom('onboarding_documents').select('kind').where('application_id', '=', stale.id).execute()).toEqual([]);
+    expect(removedFiles).toEqual([`private/eu-west-1:test/${stale.id}/model036.pdf`]);
+    expect(await server.app.identity.getUser('00000080B')).toBeUndefined();
+    expect(await server.app.db.selectFrom('id_document_holds').selectAll().where('application_id', '=', stale.id).execute()).toEqual([]);
+    expect(await actions(stale.id)).toEqual(expect.arrayContaining(['onboarding.password_set', 'onboarding.application_expired', 'onboarding.sign_in_user_removed']));
+    // Changed two days later, and sent to the bank: both stay, with their sealed password or their user.
+    expect((await server.app.applications.find(recent.id))!.status).toBe('in-progress');
+    expect((await server.app.applications.find(sent.id))!.status).toBe('pending-review');
+    expect(await server.app.db.selectFrom('pending_passwords').select('application_id').where('application_id', '=', recent.id).execute()).toHaveLength(1);
+    expect(await server.app.identity.getUser('00000082J')).toBeDefined();
+
+    const again = await signUpAndConfirm(server, `again-${dialect}@example.com`, '00000080B');
+    expect(again.body).toMatchObject({ next: 'personal-info', application: { status: 'in-progress' } });
+  });
+
+  it('a removal that fails half-way is finished by the next run', async () => {
+    const start = new Date();
+    const stale = await readyToSign(server, '00000083Z', { identityCheck: false });
+    await addDocument(stale.id, start);
+    expect(await server.app.db.selectFrom('pending_passwords').select('application_id').where('application_id', '=', stale.id).execute()).toHaveLength(1);
+    const later = new Date(start.getTime() + days(31));
+    await expect(expireInactiveApplications(expiry(async () => Promise.reject(new Error('storage unreachable'))), later)).rejects.toThrow('storage unreachable');
+    expect((await server.app.applications.find(stale.id))!.status).toBe('expired');
+    expect(await expireInactiveApplications(expiry(), later)).toBe(1);
+    expect(await server.app.applications.find(stale.id)).toBeUndefined();
+    // Its password, sealed while its identity waited, went with it.
+    expect(await server.app.db.selectFrom('pending_passwords').selectAll().where('application_id', '=', stale.id).execute()).toEqual([]);
+    expect((await actions(stale.id)).filter((action) => action === 'onboarding.application_expired')).toHaveLength(1);
+  });
+
+  it('two runs and the applicant saving at once: the application is either saved and kept or expired once, never both', async () => {
+    for (const [index, idDocument] of ['00000084S', '00000085Q', '00000086V'].entries()) {
+      const start = new Date();
+      const created = await server.app.applications.create({ email: `race-${index}-${dialect}@example.com`, idDocument, answers: { id: idDocument }, completedSteps: ['signUp', 'reg-code'], language: 'es' }, start);
+      const later = new Date(start.getTime() + days(31));
+      const [first, second, saved] = await Promise.all([
+        expireInactiveApplications(expiry(), later),
+        expireInactiveApplications(expiry(), later),
+        server.app.applications.save(created, { answers: { id: idDocument, firstName: 'Ana' } }, later),
+      ]);
+      const expired = (await actions(created.id)).filter((action) => action === 'onboarding.application_expired');
+      const kept = await server.app.applications.find(created.id);
+      if (saved) {
+        expect(kept).toMatchObject({ status: 'in-progress', answers: { firstName: 'Ana' } });
+        expect(expired).toEqual([]);
+      } else {
+        expect(kept).toBeUndefined();
+        expect(expired).toHaveLength(1);
+      }
+      expect(first + second).toBeLessThanOrEqual(saved ? 0 : 2);
+    }
   });
 });

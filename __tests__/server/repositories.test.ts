@@ -2,6 +2,7 @@ import { auditLogRepository } from '../../server/repositories/auditLogRepository
 import { loginSessionRepository } from '../../server/repositories/loginSessionRepository';
 import { sql } from 'kysely';
 import { migrateToLatest, migrationNames } from '../../server/db';
+import * as idDocumentHolds from '../../server/db/migrations/0023_id_document_holds';
 import { describeEachDialect, openTestDatabase } from './helpers';
 
 describeEachDialect('repositories', (dialect) => {
@@ -29,6 +30,34 @@ describeEachDialect('repositories', (dialect) => {
       expect(await auditLogRepository(database.db).listBySubject('migration-check')).toHaveLength(1);
     } finally {
       await second.destroy();
+    }
+  });
+
+  it('the ID document holds start with the applications verified before them: the customer first, then the earliest', async () => {
+    const fresh = await openTestDatabase(dialect);
+    try {
+      await idDocumentHolds.down(fresh.db);
+      const application = (id: string, idDocument: string, status: string, check: string | undefined, updatedAt: string) => ({
+        id, status, email: `${id}@example.com`, id_document: idDocument, person_type: null, completed_steps: '[]', riskfactor: null, language: 'es', version: 1,
+        answers: JSON.stringify(check ? { identityCheck: { status: check, provider: 'manual', startedAt: updatedAt, decidedAt: updatedAt } } : {}),
+        created_at: updatedAt, updated_at: updatedAt,
+      });
+      await fresh.db.insertInto('onboarding_applications').values([
+        application('early-verified', '00000090A', 'in-progress', 'approved', '2026-01-01T00:00:00.000Z'),
+        application('customer', '00000090A', 'approved', 'approved', '2026-02-01T00:00:00.000Z'),
+        application('waiting', '00000091B', 'in-progress', 'needs-review', '2026-01-01T00:00:00.000Z'),
+        application('first', '00000092C', 'in-progress', 'approved', '2026-01-01T00:00:00.000Z'),
+        application('second', '00000092C', 'in-progress', 'approved', '2026-01-02T00:00:00.000Z'),
+        application('rejected', '00000093D', 'rejected', 'approved', '2026-01-01T00:00:00.000Z'),
+      ]).execute();
+      await idDocumentHolds.up(fresh.db);
+      const holds = await fresh.db.selectFrom('id_document_holds').select(['id_document', 'application_id']).orderBy('id_document').execute();
+      expect(holds).toEqual([
+        { id_document: '00000090A', application_id: 'customer' },
+        { id_document: '00000092C', application_id: 'first' },
+      ]);
+    } finally {
+      await fresh.destroy();
     }
   });
 

@@ -25,6 +25,10 @@ export interface Database {
   onboarding_applications: OnboardingApplicationTable;
   onboarding_contracts: OnboardingContractTable;
   review_effects: ReviewEffectTable;
+  /** Which application holds an ID document: the first whose identity was verified (one per document). */
+  id_document_holds: { id_document: string; application_id: string; held_at: string };
+  /** The password an applicant chose, sealed with a server key, until the identity is verified and the sign-in user is made. */
+  pending_passwords: { application_id: string; sealed: string; created_at: string };
 }
 
 /** A sign-up waiting for its e-mail code. */

@@ -29,6 +29,7 @@ export const identityCheckPlugin = fp(async (app: FastifyInstance, { config }: {
         applications: app.applications,
         documents: app.onboardingDocuments,
         auditLog: app.auditLog,
+        signInUsers: app.signInUsers,
         now: () => app.codes.now(),
         ...(detector ? { faces: detector, photos: { read: photoOf } } : {}),
       },

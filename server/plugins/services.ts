@@ -14,10 +14,11 @@ import { messageBudgetRepository } from '../repositories/messageBudgetRepository
 import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
-import { expireOldRows } from '../services/housekeeping';
+import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
 import { finishPendingDecisions } from '../services/reviews';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
+import { signInUsers, type SignInUsers } from '../services/signInUsers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +28,8 @@ declare module 'fastify' {
     /** SMS and e-mails a person asks for, paid for out of the message budgets before they are made. */
     messages: Messaging;
     sealingKeys: SealingKeys;
+    /** Who holds an ID document, the sealed passwords waiting for it, and the sign-in users named by it. */
+    signInUsers: SignInUsers;
     onboardingTokens: OnboardingTokens;
     /** The FATF lists the risk factor reads, loaded at start (replace the file and restart to update them). */
     highRiskCountries: HighRiskCountries;
@@ -85,9 +88,10 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
       clock,
     }),
   );
+  app.decorate('signInUsers', signInUsers({ db: app.db, applications: app.applications, identity: app.identity, passwordKey: deriveKey(secret, 'pending-passwords') }));
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
-  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, messages: bankEmail(app, config) };
+  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, signInUsers: app.signInUsers, messages: bankEmail(app, config) };
   const sweeper = setInterval(() => {
     void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
     void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
@@ -95,6 +99,9 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
     void finishPendingDecisions(reviewEffects, clock?.() ?? new Date())
       .then(({ failed }) => failed > 0 && app.log.warn({ failed }, 'review decisions with effects still pending'))
       .catch((error: unknown) => app.log.warn({ err: error }, 'finishing review decisions failed'));
+    // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
+    const applicationExpiry = { db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) };
+    void expireInactiveApplications(applicationExpiry, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'expiring inactive applications failed'));
   }, 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
-export type ApplicationStatus = 'in-progress' | 'not-allowed' | 'pending-review' | 'approved' | 'rejected';
+/** `expired`: inactive too long, being removed by housekeeping (a row in that state is one whose removal is not finished). */
+export type ApplicationStatus = 'in-progress' | 'not-allowed' | 'pending-review' | 'approved' | 'rejected' | 'expired';
 
 export interface Registration {
   id: string;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
-export type ReviewEffectName = 'user-pool-status' | 'notice-email';
+export type ReviewEffectName = 'user-pool-status' | 'sign-in-release' | 'notice-email';
 
 export interface ReviewEffect {
   applicationId: string;

@@ -9,6 +9,7 @@ import type { Application, ApplicationRepository } from '../repositories/applica
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import type { OnboardingDocument, OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import type { FaceDetector } from './faceDetection';
+import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
 export type IdentityImageKind = (typeof IDENTITY_IMAGE_KINDS)[number];
 /** The storage keys of the three photos. */
@@ -25,9 +26,10 @@ export type IdentityCheckStatus = 'pending' | 'needs-review' | 'approved' | 'rej
 
 /**
  * What the face detector noticed, for the reviewer: `no-face-in-selfie`, `several-faces-in-selfie`,
- * `no-face-on-document`, or `face-check-failed` when it could not look.
+ * `no-face-on-document`, or `face-check-failed` when it could not look; and `id-document-held` when the provider
+ * approved an identity whose ID document another application's verified identity holds already.
  */
-export type IdentityFlag = 'no-face-in-selfie' | 'several-faces-in-selfie' | 'no-face-on-document' | 'face-check-failed';
+export type IdentityFlag = 'no-face-in-selfie' | 'several-faces-in-selfie' | 'no-face-on-document' | 'face-check-failed' | 'id-document-held';
 
 export interface IdentityResult {
   status: Exclude<IdentityCheckStatus, 'pending'>;
@@ -70,6 +72,8 @@ export interface IdentityCheckDependencies {
   applications: Pick<ApplicationRepository, 'find' | 'save'>;
   documents: Pick<OnboardingDocumentRepository, 'list'>;
   auditLog: Pick<AuditLogRepository, 'append'>;
+  /** An approved identity takes its ID document (and gets its sign-in user); absent: nobody holds documents (tests of the check alone). */
+  signInUsers?: Pick<SignInUsers, 'claim' | 'ensureUser'>;
   /** The server's clock (the code rules' one, which tests move). */
   now: () => Date;
   /** With a face detector: the bytes of a checked photo, from its evidence copy once frozen (evidence.ts). */
@@ -117,8 +121,13 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
       if (check?.status !== 'pending' || application.status !== 'in-progress') throw new IdentityCheckError('IDENTITY_CHECK_NOT_PENDING', 'No identity check of this application is waiting for a result');
       const now = deps.now();
       const reason = result.status === 'rejected' ? result.reason : undefined;
-      const flags = result.flags?.length ? result.flags : undefined;
-      const decided: IdentityCheckState = { ...check, status: result.status, provider: result.provider, decidedAt: now.toISOString(), ...(reason ? { reason } : {}), ...(flags ? { flags } : {}) };
+      // The provider approved a person whose document another verified application holds: the bank's reviewer
+      // looks (and cannot approve this one while the other holds it).
+      const held = result.status === 'approved' && !(await claimed(application, now));
+      const status = held ? 'needs-review' : result.status;
+      const flagList = [...(result.flags ?? []), ...(held ? (['id-document-held'] as const) : [])];
+      const flags = flagList.length ? flagList : undefined;
+      const decided: IdentityCheckState = { ...check, status, provider: result.provider, decidedAt: now.toISOString(), ...(reason ? { reason } : {}), ...(flags ? { flags } : {}) };
       const completedSteps =
         result.status === 'rejected'
           ? application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP)
@@ -126,14 +135,26 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
       const saved = await deps.applications.save(application, { answers: { ...application.answers, identityCheck: decided }, completedSteps }, now);
       if (!saved) continue;
       const subject = `application:${applicationId}`;
-      const action = `onboarding.identity_check_${result.status.replace('-', '_')}`;
+      const action = `onboarding.identity_check_${status.replace('-', '_')}`;
       await deps.auditLog.append(
         { actor: `identity-provider:${result.provider}`, action, subject, requestId, details: { provider: result.provider, ...(reason ? { reason } : {}), ...(flags ? { flags } : {}) } },
         now,
       );
-      return saved;
+      return status === 'approved' && deps.signInUsers ? deps.signInUsers.ensureUser(saved, now) : saved;
     }
     throw new IdentityCheckError('CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+  }
+
+  /** Whether the application now holds its ID document (false: another verified application does). */
+  async function claimed(application: Application, now: Date): Promise<boolean> {
+    if (!deps.signInUsers) return true;
+    try {
+      await deps.signInUsers.claim(application, now);
+      return true;
+    } catch (error) {
+      if (error instanceof IdDocumentHeldError) return false;
+      throw error;
+    }
   }
 
   /** What the face detector sees in the selfie and the document's front; it only ever adds flags. */

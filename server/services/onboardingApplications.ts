@@ -4,6 +4,7 @@ import { journey, type StepId } from '../../src/features/signup/flow';
 import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';
+import type { IdDocumentHolds } from './signInUsers';
 import { withoutReviewNotes } from './identityCheck';
 
 /** The steps a registration confirmed by its e-mail code has done. */
@@ -53,21 +54,26 @@ export function applicationView(application: Application) {
 export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: 'resumed' | 'created'; application: Application };
 
 /**
- * What a registration confirmed by its e-mail code leads to. A customer already (a user in the identity service
- * with this ID document, or an application of this ID or e-mail sent for review or approved) → already-exists.
- * An application in progress with this ID document → resumed when the e-mail is the same, already-exists when
- * not (the ID is taken; support can help). Otherwise a new application with the sign-up answers.
+ * What a registration confirmed by its e-mail code leads to. An ID document is taken only by a verified identity:
+ * a user in the identity service with this ID document (a customer, or an applicant whose identity was verified),
+ * or an application holding it → already-exists, unless that application is this applicant's own, in progress
+ * (same e-mail): resumed. An application of this e-mail sent for review or approved → already-exists. An
+ * application in progress with this ID document and e-mail → resumed. Otherwise (another e-mail's unverified
+ * application of this ID included) a new application with the sign-up answers: the bank sees both, and the first
+ * verified holds the document.
  */
 export async function confirmRegistration(
   registration: Registration,
-  deps: { applications: ApplicationRepository; identity: Pick<IdentityService, 'getUser'> },
+  deps: { applications: ApplicationRepository; identity: Pick<IdentityService, 'getUser'>; holds: Pick<IdDocumentHolds, 'holderOf'> },
   now: Date,
 ): Promise<ConfirmedRegistration> {
-  if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };
   const existing = await deps.applications.findByApplicant(registration.idDocument, registration.email);
-  if (existing.some((application) => application.status === 'pending-review' || application.status === 'approved')) return { outcome: 'already-exists' };
-  const open = existing.find((application) => application.status === 'in-progress' && application.idDocument === registration.idDocument);
-  if (open) return open.email === registration.email ? { outcome: 'resumed', application: open } : { outcome: 'already-exists' };
+  const own = existing.find((application) => application.status === 'in-progress' && application.idDocument === registration.idDocument && application.email === registration.email);
+  const holder = await deps.holds.holderOf(registration.idDocument);
+  if (holder !== undefined) return holder === own?.id ? { outcome: 'resumed', application: own } : { outcome: 'already-exists' };
+  if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };
+  if (existing.some((application) => application.email === registration.email && (application.status === 'pending-review' || application.status === 'approved'))) return { outcome: 'already-exists' };
+  if (own) return { outcome: 'resumed', application: own };
   const application = await deps.applications.create(
     {
       email: registration.email,

@@ -15,6 +15,7 @@ import type { MessageSender } from './messaging/types';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
+import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
 export interface ReviewDependencies {
   db: Kysely<Database>;
@@ -25,6 +26,7 @@ export interface ReviewDependencies {
   applications: ApplicationRepository;
   contracts: ContractRepository;
   identity: Pick<IdentityService, 'updateAttributes'>;
+  signInUsers: Pick<SignInUsers, 'claim' | 'ensureUser' | 'release' | 'holds'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
 }
@@ -39,23 +41,35 @@ export interface ApplicationSummary {
   step: string;
   ageDays: number;
   email: string;
+  /**
+   * Whether other applications have the same ID document: `holds` (this one's identity was verified first and
+   * holds it), `held-by-other` (another one holds it: this one cannot be approved), `shared` (nobody verified yet).
+   */
+  idShared: 'holds' | 'held-by-other' | 'shared' | undefined;
 }
 
 /** Every application, newest first: status, path, risk, where it stands and how old it is. */
-export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications'>, now: Date): Promise<ApplicationSummary[]> {
+export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
   const rows = await deps.db.selectFrom('onboarding_applications').select('id').orderBy('created_at', 'desc').execute();
-  const applications = await Promise.all(rows.map((row) => deps.applications.find(row.id)));
-  return applications
-    .filter((application): application is Application => application !== undefined)
-    .map((application) => ({
-      id: application.id,
-      status: application.status,
-      path: application.personType ?? '-',
-      risk: application.riskfactor ?? '-',
-      step: currentStepOf(application),
-      ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
-      email: application.email,
-    }));
+  const applications = (await Promise.all(rows.map((row) => deps.applications.find(row.id)))).filter((application): application is Application => application !== undefined);
+  const perDocument = new Map<string, number>();
+  for (const application of applications) perDocument.set(application.idDocument, (perDocument.get(application.idDocument) ?? 0) + 1);
+  const holders = await deps.signInUsers.holds.holdersOf([...perDocument.keys()].filter((document) => perDocument.get(document)! > 1));
+  const sharing = (application: Application): ApplicationSummary['idShared'] => {
+    if ((perDocument.get(application.idDocument) ?? 0) < 2) return undefined;
+    const holder = holders.get(application.idDocument);
+    return holder === undefined ? 'shared' : holder === application.id ? 'holds' : 'held-by-other';
+  };
+  return applications.map((application) => ({
+    id: application.id,
+    status: application.status,
+    path: application.personType ?? '-',
+    risk: application.riskfactor ?? '-',
+    step: currentStepOf(application),
+    ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
+    email: application.email,
+    idShared: sharing(application),
+  }));
 }
 
 const NOTICES = {
@@ -73,7 +87,10 @@ const NOTICES = {
 export const EFFECT_CLAIM_SECONDS = 300;
 
 /** What a decision does outside the database, in the order it does it. */
-function effectsOf(application: Application): ReviewEffectName[] {
+function effectsOf(application: Application, decision: 'approved' | 'rejected'): ReviewEffectName[] {
+  // A rejected applicant lets go of the ID document: its hold, its sealed password and its sign-in user (named by
+  // the document), which kept would stop the document's real holder (or the same person, later) from signing up.
+  if (decision === 'rejected') return ['sign-in-release', 'notice-email'];
   // The e-mail saying the account is ready goes only once the user pool lets the customer sign in.
   return application.answers.identityUserSub !== undefined ? ['user-pool-status', 'notice-email'] : ['notice-email'];
 }
@@ -104,11 +121,17 @@ function describeFailure(error: unknown): string {
 }
 
 /** What carrying out the effects needs. */
-export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages'>;
+export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers'>;
 
-async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect): Promise<void> {
+async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect, now: Date): Promise<void> {
   if (effect.effect === 'user-pool-status') {
     await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: effect.decision === 'approved' ? 'complete' : 'rejected' });
+    return;
+  }
+  if (effect.effect === 'sign-in-release') {
+    if (await deps.signInUsers.release(application)) {
+      await auditLogRepository(deps.db).append({ actor: 'server', action: 'onboarding.sign_in_user_removed', subject: `application:${application.id}`, details: { why: 'rejected' } }, now);
+    }
     return;
   }
   const notice = NOTICES[effect.decision][application.language];
@@ -137,7 +160,7 @@ export async function finishEffects(deps: EffectDependencies, application: Appli
       );
     }
     try {
-      await carryOut(deps, application, effect);
+      await carryOut(deps, application, effect, now);
     } catch (error) {
       const why = describeFailure(error);
       await effects.release(application.id, effect.effect, why);
@@ -170,7 +193,7 @@ async function recordDecision(
     if (!saved) return undefined;
     const audit = auditLogRepository(trx);
     for (const entry of audits) await audit.append(entry, now);
-    if (decision) await reviewEffectRepository(trx).record(application.id, decision, effectsOf(saved), now);
+    if (decision) await reviewEffectRepository(trx).record(application.id, decision, effectsOf(saved, decision), now);
     return saved;
   });
 }
@@ -189,8 +212,15 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     if (decision === 'approved' && identity !== 'approved') {
       throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`);
     }
+    let ready = application;
+    if (decision === 'approved') {
+      // Held since the identity was verified; claimed here for an application verified before documents were held.
+      await claimOrRefuse(deps, application, now);
+      // The sign-in user is made at verification; made here if that failed half-way.
+      ready = await deps.signInUsers.ensureUser(application, now);
+    }
     const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
-    const saved = await recordDecision(deps, application, { status: decision }, [audit], decision, now);
+    const saved = await recordDecision(deps, ready, { status: decision }, [audit], decision, now);
     // Another save came first (another reviewer's decision, or the applicant's): look again.
     if (!saved) continue;
     return { application: saved, already: false, finished: await finishEffects(deps, saved, now) };
@@ -238,6 +268,18 @@ export async function finishPendingDecisions(deps: EffectDependencies & Pick<Rev
 
 export type IdentityDecision = 'approve' | 'reject';
 
+/** Takes the application's ID document, or refuses with what the reviewer needs to know: who holds it. */
+async function claimOrRefuse(deps: ReviewDependencies, application: Application, now: Date): Promise<void> {
+  try {
+    await deps.signInUsers.claim(application, now);
+  } catch (error) {
+    if (!(error instanceof IdDocumentHeldError)) throw error;
+    throw new ReviewError(
+      `Application ${application.id} cannot be approved: ID document ${error.idDocument} is held by application ${error.holder}, whose identity was verified first. Reject this one with a reason`,
+    );
+  }
+}
+
 /**
  * The reviewer's decision on an identity check waiting for review (the photos, with the face detector's flags,
  * are in `show`). Approving makes the application approvable once signed. Rejecting an unsigned application
@@ -277,10 +319,12 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
     ];
     const rejectsApplication = decision === 'reject' && signed;
     if (rejectsApplication) audits.push({ actor: `reviewer:${reviewer}`, action: 'onboarding.review_rejected', subject: `application:${id}`, details: { reason: `Identity rejected: ${why}` } });
+    // A verified identity takes its ID document first: refused (nothing recorded) when another verified one holds it.
+    if (decision === 'approve') await claimOrRefuse(deps, application, now);
     const saved = await recordDecision(deps, application, change, audits, rejectsApplication ? 'rejected' : undefined, now);
     if (!saved) continue;
     if (rejectsApplication) await finishEffects(deps, saved, now);
-    return saved;
+    return decision === 'approve' ? deps.signInUsers.ensureUser(saved, now) : saved;
   }
   throw new ReviewError(`Application ${id} changed meanwhile: try again`);
 }

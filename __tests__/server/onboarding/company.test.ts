@@ -229,6 +229,7 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       applications: server.app.applications,
       contracts: server.app.contracts,
       identity: server.app.identity,
+      signInUsers: server.app.signInUsers,
       auditLog: server.app.auditLog,
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),

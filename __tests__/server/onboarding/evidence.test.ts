@@ -222,6 +222,7 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
       applications: server.app.applications,
       contracts: server.app.contracts,
       identity: server.app.identity,
+      signInUsers: server.app.signInUsers,
       auditLog: server.app.auditLog,
       messages: outboxSender(server.app.db, server.app.log),
       documents: documentsWithLinks(server.app.db, server.config, secret),

@@ -93,9 +93,27 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
     const resumed = await post('email/verify', again.body.token as string, { code: await emailCode('marta@example.com') });
     expect(resumed.body).toMatchObject({ next: 'contact-phone', application: { id: applicationId, currentStep: 'contact-phone', answers: { firstName: 'Marta' } } });
 
-    // The same ID with another e-mail does not open a second application.
-    const other = await register(signUp({ email: 'someone.else@example.com', id: '00000002W' }));
-    expect((await post('email/verify', other.body.token as string, { code: await emailCode('someone.else@example.com') })).body).toEqual({ next: 'already-exists', application: null });
+  });
+
+  it('lets a second applicant with the same ID document in until one identity is verified; then the verified one holds it', async () => {
+    const first = await register(signUp({ email: 'typed.first@example.com', id: '00000005M' }));
+    const opened = await post('email/verify', first.body.token as string, { code: await emailCode('typed.first@example.com') });
+    const firstId = (opened.body.application as { id: string }).id;
+    // Typing a DNI reserves nothing: another e-mail with the same ID opens an application of its own.
+    const other = await register(signUp({ email: 'real.holder@example.com', id: '00000005M' }));
+    const second = await post('email/verify', other.body.token as string, { code: await emailCode('real.holder@example.com') });
+    expect(second.body).toMatchObject({ next: 'personal-info', application: { status: 'in-progress' } });
+    const secondId = (second.body.application as { id: string }).id;
+    expect(secondId).not.toBe(firstId);
+
+    // The second's identity is verified first: it holds the ID. The first is told it exists; the holder resumes.
+    await server.app.signInUsers.claim((await server.app.applications.find(secondId))!, new Date());
+    const late = await register(signUp({ email: 'typed.first@example.com', id: '00000005M' }));
+    expect((await post('email/verify', late.body.token as string, { code: await emailCode('typed.first@example.com') })).body).toEqual({ next: 'already-exists', application: null });
+    const third = await register(signUp({ email: 'a.third@example.com', id: '00000005M' }));
+    expect((await post('email/verify', third.body.token as string, { code: await emailCode('a.third@example.com') })).body).toEqual({ next: 'already-exists', application: null });
+    const back = await register(signUp({ email: 'real.holder@example.com', id: '00000005M' }));
+    expect((await post('email/verify', back.body.token as string, { code: await emailCode('real.holder@example.com') })).body).toMatchObject({ application: { id: secondId } });
   });
 
   it('refuses what the screen refuses, field by field, before the captcha pass is spent', async () => {

@@ -21,7 +21,7 @@ import {
 } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
-import { consentAndSign, readyToSign } from './signing';
+import { consentAndSign, readyToSign, setPasswordOf, signUpAndConfirm } from './signing';
 
 describeEachDialect('onboarding: the review', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -33,6 +33,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
       applications: server.app.applications,
       contracts: server.app.contracts,
       identity: server.app.identity,
+      signInUsers: server.app.signInUsers,
       auditLog: server.app.auditLog,
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
@@ -51,16 +52,29 @@ describeEachDialect('onboarding: the review', (dialect) => {
 
   const admin = (lines: string[] = [], with_: Partial<ReviewDependencies> = {}) => adminProgram(async () => ({ ...deps, ...with_, close: async () => undefined }), (line) => lines.push(line));
 
-  /** The user pool as the admin run sees it: unreachable while `down`, the server's pool otherwise; counts the updates made. */
+  /**
+   * The user pool as the admin run sees it: unreachable while `down`, the server's pool otherwise; counts the
+   * updates made and the sign-in users released (a rejection's call to the pool).
+   */
   function flakyPool() {
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
     const pool = {
       down: true,
       updates: 0,
+      releases: 0,
       identity: {
         updateAttributes: async (...args: Parameters<ReviewDependencies['identity']['updateAttributes']>) => {
-          if (pool.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+          if (pool.down) throw refused();
           pool.updates += 1;
           return server.app.identity.updateAttributes(...args);
+        },
+      },
+      signInUsers: {
+        ...server.app.signInUsers,
+        release: async (...args: Parameters<ReviewDependencies['signInUsers']['release']>) => {
+          if (pool.down) throw refused();
+          pool.releases += 1;
+          return server.app.signInUsers.release(...args);
         },
       },
     };
@@ -154,29 +168,33 @@ describeEachDialect('onboarding: the review', (dialect) => {
     const application = await signed('00000046F', 'en');
     const pool = flakyPool();
     const now = new Date();
-    await expect(rejectApplication({ ...deps, identity: pool.identity }, application.id, 'Not resident', 'marta', now)).rejects.toThrow('effects pending: user-pool-status, notice-email');
-    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, messages: deps.messages };
+    await expect(rejectApplication({ ...deps, identity: pool.identity, signInUsers: pool.signInUsers }, application.id, 'Not resident', 'marta', now)).rejects.toThrow(
+      'effects pending: sign-in-release, notice-email',
+    );
+    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages };
     expect(await finishPendingDecisions(housekeeping, now)).toMatchObject({ failed: expect.any(Number) });
-    expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['user-pool-status', 2], ['notice-email', 0]]);
+    expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['sign-in-release', 2], ['notice-email', 0]]);
+    // Until the release is done, the rejected applicant's user (and its hold on the ID) stays, unable to sign in.
+    expect(await server.app.identity.getUser('00000046F')).toBeDefined();
 
-    // A run holds the pool update (it claimed it and has not finished): housekeeping leaves it until the claim is over.
+    // A run holds the release (it claimed it and has not finished): housekeeping leaves it until the claim is over.
     pool.down = false;
     const held = new Date(now.getTime() + 1000);
-    expect(await reviewEffectRepository(deps.db).claim(application.id, 'user-pool-status', held, new Date(held.getTime() + EFFECT_CLAIM_SECONDS * 1000))).toBe(true);
+    expect(await reviewEffectRepository(deps.db).claim(application.id, 'sign-in-release', held, new Date(held.getTime() + EFFECT_CLAIM_SECONDS * 1000))).toBe(true);
     await finishPendingDecisions(housekeeping, new Date(held.getTime() + 60_000));
-    expect(pool.updates).toBe(0);
+    expect(pool.releases).toBe(0);
     expect(await noticesTo(application.email)).toBe(0);
 
     await finishPendingDecisions(housekeeping, new Date(held.getTime() + (EFFECT_CLAIM_SECONDS + 1) * 1000));
-    expect(pool.updates).toBe(1);
+    expect(pool.releases).toBe(1);
     expect(await pendingEffects(deps, application.id)).toEqual([]);
     expect(await noticesTo(application.email)).toBe(1);
     expect(await lastEmail(application.email)).toContain('cannot open your account');
-    await expect(signIn(server.base, '00000046F', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    expect(await server.app.identity.getUser('00000046F')).toBeUndefined();
     await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} was rejected already: it cannot be approved`);
   });
 
-  it('rejecting needs a reason, records it, tells the applicant without it, and keeps sign-in closed', async () => {
+  it('rejecting needs a reason, records it, tells the applicant without it, and removes the sign-in user', async () => {
     const application = await signed('00000031W');
     await expect(rejectApplication(deps, application.id, '  ', 'marta')).rejects.toThrow('needs a reason');
     await rejectApplication(deps, application.id, 'Documents do not match', 'marta');
@@ -185,7 +203,22 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(notice).toContain('no podemos abrir tu cuenta');
     expect(notice).not.toContain('Documents do not match');
     expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).find((entry) => entry.action === 'onboarding.review_rejected')?.details).toEqual({ reason: 'Documents do not match' });
-    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    // The sign-in user is gone with the rejection: no such user.
+    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+  });
+
+  it('rejecting releases the ID document: the sign-in user is removed, and a new sign-up with that ID goes on to its own password', async () => {
+    const squatted = await signed('00000070R');
+    expect(await server.app.identity.getUser('00000070R')).toMatchObject({ sub: squatted.answers.identityUserSub });
+    await rejectApplication(deps, squatted.id, 'The document is not the applicant\'s', 'marta');
+    expect(await server.app.identity.getUser('00000070R')).toBeUndefined();
+    expect((await server.app.auditLog.listBySubject(`application:${squatted.id}`)).map((entry) => entry.action)).toEqual(expect.arrayContaining(['onboarding.review_rejected', 'onboarding.sign_in_user_removed']));
+
+    const holder = await signUpAndConfirm(server, `holder-${dialect}@example.com`, '00000070R');
+    expect(holder.body).toMatchObject({ next: 'personal-info', application: { status: 'in-progress' } });
+    const application = holder.body.application as { id: string };
+    expect((await setPasswordOf(server, application.id)).status).toBe(200);
+    expect((await server.app.identity.getUser('00000070R'))?.sub).toBe((await server.app.applications.find(application.id))!.answers.identityUserSub);
   });
 
   it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
@@ -198,8 +231,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(rows.find((row) => row.id === early.id)).toMatchObject({ status: 'in-progress', path: '-', step: 'personal-info', ageDays: 0 });
     const lines: string[] = [];
     await adminProgram(async () => ({ ...deps, close: async () => undefined }), (line) => lines.push(line)).parseAsync(['node', 'admin', 'list']);
-    expect(lines[0]).toBe('id\tstatus\tpath\trisk\tstep\tdays');
-    expect(lines.some((line) => line.startsWith(`${early.id}\tin-progress\t-\t-\tpersonal-info\t0`))).toBe(true);
+    expect(lines[0]).toBe('id\tstatus\tpath\trisk\tstep\tdays\tid-shared');
+    expect(lines).toContain(`${early.id}\tin-progress\t-\t-\tpersonal-info\t0\t-`);
 
     const application = await signed('00000035Y');
     const contract = (await server.app.contracts.find(application.id))!;
@@ -269,7 +302,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(notice).toContain('cannot open your account');
     expect(notice).not.toContain('does not match');
     expect((await identityAudit(application.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_rejected', 'onboarding.review_rejected']);
-    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    // The sign-in user is gone with the rejection: no such user.
+    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
   it('two reviewers deciding one identity at once: one decision is recorded, the other is refused', async () => {
@@ -277,6 +311,63 @@ describeEachDialect('onboarding: the review', (dialect) => {
     const results = await Promise.allSettled([decideIdentity(deps, application.id, 'approve', 'marta'), decideIdentity(deps, application.id, 'reject', 'pablo', new Date(), 'blurred')]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((await identityAudit(application.id)).filter((entry) => entry.action.startsWith('onboarding.identity_check'))).toHaveLength(1);
+  });
+
+  /** A signed application of 00000071W whose photos wait for the reviewer, by its own e-mail. */
+  async function signedAs(who: string) {
+    const { id, token } = await readyToSign(server, '00000071W', { identityCheck: 'needs-review', email: `${who}-${dialect}@example.com` });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    return id;
+  }
+
+  it('two applications of one ID document: both listed as sharing it; of two verifications at once exactly one holds it, and the other cannot be approved', async () => {
+    const [first, second] = [await signedAs('one'), await signedAs('two')];
+    const shared = async () => Object.fromEntries((await listApplications(deps, new Date())).filter((row) => row.id === first || row.id === second).map((row) => [row.id, row.idShared]));
+    expect(await shared()).toEqual({ [first]: 'shared', [second]: 'shared' });
+    // Neither has a sign-in user before its identity is verified.
+    expect(await server.app.identity.getUser('00000071W')).toBeUndefined();
+
+    const results = await Promise.allSettled([decideIdentity(deps, first, 'approve', 'marta'), decideIdentity(deps, second, 'approve', 'pablo')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const winner = results[0].status === 'fulfilled' ? first : second;
+    const loser = winner === first ? second : first;
+    const refusal = results.find((result): result is PromiseRejectedResult => result.status === 'rejected')!.reason as Error;
+    expect(refusal.message).toBe(`Application ${loser} cannot be approved: ID document 00000071W is held by application ${winner}, whose identity was verified first. Reject this one with a reason`);
+    expect(await server.app.db.selectFrom('id_document_holds').selectAll().where('id_document', '=', '00000071W').execute()).toEqual([expect.objectContaining({ application_id: winner })]);
+    expect((await server.app.applications.find(loser))!.answers.identityCheck).toMatchObject({ status: 'needs-review' });
+    expect(await shared()).toEqual({ [winner]: 'holds', [loser]: 'held-by-other' });
+    // The sign-in user is the winner's, and the loser's sealed password never became one.
+    expect((await server.app.identity.getUser('00000071W'))?.sub).toBe((await server.app.applications.find(winner))!.answers.identityUserSub);
+    await expect(decideIdentity(deps, loser, 'approve', 'marta')).rejects.toThrow(`held by application ${winner}`);
+
+    await approveApplication(deps, winner, 'marta');
+    await expect(signIn(server.base, '00000071W', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
+    await decideIdentity(deps, loser, 'reject', 'marta', new Date(), 'The ID document is another customer\'s');
+    expect((await server.app.applications.find(loser))!.status).toBe('rejected');
+    // Rejecting the one that never held it leaves the holder's user alone.
+    await expect(signIn(server.base, '00000071W', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
+  });
+
+  it("an identity provider approving a person whose ID document another verified application holds hands it to the reviewer, flagged", async () => {
+    const pendingCheck = async (email: string) => {
+      const { id } = await readyToSign(server, '00000072A', { identityCheck: false, email });
+      const current = (await server.app.applications.find(id))!;
+      const startedAt = new Date().toISOString();
+      await server.app.applications.save(current, { answers: { ...current.answers, identityCheck: { status: 'pending', provider: 'webhook', startedAt } }, completedSteps: [...current.completedSteps, 'check-identity'] }, new Date());
+      return id;
+    };
+    const [holder, late] = [await pendingCheck(`holder-${dialect}@example.com`), await pendingCheck(`late-${dialect}@example.com`)];
+    await server.app.identityCheck.recordIdentityResult(holder, { status: 'approved', provider: 'webhook' });
+    expect((await server.app.applications.find(holder))!.answers.identityCheck).toMatchObject({ status: 'approved' });
+    expect((await server.app.identity.getUser('00000072A'))?.sub).toBe((await server.app.applications.find(holder))!.answers.identityUserSub);
+
+    await server.app.identityCheck.recordIdentityResult(late, { status: 'approved', provider: 'webhook' });
+    expect((await server.app.applications.find(late))!.answers.identityCheck).toMatchObject({ status: 'needs-review', flags: ['id-document-held'] });
+    expect((await identityAudit(late)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_needs_review']);
+    await expect(decideIdentity(deps, late, 'approve', 'marta')).rejects.toThrow(`ID document 00000072A is held by application ${holder}`);
+    // The user is the holder's, waiting for approval as before.
+    expect((await server.app.identity.getUser('00000072A'))?.sub).toBe((await server.app.applications.find(holder))!.answers.identityUserSub);
+    await expect(signIn(server.base, '00000072A', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
   });
 
   it('the command line names who decides, and refuses a decision without a name or a valid choice', async () => {

@@ -1,6 +1,7 @@
 // Applications brought to /docu-sign and signed through the real calls, for the contract and review suites.
 import type { FastifyInstance } from 'fastify';
-import { lastCode } from '../login/loginServer';
+import { randomUUID } from 'node:crypto';
+import { lastCode, passCaptcha } from '../login/loginServer';
 
 /** The steps a freelancer's own calls have done before the password. */
 export const STEPS_BEFORE_PASSWORD = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
@@ -56,16 +57,16 @@ export async function call(server: Server, token: string, method: 'GET' | 'POST'
 
 /**
  * An application whose steps before /docu-sign are done: the earlier steps as their calls leave them, the
- * password through its call (the sign-in user approval needs), and the identity check as the check records it
- * (`check-identity`, then its waiting page): approved by a reviewer, or `'needs-review'` (the photos wait for
- * the bank). `identityCheck: false` stops before it.
+ * password through its call, and the identity check as the check records it (`check-identity`, then its waiting
+ * page): approved by a reviewer (the application then holds its ID document and has its sign-in user), or
+ * `'needs-review'` (the photos wait for the bank). `identityCheck: false` stops before it.
  */
 export async function readyToSign(
   server: Server,
   idDocument: string,
-  options: { language?: 'es' | 'en'; identityCheck?: false | 'approved' | 'needs-review'; answers?: Record<string, unknown> } = {},
+  options: { language?: 'es' | 'en'; identityCheck?: false | 'approved' | 'needs-review'; answers?: Record<string, unknown>; email?: string } = {},
 ) {
-  const email = `${idDocument.toLowerCase()}@example.com`;
+  const email = options.email ?? `${idDocument.toLowerCase()}@example.com`;
   const created = await server.app.applications.create(
     { email, idDocument, answers: { ...freelancerAnswers(idDocument, email), ...options.answers }, completedSteps: STEPS_BEFORE_PASSWORD, language: options.language ?? 'es' },
     new Date(),
@@ -81,11 +82,14 @@ export async function readyToSign(
       options.identityCheck === 'needs-review'
         ? { status: 'needs-review', provider: 'manual', startedAt, decidedAt: startedAt }
         : { status: 'approved', provider: 'manual', startedAt, decidedAt: startedAt, reviewer: 'marta' };
-    await server.app.applications.save(
+    // An approved identity takes its ID document and gets its sign-in user, as a verification does.
+    if (options.identityCheck !== 'needs-review') await server.app.signInUsers.claim(current, new Date());
+    const saved = await server.app.applications.save(
       current,
       { answers: { ...current.answers, identityCheck }, completedSteps: [...current.completedSteps, 'check-identity', 'check-identity-waiting'] },
       new Date(),
     );
+    if (options.identityCheck !== 'needs-review') await server.app.signInUsers.ensureUser(saved!, new Date());
   }
   return { id: created.id, token };
 }
@@ -95,4 +99,30 @@ export async function consentAndSign(server: Server, token: string): Promise<Ans
   const consent = await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
   if (consent.status !== 200) throw new Error(`consent: ${consent.status}`);
   return call(server, token, 'POST', 'contract/sign', { code: await lastCode(server.app, PHONE) });
+}
+
+/** Signs up through /signUp and /reg-code as the browser does: register, then the code e-mailed; answers the verify call. */
+export async function signUpAndConfirm(server: Server, email: string, idDocument: string): Promise<Answer> {
+  const sessionId = randomUUID();
+  await passCaptcha(server.api, sessionId);
+  const registered = await fetch(`${server.api}/onboarding-management/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, idType: 'nif', id: idDocument, privacyPolicy: true, precontractualInformation: true, promotionalCodeFromParam: false, sessionId }),
+  });
+  if (registered.status !== 200) throw new Error(`register: ${registered.status}`);
+  const { token } = (await registered.json()) as { token: string };
+  return call(server, token, 'POST', 'email/verify', { code: await lastCode(server.app, email) });
+}
+
+/** Brings an application to its password step (the earlier steps' answers saved as their calls save them) and sets the password. */
+export async function setPasswordOf(server: Server, applicationId: string): Promise<Answer> {
+  const application = (await server.app.applications.find(applicationId))!;
+  await server.app.applications.save(
+    application,
+    { answers: { ...freelancerAnswers(application.idDocument, application.email), ...application.answers }, completedSteps: STEPS_BEFORE_PASSWORD, personType: 'freelance' },
+    new Date(),
+  );
+  const token = await server.app.onboardingTokens.issue(applicationId);
+  return call(server, token, 'POST', 'password', { diviloPassword: 'Clave-Divilo-2026', diviloPasswordConfirmation: 'Clave-Divilo-2026' });
 }

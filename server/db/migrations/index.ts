@@ -16,6 +16,7 @@ import * as contractTemplateVersion from './0020_contract_template_version';
 import * as documentEvidence from './0021_document_evidence';
 import * as storageReservations from './0024_storage_reservations';
 import * as reviewEffects from './0027_review_effects';
+import * as idDocumentHolds from './0023_id_document_holds';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0021_document_evidence': documentEvidence,
   '0024_storage_reservations': storageReservations,
   '0027_review_effects': reviewEffects,
+  '0023_id_document_holds': idDocumentHolds,
 };

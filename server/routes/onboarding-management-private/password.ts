@@ -1,12 +1,13 @@
-// /divilo-password: the sign-in credentials. The applicant becomes a user of the identity service (their ID
-// document as username, the confirmed phone for the login SMS), unable to sign in (ERR-2809) until approval.
+// /divilo-password: the sign-in credentials. The password is kept sealed until the applicant's identity is verified:
+// then the applicant becomes a user of the identity service (their ID document as username, the confirmed phone for
+// the login SMS), unable to sign in (ERR-2809) until approval. A user made before verification would hold the ID
+// document against its real holder (server/services/signInUsers.ts).
 import type { FastifyInstance } from 'fastify';
 import { diviloPasswordSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { applicationView } from '../../services/onboardingApplications';
-import { ONBOARDING_STATUS_ATTRIBUTE } from '../../services/onboardingGate';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
 
@@ -40,25 +41,25 @@ export async function passwordRoutes(app: FastifyInstance) {
 
       const username = application.idDocument;
       const existing = await app.identity.getUser(username);
-      // A retry finds the user this application made; any other user of this ID is a customer already.
-      if (existing && existing.sub !== application.answers.identityUserSub) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
-      let sub = existing?.sub;
+      const ours = existing !== undefined && existing.sub === application.answers.identityUserSub;
+      // Any user of this ID but the one this application made is a customer's, or a verified applicant's.
+      if (existing && !ours) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
+      const now = app.codes.now();
       try {
-        sub ??= (await app.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' })).sub;
-        await app.identity.setPassword(username, body.diviloPassword, true);
+        // Verified already (a password chosen again): the user has it at once; otherwise it waits, sealed.
+        if (ours) await app.identity.setPassword(username, body.diviloPassword, true);
+        else await app.signInUsers.passwords.keep(application.id, body.diviloPassword, now);
       } catch (error) {
         if (error instanceof IdentityError && error.code === 'INVALID_PASSWORD') throw new ApiError(400, 'VALIDATION_FAILED', 'The password does not follow the rule', { errors: PASSWORD_RULE });
         throw error;
       }
-      const saved = await app.applications.save(
+      const stepped = await app.applications.save(
         application,
-        {
-          answers: { ...application.answers, identityUserSub: sub },
-          completedSteps: application.completedSteps.includes('divilo-password') ? application.completedSteps : [...application.completedSteps, 'divilo-password'],
-        },
-        app.codes.now(),
+        { completedSteps: application.completedSteps.includes('divilo-password') ? application.completedSteps : [...application.completedSteps, 'divilo-password'] },
+        now,
       );
-      if (!saved) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+      if (!stepped) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+      const saved = ours ? stepped : await app.signInUsers.ensureUser(stepped, now);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.password_set', subject: actor, requestId: request.id });
       return { next: 'check-identity', application: applicationView(saved) };

@@ -82,7 +82,7 @@ export async function registrationRoutes(app: FastifyInstance) {
         throw codeFailure(result);
       }
       const now = app.codes.now();
-      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity }, now);
+      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now);
       await app.applications.removeRegistration(registrationId);
       if (confirmed.outcome === 'already-exists') {
         await app.auditLog.append({ actor, action: 'onboarding.already_exists', subject: actor, requestId: request.id });

@@ -1,0 +1,189 @@
+// Who holds an ID document, and the sign-in user named by it. An applicant's password is kept sealed until their
+// identity is verified (by the identity provider, or by the bank's reviewer); the first application of a document
+// to be verified holds it and gets the sign-in user (the document as username). Until then nobody holds the
+// document, so typing someone else's DNI reserves nothing. An application that ends without a customer
+// (rejected, expired) lets go of its hold, its sealed password and its user.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db';
+import { toDbTime } from '../db/values';
+import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
+import { IdentityError, type IdentityService } from './identity';
+import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
+
+/** Another application's verified identity holds the ID document. */
+export class IdDocumentHeldError extends Error {
+  constructor(
+    readonly idDocument: string,
+    readonly holder: string,
+  ) {
+    super(`ID document ${idDocument} is held by application ${holder}, whose identity was verified first`);
+    this.name = 'IdDocumentHeldError';
+  }
+}
+
+/** Which application holds an ID document (the table's key on the document makes it one at most). */
+export function idDocumentHolds(db: Kysely<Database>) {
+  return {
+    /** Claims the document for the application in one statement; answers the application that holds it afterwards. */
+    async claim(idDocument: string, applicationId: string, now: Date): Promise<string> {
+      await db
+        .insertInto('id_document_holds')
+        .values({ id_document: idDocument, application_id: applicationId, held_at: toDbTime(now) })
+        .onConflict((conflict) => conflict.doNothing())
+        .execute();
+      const holder = await db.selectFrom('id_document_holds').select('application_id').where('id_document', '=', idDocument).executeTakeFirst();
+      // An application's document never changes, so its own row is always for this document.
+      if (!holder) throw new Error(`Application ${applicationId} holds another ID document`);
+      return holder.application_id;
+    },
+
+    async holderOf(idDocument: string): Promise<string | undefined> {
+      return (await db.selectFrom('id_document_holds').select('application_id').where('id_document', '=', idDocument).executeTakeFirst())?.application_id;
+    },
+
+    /** The documents held among these, each with its holder. */
+    async holdersOf(idDocuments: string[]): Promise<Map<string, string>> {
+      if (idDocuments.length === 0) return new Map();
+      const rows = await db.selectFrom('id_document_holds').select(['id_document', 'application_id']).where('id_document', 'in', idDocuments).execute();
+      return new Map(rows.map((row) => [row.id_document, row.application_id]));
+    },
+
+    async release(applicationId: string): Promise<void> {
+      await db.deleteFrom('id_document_holds').where('application_id', '=', applicationId).execute();
+    },
+  };
+}
+
+/** The chosen password, sealed with AES-256-GCM under a server key and bound to its application, until the user is made. */
+export function pendingPasswords(db: Kysely<Database>, key: Buffer) {
+  return {
+    async keep(applicationId: string, password: string, now: Date): Promise<void> {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(applicationId, 'utf8'));
+      const data = Buffer.concat([cipher.update(password, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+      const sealed = `${iv.toString('base64')}.${data.toString('base64')}`;
+      await db
+        .insertInto('pending_passwords')
+        .values({ application_id: applicationId, sealed, created_at: toDbTime(now) })
+        .onConflict((conflict) => conflict.column('application_id').doUpdateSet({ sealed, created_at: toDbTime(now) }))
+        .execute();
+    },
+
+    /**
+     * Takes the password out (one delete: of two callers at once, one gets it) and hands it to `withPassword`; put back as it
+     * was if that fails, for a later try. Undefined when there is none (not chosen yet, or being used).
+     */
+    async spend<T>(applicationId: string, withPassword: (password: string) => Promise<T>): Promise<T | undefined> {
+      const row = await db.deleteFrom('pending_passwords').where('application_id', '=', applicationId).returning(['sealed', 'created_at']).executeTakeFirst();
+      if (!row) return undefined;
+      const [iv, data] = row.sealed.split('.').map((part) => Buffer.from(part, 'base64'));
+      const decipher = createDecipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(applicationId, 'utf8'));
+      decipher.setAuthTag(data.subarray(data.length - 16));
+      const password = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
+      try {
+        return await withPassword(password);
+      } catch (error) {
+        // A password chosen meanwhile is newer: it stays.
+        await db.insertInto('pending_passwords').values({ application_id: applicationId, ...row }).onConflict((conflict) => conflict.column('application_id').doNothing()).execute();
+        throw error;
+      }
+    },
+
+    async remove(applicationId: string): Promise<void> {
+      await db.deleteFrom('pending_passwords').where('application_id', '=', applicationId).execute();
+    },
+  };
+}
+
+export type IdDocumentHolds = ReturnType<typeof idDocumentHolds>;
+
+export interface SignInUserDependencies {
+  db: Kysely<Database>;
+  applications: ApplicationRepository;
+  identity: Pick<IdentityService, 'getUser' | 'createUser' | 'setPassword' | 'deleteUser'>;
+  /** The key pending passwords are sealed with (derived from the server secret). */
+  passwordKey: Buffer;
+}
+
+export function signInUsers(deps: SignInUserDependencies) {
+  const holds = idDocumentHolds(deps.db);
+  const passwords = pendingPasswords(deps.db, deps.passwordKey);
+
+  /**
+   * Makes the application's sign-in user when it holds its ID document and has chosen a password: the document as
+   * username, the verified phone, unable to sign in until approval. Answers the application as saved (with
+   * `identityUserSub`). Again for one that has its user: nothing changes.
+   */
+  async function ensureUser(application: Application, now: Date): Promise<Application> {
+    if ((await holds.holderOf(application.idDocument)) !== application.id) return application;
+    const username = application.idDocument;
+    const existing = await deps.identity.getUser(username);
+    if (existing && existing.sub === application.answers.identityUserSub) return application;
+    // Taken out while the user is made: a second call at the same time (a provider's result delivered twice, an
+    // approval) finds none and leaves it to the first.
+    const made = await passwords.spend(application.id, async (password) => {
+      if (existing) throw new IdDocumentHeldError(username, 'a customer');
+      const { sub } = await deps.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' });
+      try {
+        await deps.identity.setPassword(username, password, true);
+      } catch (error) {
+        // A user without the password would hold the name against the next try: it goes, the password is put back.
+        await deps.identity.deleteUser(username).catch(() => undefined);
+        throw error;
+      }
+      return sub;
+    });
+    if (made === undefined) return application;
+    for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
+      const saved = await deps.applications.save(current, { answers: { ...current.answers, identityUserSub: made } }, now);
+      if (saved) return saved;
+    }
+    throw new Error(`Application ${application.id} is gone`);
+  }
+
+  return {
+    holds,
+    passwords,
+    ensureUser,
+
+    /**
+     * The application's identity is verified: it takes its ID document, unless another verified application holds
+     * it (IdDocumentHeldError). Call before recording the verification, so that a refusal records nothing; then
+     * `ensureUser` makes the sign-in user.
+     */
+    async claim(application: Application, now: Date): Promise<void> {
+      const holder = await holds.claim(application.idDocument, application.id, now);
+      if (holder !== application.id) throw new IdDocumentHeldError(application.idDocument, holder);
+    },
+
+    /** Lets go of everything the application reserved: its hold, its sealed password and its sign-in user (answers whether one was removed). */
+    async release(application: Pick<Application, 'id' | 'idDocument' | 'answers'>): Promise<boolean> {
+      await passwords.remove(application.id);
+      const removed = await removeSignInUser(deps.identity, application);
+      await holds.release(application.id);
+      return removed;
+    },
+  };
+}
+
+export type SignInUsers = ReturnType<typeof signInUsers>;
+
+/**
+ * Removes the application's sign-in user if it is still the one the application made (the same `sub`); answers
+ * whether one was removed. A user of that name made by someone else (a customer, a later applicant) stays.
+ */
+export async function removeSignInUser(identity: Pick<IdentityService, 'getUser' | 'deleteUser'>, application: Pick<Application, 'idDocument' | 'answers'>): Promise<boolean> {
+  const sub = application.answers.identityUserSub;
+  if (typeof sub !== 'string') return false;
+  const user = await identity.getUser(application.idDocument);
+  if (!user || user.sub !== sub) return false;
+  try {
+    await identity.deleteUser(user.username);
+  } catch (error) {
+    // Removed meanwhile (another server finishing the same work): what was asked is done.
+    if (error instanceof IdentityError && error.code === 'USER_NOT_FOUND') return false;
+    throw error;
+  }
+  return true;
+}
