@@ -5,10 +5,19 @@ import { startLoginServer } from '../../../server/login/loginServer';
 async function main() {
   const server = await startLoginServer(JSON.parse(process.env.APP_ENV ?? '{}') as Record<string, string>);
   const { base } = server;
+  // Each name the tests use is a real application (created on first use), as registration leaves it.
+  const ids = new Map<string, string>();
+  const applicationNamed = async (name: string) => {
+    if (!ids.has(name)) {
+      const created = await server.app.applications.create({ email: `${name}@example.com`, idDocument: name, answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
+      ids.set(name, created.id);
+    }
+    return ids.get(name)!;
+  };
   process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'close'; applicationId?: string }) => {
     let result: unknown;
-    if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(message.applicationId!);
-    if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(message.applicationId!);
+    if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(await applicationNamed(message.applicationId!));
+    if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(await applicationNamed(message.applicationId!));
     if (message.call === 'close') await server.close();
     process.send!({ id: message.id, result });
     if (message.call === 'close') process.exit(0);
