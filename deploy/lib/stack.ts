@@ -12,7 +12,7 @@ import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { DEVELOPER_PROVIDER, Identity } from './identity';
 import { serverRole } from './serverRole';
-import { Documents } from './storage';
+import { Documents, StorageChanges } from './storage';
 
 export interface DiviloStackProps extends StackProps {
   /** The folder `npm run build:lambdas` writes: the pre-authentication Lambda's bundle. */
@@ -74,6 +74,7 @@ export class DiviloStack extends Stack {
     const identity = new Identity(this, 'Identity', { lambdaDir: props.lambdaDir });
     const documents = new Documents(this, 'Documents', { appOrigin: publicUrl });
     identity.grantApplicantsTheirArea(documents.bucket);
+    new StorageChanges(this, 'StorageChanges', { documents: documents.bucket });
 
     const serverSg = new ec2.SecurityGroup(this, 'ServerSecurityGroup', { vpc, description: 'Onboarding server containers' });
 

@@ -1,4 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 
@@ -38,5 +39,20 @@ export class Documents extends Construct {
       lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+  }
+}
+
+/**
+ * Every write and delete of an object in the documents bucket, by whoever made it (an applicant's identity-pool
+ * credentials included), recorded by CloudTrail data events in a bucket of their own: what the embedded
+ * endpoint writes to the audit log (docs/storage.md, "Who changed what").
+ */
+export class StorageChanges extends Construct {
+  readonly trail: cloudtrail.Trail;
+
+  constructor(scope: Construct, id: string, props: { documents: s3.IBucket }) {
+    super(scope, id);
+    this.trail = new cloudtrail.Trail(this, 'Trail', { isMultiRegionTrail: false, includeGlobalServiceEvents: false, enableFileValidation: true });
+    this.trail.addS3EventSelector([{ bucket: props.documents }], { readWriteType: cloudtrail.ReadWriteType.WRITE_ONLY, includeManagementEvents: false });
   }
 }

@@ -157,6 +157,21 @@ describe('the deployment', () => {
     });
   });
 
+  it("records every write and delete in the documents bucket (CloudTrail data events), an applicant's included", () => {
+    const bucketId = logicalId('AWS::S3::Bucket', 'Documents');
+    template.hasResourceProperties('AWS::CloudTrail::Trail', {
+      IsLogging: true,
+      EnableLogFileValidation: true,
+      EventSelectors: [
+        {
+          ReadWriteType: 'WriteOnly',
+          IncludeManagementEvents: false,
+          DataResources: [{ Type: 'AWS::S3::Object', Values: [{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/']] }] }],
+        },
+      ],
+    });
+  });
+
   it('runs N server containers behind a load balancer that checks /health, over HTTPS only', () => {
     template.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: { Ref: 'ServerCount' } });
     template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', { HealthCheckPath: '/health', Matcher: { HttpCode: '200' } });

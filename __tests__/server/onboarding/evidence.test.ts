@@ -13,8 +13,8 @@ import { describeEachDialect } from '../helpers';
 import { documentPhoto } from '../images';
 import { plainPdf } from '../pdfs';
 import { pageTexts } from '../pdfInspection';
-import { startLoginServerOn } from '../login/loginServer';
-import { call, consentAndSign, readyToSign, STEPS_BEFORE_PASSWORD } from './signing';
+import { lastCode, startLoginServerOn } from '../login/loginServer';
+import { call, consentAndSign, PHONE, readyToSign, STEPS_BEFORE_PASSWORD } from './signing';
 
 type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
 const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: 'Núñez', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };
@@ -210,6 +210,36 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
 
     expect(await call(server, token, 'POST', 'storage-identity')).toMatchObject({ status: 409, body: { code: 'EVIDENCE_FROZEN' } });
     expect(await call(server, token, 'POST', 'documents', { kind: 'model036', key })).toMatchObject({ status: 409, body: { code: 'EVIDENCE_FROZEN' } });
+  });
+
+  it('a document reported while the contract is signed is either refused or signed with: the record page names the document on record', async () => {
+    for (let round = 0; round < 2; round += 1) {
+      const number = 46_000_000 + round * 10 + applicants;
+      const idDocument = `${number}${'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}`;
+      const { id, token } = await readyToSign(server, idDocument);
+      const storage = (await call(server, token, 'POST', 'storage-identity')).body as { identityId: string; token: string };
+      const credentials = applicantCredentials(storage, { region: server.config.identity.region, endpoint: `${server.base}/cognito` });
+      const put = (name: string, bytes: Buffer) =>
+        uploadDocument(new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), { key: `model036/${name}`, level: 'private', credentials, identityId: storage.identityId, config: storageConfig() });
+      const first = await put('first.pdf', plainPdf({ size: 2500 }));
+      expect((await call(server, token, 'POST', 'documents', { kind: 'model036', key: first.key })).status).toBe(200);
+      const second = await put('second.pdf', plainPdf({ size: 3500 }));
+      expect((await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true })).status).toBe(200);
+      const code = await lastCode(server.app, PHONE);
+      const [reported, signedAnswer] = await Promise.all([
+        call(server, token, 'POST', 'documents', { kind: 'model036', key: second.key }),
+        call(server, token, 'POST', 'contract/sign', { code }),
+      ]);
+      expect(signedAnswer.status).toBe(200);
+      const [document] = await server.app.onboardingDocuments.list(id);
+      if (reported.status === 200) expect(document.key).toBe(second.key);
+      else {
+        expect(reported.body).toMatchObject({ code: 'EVIDENCE_FROZEN' });
+        expect(document.key).toBe(first.key);
+      }
+      expect(document.sha256).toBe(sha256(await bytesAt(serverS3(), document.evidenceKey!)));
+      expect((await pageTexts((await server.app.contracts.pdf(id))!)).join('\n')).toContain(document.sha256);
+    }
   });
 
   it("npm run admin show links to the copies and says plainly when one does not match its SHA-256 or is missing", async () => {

@@ -332,7 +332,9 @@ export async function contractRoutes(app: FastifyInstance) {
         summary: 'Signs the contract with the SMS code: keeps it sealed with its signature record and sends the application for review',
         description:
           'Codes follow the login rules (401 CODE_INVALID with attemptsLeft, 423 CODE_BLOCKED, 410 CODE_EXPIRED); 409 CONSENT_MISSING before the ' +
-          'consent, STEP_OUT_OF_ORDER { currentStep } before the earlier steps. A sign that waited on a simultaneous one answers as it did; ' +
+          'consent, STEP_OUT_OF_ORDER { currentStep } before the earlier steps, DOCUMENT_CHANGED when a document was replaced in storage after ' +
+          'its check (report it again). Signing freezes every document: each is copied with its SHA-256 where the applicant cannot reach it, ' +
+          'and the signature record names each hash. A sign that waited on a simultaneous one answers as it did; ' +
           "once signed, every contract route answers 409 APPLICATION_CLOSED { currentStep: 'welcome' }.",
         headers: BEARER,
         body: { type: 'object', additionalProperties: false, properties: { code: { type: 'string', maxLength: 16 } }, required: ['code'] },

@@ -6,13 +6,22 @@ import { startLoginServer } from '../../../server/login/loginServer';
 async function main() {
   const server = await startLoginServer(JSON.parse(process.env.APP_ENV ?? '{}') as Record<string, string>);
   const { base } = server;
+  // Each name the tests use is a real application (created on first use), as registration leaves it.
+  const ids = new Map<string, string>();
+  const applicationNamed = async (name: string) => {
+    if (!ids.has(name)) {
+      const created = await server.app.applications.create({ email: `${name}@example.com`, idDocument: name, answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
+      ids.set(name, created.id);
+    }
+    return ids.get(name)!;
+  };
   process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'close'; applicationId?: string; bytes?: number }) => {
     let result: unknown;
-    if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(message.applicationId!);
-    if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(message.applicationId!);
+    if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(await applicationNamed(message.applicationId!));
+    if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(await applicationNamed(message.applicationId!));
     if (message.call === 'fillStorage') {
       // An earlier file of `bytes` in the application's area, stored with the server's credentials (no quota).
-      const { identityId } = await server.app.documents.storageIdentity(message.applicationId!);
+      const { identityId } = await server.app.documents.storageIdentity(await applicationNamed(message.applicationId!));
       const { client, bucket } = server.app.documents.storage;
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: `private/${identityId}/model036/earlier.pdf`, Body: Buffer.alloc(message.bytes!) }));
     }
