@@ -13,6 +13,7 @@ import * as answeredAuthSessions from './0012_answered_auth_sessions';
 import * as openCodesIndex from './0013_open_codes_index';
 import * as messageBudgets from './0017_message_budgets';
 import * as contractTemplateVersion from './0020_contract_template_version';
+import * as canonicalIdDocuments from './0025_canonical_id_documents';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0013_open_codes_index': openCodesIndex,
   '0017_message_budgets': messageBudgets,
   '0020_contract_template_version': contractTemplateVersion,
+  '0025_canonical_id_documents': canonicalIdDocuments,
 };
