@@ -370,6 +370,15 @@ describe('/your-activity', () => {
     expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('12345678Z');
   });
 
+  it('fills in the canonical NIF for an NIE typed padded to 8 digits, and takes it without an error', async () => {
+    const { user } = renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'nif', id: 'X01082303S', personType: 'freelance' }) });
+    const nif = await screen.findByLabelText('NIF (tax ID)');
+    expect(nif).toHaveValue('X1082303S');
+    await user.click(nif);
+    await user.tab();
+    expect(nif).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('leaves the NIF empty for an applicant who signed up with a passport', async () => {
     renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'passport', id: 'XDA123456', personType: 'freelance' }) });
     expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('');
