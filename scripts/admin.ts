@@ -14,7 +14,16 @@ import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
-import { approveApplication, decideIdentity, listApplications, rejectApplication, ReviewError, type ReviewDependencies } from '../server/services/reviews';
+import {
+  applicationAudit,
+  approveApplication,
+  decideIdentity,
+  listApplications,
+  rejectApplication,
+  ReviewError,
+  type ApplicationSummary,
+  type ReviewDependencies,
+} from '../server/services/reviews';
 import { identityCheckOf } from '../server/services/identityCheck';
 import { loadServerSecret } from '../server/services/serverSecret';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
@@ -72,6 +81,37 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   };
 }
 
+const GAP = '  ';
+
+/** `text` in at most `width` characters: a longer one is cut and ends with "…". */
+export function cut(text: string, width: number): string {
+  const characters = Array.from(text);
+  return characters.length <= width ? text : `${characters.slice(0, Math.max(width - 1, 0)).join('')}…`;
+}
+
+const padded = (text: string, width: number) => text + ' '.repeat(Math.max(width - Array.from(text).length, 0));
+
+/**
+ * The `list` table in `columns` characters: the short columns as wide as their longest value (the id whole, as
+ * the other commands take it), the name and the e-mail sharing what is left, each cut with "…" when longer.
+ */
+export function applicationTable(rows: ApplicationSummary[], columns: number): string[] {
+  const header = ['id', 'status', 'path', 'risk', 'step', 'days', 'name', 'email'];
+  const cells = rows.map((row) => [row.id, row.status, row.path, row.risk, row.step, String(row.ageDays), row.name || '-', row.email]);
+  const fixed = header.slice(0, 6).map((title, index) => Math.max(title.length, ...cells.map((cell) => cell[index].length)));
+  const longest = (index: number) => Math.max(header[index].length, ...cells.map((cell) => Array.from(cell[index]).length));
+  const left = columns - fixed.reduce((total, width) => total + width, 0) - GAP.length * 7;
+  // Below 10 characters a name or an e-mail says too little: the line is then wider than the terminal.
+  const name = Math.min(longest(6), Math.max(10, Math.floor(left * 0.45)));
+  const email = Math.max(10, left - name);
+  const widths = [...fixed, name, email];
+  const line = (cell: string[]) =>
+    cell
+      .map((text, index) => (index === 5 ? text.padStart(widths[index]) : index === 7 ? cut(text, widths[index]) : padded(cut(text, widths[index]), widths[index])))
+      .join(GAP);
+  return [line(header), ...cells.map(line)];
+}
+
 function osUser(): string {
   try {
     return userInfo().username;
@@ -80,7 +120,12 @@ function osUser(): string {
   }
 }
 
-export function adminProgram(deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>, out: (line: string) => void): Command {
+export function adminProgram(
+  deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>,
+  out: (line: string) => void,
+  /** How wide the terminal is: `list` fits in it. Output to a pipe or a file is not cut. */
+  columns = Number.POSITIVE_INFINITY,
+): Command {
   const program = new Command('admin')
     .description('Review Divilo onboarding applications')
     .option('--reviewer <name>', 'who decides, as the audit trail records it (default: the operating-system user)')
@@ -101,19 +146,18 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
   };
   program
     .command('list')
-    .description('every application: status, path, risk, step and age')
+    .description("every application, newest first: status, path, risk, step, age, the applicant's name and e-mail")
     .action(
       withDeps(async (d) => {
         const rows = await listApplications(d, new Date());
-        out(['id', 'status', 'path', 'risk', 'step', 'days'].join('\t'));
-        for (const row of rows) out([row.id, row.status, row.path, row.risk, row.step, String(row.ageDays)].join('\t'));
         if (rows.length === 0) out('(no applications)');
+        else for (const line of applicationTable(rows, columns)) out(line.trimEnd());
       }),
     );
   program
     .command('show <id>')
     .description(
-      'one application: its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail',
+      'one application: its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail from the sign-up on',
     )
     .action(
       withDeps(async (d, id) => {
@@ -123,7 +167,7 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
         const documents = (await d.documents?.(id)) ?? [];
         // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
         const identityCheck = identityCheckOf(application) ?? null;
-        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await applicationAudit(d, id) }, null, 2));
       }),
     );
   program
@@ -187,7 +231,7 @@ async function main() {
     throw error;
   }
   try {
-    await adminProgram(() => reviewDependencies(config), (line) => console.log(line)).parseAsync(process.argv);
+    await adminProgram(() => reviewDependencies(config), (line) => console.log(line), process.stdout.isTTY ? process.stdout.columns : undefined).parseAsync(process.argv);
   } catch (error) {
     if (error instanceof ReviewError) {
       console.error(error.message);
