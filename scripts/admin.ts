@@ -8,7 +8,8 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { createDatabase, migrateToLatest } from '../server/db';
 import { embeddedIdentityCredentials } from '../server/plugins/identity';
-import { applicationRepository } from '../server/repositories/applicationRepository';
+import { applicationRepository, type Application } from '../server/repositories/applicationRepository';
+import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
@@ -112,6 +113,16 @@ export function applicationTable(rows: ApplicationSummary[], columns: number): s
   return [line(header), ...cells.map(line)];
 }
 
+/** The application with this id, or the one of this ID document number (any spelling of it). */
+async function applicationNamed(d: ReviewDependencies, name: string): Promise<Application> {
+  const byId = await d.applications.find(name);
+  if (byId) return byId;
+  const ofPerson = await d.applications.listByIdDocument(canonicalIdDocument(name));
+  if (ofPerson.length === 1) return ofPerson[0];
+  if (ofPerson.length > 1) throw new ReviewError(`${ofPerson.length} applications of ${canonicalIdDocument(name)}: show one by its id (${ofPerson.map((application) => application.id).join(', ')})`);
+  throw new ReviewError(`No application ${name}`);
+}
+
 function osUser(): string {
   try {
     return userInfo().username;
@@ -157,17 +168,16 @@ export function adminProgram(
   program
     .command('show <id>')
     .description(
-      'one application: its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail from the sign-up on',
+      'one application (by its id, or by the applicant\'s ID document number in any spelling): its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail from the sign-up on',
     )
     .action(
       withDeps(async (d, id) => {
-        const application = await d.applications.find(id);
-        if (!application) throw new ReviewError(`No application ${id}`);
+        const application = await applicationNamed(d, id);
         const contract = (await d.contracts.find(id)) ?? null;
         const documents = (await d.documents?.(id)) ?? [];
         // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
         const identityCheck = identityCheckOf(application) ?? null;
-        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await applicationAudit(d, id) }, null, 2));
+        out(JSON.stringify({ ...application, identityCheck, documents, contract, audit: await applicationAudit(d, application.id) }, null, 2));
       }),
     );
   program

@@ -100,4 +100,13 @@ describeEachDialect('npm run admin on applications made through the API', (diale
     expect(shown.audit.map((entry) => entry.action)).toEqual(['onboarding.registered', 'onboarding.email_code_wrong', 'onboarding.application_created']);
     expect(shown.audit[0].subject).toMatch(/^registration:/);
   });
+
+  it('show finds an application by the ID document number too, in any spelling of it', async () => {
+    const made = await server.app.applications.create({ email: `nadia-${dialect}@example.com`, idDocument: 'X2600637G', answers: {}, completedSteps: [], language: 'es' }, new Date());
+    const shown = JSON.parse((await run('show', ' x02600637g')).join('\n')) as { id: string };
+    expect(shown.id).toBe(made.id);
+    await server.app.applications.create({ email: `nadia2-${dialect}@example.com`, idDocument: 'X2600637G', answers: {}, completedSteps: [], language: 'es' }, new Date());
+    await expect(run('show', 'X02600637G')).rejects.toThrow('2 applications of X2600637G');
+    await expect(run('show', 'X9999999J')).rejects.toThrow('No application X9999999J');
+  });
 });
