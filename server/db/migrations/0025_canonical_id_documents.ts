@@ -50,7 +50,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   }[]) {
     if (row.id_type !== 'passport') await db.updateTable('onboarding_registrations').set({ id_document: canonicalIdDocument(row.id_document) }).where('id', '=', row.id).execute();
   }
-  // The audit trail is looked up by `user:<ID document>`.
+  // The audit trail is looked up by `user:<ID document>`. The log is append-only for the product; this one
+  // rewrite changes only the spelling of a key, never what an entry records.
   for (const row of (await db
     .selectFrom('audit_log')
     .select(['id', 'actor', 'subject'])
