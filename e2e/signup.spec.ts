@@ -200,6 +200,24 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
   });
 }
 
+test('a first visit to /signUp asks for no customer session, and the console shows no error', async ({ page }) => {
+  const errors: string[] = [];
+  const sessionCalls: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (request.url().includes('/get-session')) sessionCalls.push(request.url());
+  });
+  const t = wizardText('en');
+  await page.goto('/signUp?lang=en');
+  await expect(page.getByLabel(t.email)).toBeVisible();
+  // Every call the page makes on its own has answered.
+  await page.waitForLoadState('networkidle');
+  expect(sessionCalls).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test('the e-mail code step says how many attempts are left after a wrong code', async ({ page }) => {
   const who = freshApplicant();
   const t = wizardText('en');

@@ -10,13 +10,25 @@ import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { createDatabase, migrateToLatest } from '../server/db';
 import { embeddedIdentityCredentials } from '../server/plugins/identity';
-import { applicationRepository } from '../server/repositories/applicationRepository';
+import { applicationRepository, type Application } from '../server/repositories/applicationRepository';
+import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
-import { approveApplication, decideIdentity, listApplications, pendingEffects, rejectApplication, ReviewError, type DecisionOutcome, type ReviewDependencies } from '../server/services/reviews';
+import {
+  applicationAudit,
+  approveApplication,
+  decideIdentity,
+  listApplications,
+  pendingEffects,
+  rejectApplication,
+  ReviewError,
+  type ApplicationSummary,
+  type DecisionOutcome,
+  type ReviewDependencies,
+} from '../server/services/reviews';
 import { identityCheckOf } from '../server/services/identityCheck';
 import { deriveKey, loadServerSecret } from '../server/services/serverSecret';
 import { signInUsers } from '../server/services/signInUsers';
@@ -105,6 +117,51 @@ function decisionLine(id: string, { application, already, finished }: DecisionOu
   return `Application ${id} was ${application.status} already; nothing pending.`;
 }
 
+const GAP = '  ';
+
+/** `text` in at most `width` characters: a longer one is cut and ends with "…". */
+export function cut(text: string, width: number): string {
+  const characters = Array.from(text);
+  return characters.length <= width ? text : `${characters.slice(0, Math.max(width - 1, 0)).join('')}…`;
+}
+
+const padded = (text: string, width: number) => text + ' '.repeat(Math.max(width - Array.from(text).length, 0));
+
+/**
+ * The `list` table in `columns` characters: the short columns as wide as their longest value (the id whole, as
+ * the other commands take it), the name and the e-mail sharing what is left, each cut with "…" when longer.
+ * `id-shared`, shown when some applications share an ID document, says which holds it and which cannot be approved.
+ */
+export function applicationTable(rows: ApplicationSummary[], columns: number): string[] {
+  // `id-shared` only when some application shares its ID document with another.
+  const shared = rows.some((row) => row.idShared !== undefined);
+  const header = ['id', 'status', 'path', 'risk', 'step', 'days', ...(shared ? ['id-shared'] : []), 'name', 'email'];
+  const cells = rows.map((row) => [row.id, row.status, row.path, row.risk, row.step, String(row.ageDays), ...(shared ? [row.idShared ?? '-'] : []), row.name || '-', row.email]);
+  const [nameAt, emailAt] = [header.length - 2, header.length - 1];
+  const fixed = header.slice(0, nameAt).map((title, index) => Math.max(title.length, ...cells.map((cell) => cell[index].length)));
+  const longest = (index: number) => Math.max(header[index].length, ...cells.map((cell) => Array.from(cell[index]).length));
+  const left = columns - fixed.reduce((total, width) => total + width, 0) - GAP.length * (header.length - 1);
+  // Below 10 characters a name or an e-mail says too little: the line is then wider than the terminal.
+  const name = Math.min(longest(nameAt), Math.max(10, Math.floor(left * 0.45)));
+  const email = Math.max(10, left - name);
+  const widths = [...fixed, name, email];
+  const line = (cell: string[]) =>
+    cell
+      .map((text, index) => (index === 5 ? text.padStart(widths[index]) : index === emailAt ? cut(text, widths[index]) : padded(cut(text, widths[index]), widths[index])))
+      .join(GAP);
+  return [line(header), ...cells.map(line)];
+}
+
+/** The application with this id, or the one of this ID document number (any spelling of it). */
+async function applicationNamed(d: ReviewDependencies, name: string): Promise<Application> {
+  const byId = await d.applications.find(name);
+  if (byId) return byId;
+  const ofPerson = await d.applications.listByIdDocument(canonicalIdDocument(name));
+  if (ofPerson.length === 1) return ofPerson[0];
+  if (ofPerson.length > 1) throw new ReviewError(`${ofPerson.length} applications of ${canonicalIdDocument(name)}: show one by its id (${ofPerson.map((application) => application.id).join(', ')})`);
+  throw new ReviewError(`No application ${name}`);
+}
+
 function osUser(): string {
   try {
     return userInfo().username;
@@ -113,7 +170,12 @@ function osUser(): string {
   }
 }
 
-export function adminProgram(deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>, out: (line: string) => void): Command {
+export function adminProgram(
+  deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>,
+  out: (line: string) => void,
+  /** How wide the terminal is: `list` fits in it. Output to a pipe or a file is not cut. */
+  columns = Number.POSITIVE_INFINITY,
+): Command {
   const program = new Command('admin')
     .description('Review Divilo onboarding applications')
     .option('--reviewer <name>', 'who decides, as the audit trail records it (default: the operating-system user)')
@@ -134,32 +196,29 @@ export function adminProgram(deps: () => Promise<ReviewDependencies & { close():
   };
   program
     .command('list')
-    .description('every application: status, path, risk, step and age')
+    .description("every application, newest first: status, path, risk, step, age, the applicant's name and e-mail")
     .action(
       withDeps(async (d) => {
         const rows = await listApplications(d, new Date());
-        // The last column marks applications sharing an ID document: which holds it, which cannot be approved.
-        out(['id', 'status', 'path', 'risk', 'step', 'days', 'id-shared'].join('\t'));
-        for (const row of rows) out([row.id, row.status, row.path, row.risk, row.step, String(row.ageDays), row.idShared ?? '-'].join('\t'));
         if (rows.length === 0) out('(no applications)');
+        else for (const line of applicationTable(rows, columns)) out(line.trimEnd());
       }),
     );
   program
     .command('show <id>')
     .description(
-      'one application: its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail',
+      'one application (by its id, or by the applicant\'s ID document number in any spelling): its identity check (state, flags, reviewer), its answers (a company with its owners), its documents and identity photos with 10-minute links, its signed contract (SHA-256) and its audit trail from the sign-up on',
     )
     .action(
       withDeps(async (d, id) => {
-        const application = await d.applications.find(id);
-        if (!application) throw new ReviewError(`No application ${id}`);
+        const application = await applicationNamed(d, id);
         const contract = (await d.contracts.find(id)) ?? null;
         const documents = (await d.documents?.(id)) ?? [];
         // The identity check first: its state, the face detector's flags, who decided; its photos are among the documents.
         const identityCheck = identityCheckOf(application) ?? null;
         // What a decision still owes outside the database (an interrupted approve or reject): run it again to finish.
         const effectsPending = (await pendingEffects(d, id)).map(({ effect, attempts, lastError, claimedUntil }) => ({ effect, attempts, lastError, heldUntil: claimedUntil }));
-        out(JSON.stringify({ ...application, identityCheck, effectsPending, documents, contract, audit: await d.auditLog.listBySubject(`application:${id}`) }, null, 2));
+        out(JSON.stringify({ ...application, identityCheck, effectsPending, documents, contract, audit: await applicationAudit(d, application.id) }, null, 2));
         // Said plainly, after the record: evidence that is not what was checked cannot be relied on.
         for (const document of documents) {
           if (document.evidence === 'does not match') out(`WARNING: the ${document.kind} evidence (${document.key}) does not match the SHA-256 recorded when it was frozen (${document.sha256}): do not rely on it.`);
@@ -224,7 +283,7 @@ async function main() {
     throw error;
   }
   try {
-    await adminProgram(() => reviewDependencies(config), (line) => console.log(line)).parseAsync(process.argv);
+    await adminProgram(() => reviewDependencies(config), (line) => console.log(line), process.stdout.isTTY ? process.stdout.columns : undefined).parseAsync(process.argv);
   } catch (error) {
     if (error instanceof ReviewError) {
       console.error(error.message);

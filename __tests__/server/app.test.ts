@@ -333,6 +333,8 @@ describeEachDialect('customer sessions: get-session', (dialect) => {
     const none = await getSession();
     expect(none.statusCode).toBe(401);
     expect(none.json()).toMatchObject({ code: 'NO_SESSION' });
+    // The app's hint that a session may exist goes with it: the app asks no more until the next login.
+    expect([none.headers['set-cookie']].flat().find((header) => header?.startsWith('divilo_signed_in='))).toMatch(/^divilo_signed_in=;.*Expires=Thu, 01 Jan 1970/);
     await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', username: 'name-u1', expiresAt: new Date(Date.now() + 3600_000) });
     const live = await getSession('cookie-value-1');
     expect(live.statusCode).toBe(200);

@@ -1,4 +1,7 @@
+import { string } from 'yup';
+import { rules } from '../../src/validation/rules';
 import {
+  canonicalIdDocument,
   cifControlDigit,
   dniCheckLetter,
   isValidCif,
@@ -217,5 +220,38 @@ describe('isValidPassport', () => {
     expect(isValidPassport('Ñ123456')).toBe(false);
     expect(isValidPassport('')).toBe(false);
     expect(isValidPassport('   ')).toBe(false);
+  });
+});
+
+describe('canonicalIdDocument', () => {
+  it('writes an X NIE padded to 8 digits with its 7 digits: one number, one person', () => {
+    // 001082303 = 1082303 → S, 002600637 = 2600637 → G
+    expect(canonicalIdDocument('X01082303S')).toBe('X1082303S');
+    expect(canonicalIdDocument(' x02600637g ')).toBe('X2600637G');
+    expect(canonicalIdDocument('X01082303S')).toBe(canonicalIdDocument('X1082303S'));
+  });
+
+  it.each([
+    ['X1082303S', 'X1082303S', 'already canonical'],
+    ['12345678z', '12345678Z', 'a DNI is only upper-cased'],
+    ['X12345678Z', 'X12345678Z', 'an old 8-digit X NIE that is no padding'],
+    // Y → 1: Y0 + 1234567 is 101234567, not Y1234567's 11234567: another document, kept whole
+    ['Y01234567K', 'Y01234567K', 'a Y NIE keeps its 8 digits'],
+    ['X01082303A', 'X01082303A', 'an invalid value stays as typed, for its error'],
+    ['AB123456', 'AB123456', 'a passport'],
+  ])('%s → %s (%s)', (typed, canonical) => {
+    expect(canonicalIdDocument(typed)).toBe(canonical);
+  });
+
+  it('gives an empty string for what is not text', () => {
+    expect(canonicalIdDocument(undefined)).toBe('');
+    expect(canonicalIdDocument({})).toBe('');
+  });
+
+  it("lets the NIF rule take any spelling of a person's number, and no other number", async () => {
+    const nif = string().test(rules.nif());
+    expect(await nif.isValid('X01082303S')).toBe(true);
+    expect(await nif.isValid('X1082303S')).toBe(true);
+    expect(await nif.isValid('X01082303A')).toBe(false);
   });
 });

@@ -106,6 +106,12 @@ export function applicationRepository(db: Kysely<Database>) {
       return rows.map(toApplication);
     },
 
+    /** Every application of this ID document (canonical), newest first. */
+    async listByIdDocument(idDocument: string): Promise<Application[]> {
+      const rows = await db.selectFrom('onboarding_applications').selectAll().where('id_document', '=', idDocument).orderBy('created_at', 'desc').execute();
+      return rows.map(toApplication);
+    },
+
     async create(input: Pick<Application, 'email' | 'idDocument' | 'answers' | 'completedSteps' | 'language'>, now: Date): Promise<Application> {
       const row: ApplicationRow = {
         id: randomUUID(),

@@ -6,7 +6,7 @@
 // of the same decision or by housekeeping, and never strands an application approved but closed.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
-import { auditLogRepository, type AuditEntry, type AuditLogRepository } from '../repositories/auditLogRepository';
+import { auditLogRepository, type AuditEntry, type AuditLogRepository, type AuditRecord } from '../repositories/auditLogRepository';
 import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
 import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
 import type { ContractRepository } from '../repositories/contractRepository';
@@ -46,6 +46,8 @@ export interface ApplicationSummary {
    * holds it), `held-by-other` (another one holds it: this one cannot be approved), `shared` (nobody verified yet).
    */
   idShared: 'holds' | 'held-by-other' | 'shared' | undefined;
+  /** The applicant's names as given at personal-info; empty before that step. */
+  name: string;
 }
 
 /** Every application, newest first: status, path, risk, where it stands and how old it is. */
@@ -69,7 +71,20 @@ export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'ap
     ageDays: Math.floor((now.getTime() - Date.parse(application.createdAt)) / 86_400_000),
     email: application.email,
     idShared: sharing(application),
+    name: [application.answers.firstName, application.answers.firstSurname, application.answers.secondSurname].filter((part) => typeof part === 'string' && part.trim()).join(' '),
   }));
+}
+
+/**
+ * An application's audit trail from the sign-up on. Before the application exists, its events are keyed by the
+ * sign-up (`registration:<id>`: registered, e-mail codes sent and answered); the entry that opened or resumed the
+ * application is written by that sign-up, so its actor leads to them. Every sign-up that resumed it is included.
+ */
+export async function applicationAudit(deps: Pick<ReviewDependencies, 'auditLog'>, id: string): Promise<AuditRecord[]> {
+  const own = await deps.auditLog.listBySubject(`application:${id}`);
+  const registrations = [...new Set(own.map((entry) => entry.actor).filter((actor) => actor.startsWith('registration:')))];
+  const before = (await Promise.all(registrations.map((registration) => deps.auditLog.listBySubject(registration)))).flat();
+  return [...before, ...own].sort((a, b) => a.id - b.id);
 }
 
 const NOTICES = {

@@ -9,6 +9,7 @@ import { useGetSessionQuery } from '../features/session/sessionApi';
 import { errorDismissed, selectSessionError } from '../features/session/sessionSlice';
 import { localeChosen, selectLocale, selectToast, toastClosed } from '../features/ui/uiSlice';
 import type { Locale } from '../i18n/locale';
+import { maySessionExist } from '../storage/signedInHint';
 import { downloadDiagnostics } from './diagnostics';
 import { useAppDispatch, useAppSelector, useAppStore } from './hooks';
 
@@ -24,9 +25,10 @@ export function AppShell() {
   const toast = useAppSelector(selectToast);
   const config = getRuntimeConfig();
 
-  // A customer who is already signed in goes straight to the main app (not while signing out).
+  // A customer who is already signed in goes straight to the main app (not while signing out). Only a browser
+  // that signed in asks: for everyone else the answer would be a 401 in the console on every page.
   const onLogout = location.pathname.toLowerCase().startsWith('/logout');
-  const { data: session } = useGetSessionQuery(undefined, { skip: onLogout });
+  const { data: session } = useGetSessionQuery(undefined, { skip: onLogout || !maySessionExist() });
   useEffect(() => {
     if (session?.authenticated && !onLogout) store.navigation.leaveApp(config.mainAppUrl);
   }, [session, onLogout, store, config.mainAppUrl]);

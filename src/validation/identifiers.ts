@@ -66,6 +66,20 @@ export function isValidIdentificationDocument(value: unknown): boolean {
   return match !== null && dniCheckLetter(NIE_PREFIX_DIGITS[match[1]] + match[2]) === match[3];
 }
 
+/**
+ * The one spelling of a person's ID document number that is stored, compared and used as the login name:
+ * trimmed and upper-cased, and an X NIE written with 8 digits that start with 0 (`X01234567L`) shortened to
+ * its 7 digits (`X1234567L`). Both spellings are the same number (the prefix digit 0 in front of either gives
+ * 001234567), so they are the same person. Y and Z NIEs keep their 8 digits: Y0 in front of 1234567 is
+ * 101234567, another number than Y's 11234567, and so another document. Anything else is only trimmed and
+ * upper-cased (an invalid value stays as typed, for its error).
+ */
+export function canonicalIdDocument(value: unknown): string {
+  const text = normaliseDocument(value) ?? '';
+  const padded = /^X0(\d{7})([A-Z])$/.exec(text);
+  return padded !== null && isValidIdentificationDocument(text) ? `X${padded[1]}${padded[2]}` : text;
+}
+
 /** Organisation types whose CIF ends in a control letter. */
 const CIF_LETTER_CONTROL_TYPES = 'PQRSNW';
 /** Organisation types whose CIF ends in a control digit. */

@@ -13,6 +13,7 @@ export { isPersonName, isPlainText, isPrintableCharacter, unprintableCharacters 
 export {
   CIF_CONTROL_LETTERS,
   DNI_CHECK_LETTERS,
+  canonicalIdDocument,
   cifControlDigit,
   dniCheckLetter,
   isValidCif,

@@ -5,6 +5,7 @@
 import { isValid as isCountryCode } from 'i18n-iso-countries';
 import { array, boolean, object, string, type TestConfig } from 'yup';
 
+import { canonicalIdDocument } from './identifiers';
 import { validationMessage } from './messages';
 import { isValidSpanishPostalCode } from './predicates';
 import { type DateRuleOptions, rules } from './rules';
@@ -312,7 +313,7 @@ export const royalOwnersSchema = (options: StepSchemaOptions = {}) =>
         test(owners, context) {
           const seen = new Map<string, number>();
           for (const [index, owner] of (owners ?? []).entries()) {
-            const key = String(owner.identificationDocument ?? '').replace(/[\s-]/g, '').toUpperCase();
+            const key = canonicalIdDocument(String(owner.identificationDocument ?? '').replace(/[\s-]/g, ''));
             if (!key) continue;
             if (seen.has(key)) return context.createError({ path: `owners[${index}].identificationDocument`, message: validationMessage('validations.duplicateOwner') as never });
             seen.set(key, index);

@@ -28,6 +28,7 @@ import { isAdult, isNotFuture, isNotOlderThan, isValidDate, toCalendarDay } from
 import {
   isValidCif,
   isValidIdentificationDocument,
+  canonicalIdDocument,
   isValidNif,
   isValidPassport,
 } from './identifiers';
@@ -162,8 +163,8 @@ export const rules = {
   /** 01000 to 52999. → `validations.postalCode` */
   postalCode: (): Rule => rule('validations.postalCode', isValidSpanishPostalCode),
 
-  /** DNI, NIE or K/L/M NIF of a person. → `validations.nif` */
-  nif: (): Rule => rule('validations.nif', isValidNif),
+  /** DNI, NIE or K/L/M NIF of a person, in any spelling of it (`X01234567L` is `X1234567L`). → `validations.nif` */
+  nif: (): Rule => rule('validations.nif', (value) => isValidNif(canonicalIdDocument(value))),
   /** Company tax id. → `validations.cif` */
   cif: (): Rule => rule('validations.cif', isValidCif),
   /** DNI, or NIE with 7 or 8 digits. → `validations.identificationDocument` */

@@ -75,6 +75,11 @@ describeEachDialect('create-session', (dialect) => {
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/Secure/i);
       expect(cookie).toMatch(/SameSite=Strict/i);
+      // Beside it, the hint the app reads to know a session may exist: no secret, not HttpOnly.
+      const hint = confirmed.headers.getSetCookie().find((header) => header.startsWith('divilo_signed_in='));
+      expect(hint).toMatch(/^divilo_signed_in=1;/);
+      expect(hint).not.toMatch(/HttpOnly/i);
+      expect(hint).toMatch(/Secure/i);
 
       const sessionCookie = cookie.split(';')[0];
       const session = await fetch(`${server.api}/user-authorization-management/get-session`, { headers: { cookie: sessionCookie } });
@@ -184,6 +189,7 @@ describeEachDialect('create-session', (dialect) => {
       const out = await fetch(`${server.api}/user-authorization-management/logout`, { method: 'POST', headers: { cookie } });
       expect(out.status).toBe(204);
       expect(out.headers.get('set-cookie')).toMatch(/divilo_session=;/);
+      expect(out.headers.getSetCookie().find((header) => header.startsWith('divilo_signed_in='))).toMatch(/^divilo_signed_in=;.*Expires=Thu, 01 Jan 1970/);
       expect((await fetch(`${server.api}/user-authorization-management/get-session`, { headers: { cookie } })).status).toBe(401);
     });
 

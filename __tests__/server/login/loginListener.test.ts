@@ -4,6 +4,7 @@ import { makeStore } from '../../../src/app/store';
 import { setRuntimeConfig } from '../../../src/config';
 import { loginRequested } from '../../../src/features/auth/authSlice';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
+import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/services/onboardingGate';
 import { toRuntimeConfig } from '../../../server/config';
 import { lastCode, startLoginServer, verificationSignature } from './loginServer';
 
@@ -70,6 +71,14 @@ describe('the login listener', () => {
     expect(store.getState().form).toMatchObject({ id: ana.username, telephoneNumber: '********001', verificationPhoneToken: expect.stringMatching(/^[\w-]{40,}$/) });
     expect(store.getState().auth.signInResult).toMatchObject({ phone: '********001', status: 200, resendAvailableAt: expect.any(Number) });
     expect(store.getState().ui.toast).toBeNull();
+  });
+
+  it('signs in an X NIE typed padded to 8 digits as its 7-digit form, the only name the identity service knows', async () => {
+    await server.app.identity.createUser('X1082303S', '+34600000088', { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
+    await server.app.identity.setPassword('X1082303S', 'Clave-Nadia-2026', true);
+    const { store, navigation } = await runLogin(' x01082303s ', 'Clave-Nadia-2026');
+    expect(navigation.navigate).toHaveBeenCalledWith('/login/confirm-telephone');
+    expect(store.getState().form).toMatchObject({ id: 'X1082303S', telephoneNumber: '********088' });
   });
 
   it('ERR-2809: goes to client-verification, no toast', async () => {

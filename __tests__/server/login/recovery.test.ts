@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
+import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/services/onboardingGate';
 import { sealForServer } from '../../../src/features/recovery/sealForServer';
 import { describeEachDialect } from '../helpers';
 import { lastCode, passCaptcha, signIn, startLoginServerOn } from './loginServer';
@@ -102,6 +103,23 @@ describeEachDialect('password recovery', (dialect) => {
       await expect(signIn(server.base, ana.username, 'Nueva-Clave-2026')).resolves.toEqual(expect.any(String));
       // The code was used up: it now answers as any wrong code does (recovery never tells a used code apart).
       expect((await reset(await sealed({ userId: ana.username, code, newPassword: 'Otra-Clave-2026' }))).status).toBe(401);
+    });
+
+    it('takes an X NIE padded to 8 digits as the 7-digit one at both steps', async () => {
+      const nadia = { username: 'X2600637G', phone: '+34600000077' };
+      await server.app.identity.createUser(nadia.username, nadia.phone, { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
+      await server.app.identity.setPassword(nadia.username, 'Vieja-Clave-2026', true);
+      const before = await outboxCount();
+      server.clock.offsetMs += 6_000;
+      await askForCode(' x02600637g');
+      await settled(before + 1);
+      const code = await lastCode(server.app, nadia.phone);
+      expect((await reset(await sealed({ userId: 'X02600637G', code, newPassword: 'Nueva-Clave-2026' }))).status).toBe(200);
+      await expect(signIn(server.base, nadia.username, 'Nueva-Clave-2026')).resolves.toEqual(expect.any(String));
+      // The audit trail names the person by the one spelling.
+      const audit = await server.app.db.selectFrom('audit_log').select('subject').where('action', '=', 'recovery.password_changed').execute();
+      expect(audit.map((row) => row.subject)).toContain('user:X2600637G');
+      expect(audit.map((row) => row.subject)).not.toContain('user:X02600637G');
     });
   });
 });

@@ -172,6 +172,9 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       expect(fieldsOf(over.body)).toEqual({ owners: 'validations.ownersTotal' });
       const twice = await save('/tr', who.bearer, { owners: [owner({ percentage: '50' }), owner({ identificationDocument: '12345678z', percentage: '30' })], indirectOwners: false });
       expect(fieldsOf(twice.body)).toEqual({ 'owners[1].identificationDocument': 'validations.duplicateOwner' });
+      // One NIE in its two spellings is one person too.
+      const spelled = await save('/tr', who.bearer, { owners: [owner({ identificationDocument: 'X01082303S', percentage: '30' }), owner({ identificationDocument: 'x1082303s', percentage: '30' })], indirectOwners: false });
+      expect(fieldsOf(spelled.body)).toEqual({ 'owners[1].identificationDocument': 'validations.duplicateOwner' });
       const badId = await save('/tr', who.bearer, { owners: [owner({ identificationDocument: '12345678A' })], indirectOwners: false });
       expect(fieldsOf(badId.body)).toEqual({ 'owners[0].identificationDocument': 'validations.identificationDocument' });
       expect(fieldsOf((await save('/tr', who.bearer, { owners: [], indirectOwners: false })).body)).toEqual({ owners: 'validations.required' });

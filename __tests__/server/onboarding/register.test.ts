@@ -83,6 +83,21 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
     expect(refused).toEqual({ status: 200, body: { next: 'already-exists', application: null } });
   });
 
+  it('takes an X NIE padded to 8 digits as the 7-digit one: stored canonical, one application for both spellings', async () => {
+    const padded = await register(signUp({ email: 'nadia@example.com', id: 'x02600637g' }));
+    expect(padded.status).toBe(200);
+    const opened = await post('email/verify', padded.body.token as string, { code: await emailCode('nadia@example.com') });
+    const applicationId = (opened.body.application as { id: string }).id;
+    expect(opened.body).toMatchObject({ application: { answers: { id: 'X2600637G' } } });
+    expect((await server.app.applications.find(applicationId))?.idDocument).toBe('X2600637G');
+
+    const short = await register(signUp({ email: 'nadia@example.com', id: 'X2600637G' }));
+    expect((await post('email/verify', short.body.token as string, { code: await emailCode('nadia@example.com') })).body).toMatchObject({ application: { id: applicationId } });
+    // Another e-mail with either spelling finds the ID taken.
+    const other = await register(signUp({ email: 'not.nadia@example.com', id: 'X2600637G' }));
+    expect((await post('email/verify', other.body.token as string, { code: await emailCode('not.nadia@example.com') })).body).toEqual({ next: 'already-exists', application: null });
+  });
+
   it('resumes the same application on another device: same e-mail and ID, a new code, the answers kept', async () => {
     const first = await register(signUp({ email: 'marta@example.com', id: '00000002W' }));
     const opened = await post('email/verify', first.body.token as string, { code: await emailCode('marta@example.com') });

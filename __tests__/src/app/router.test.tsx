@@ -25,8 +25,13 @@ beforeAll(async () => {
   });
 });
 afterAll(() => server.close());
+/** The hint the server sets beside the session cookie at login (not HttpOnly: the app reads it). */
+const signedIn = () => {
+  document.cookie = 'divilo_signed_in=1; path=/';
+};
 beforeEach(() => {
   localStorage.clear();
+  document.cookie = 'divilo_signed_in=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
   authenticated = false;
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
@@ -85,8 +90,28 @@ describe('guards', () => {
 describe('start-up', () => {
   it('a browser that already holds a customer session is sent to the main app', async () => {
     authenticated = true;
+    signedIn();
     const { navigation } = renderApp('/login');
     await waitFor(() => expect(navigation.leaveApp).toHaveBeenCalledWith('http://localhost:8080/app'));
+  });
+
+  it('a browser that never signed in does not ask for a session: no 401 on /signUp', async () => {
+    server.requests.length = 0;
+    const { navigation, store } = renderApp('/signUp');
+    expect(await heading('Open your business account')).toBeInTheDocument();
+    // A query is registered in the store as soon as a screen subscribes to it: none was.
+    expect(Object.keys(store.getState().api.queries)).not.toContainEqual(expect.stringContaining('getSession'));
+    expect(server.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('get-session'));
+    expect(navigation.leaveApp).not.toHaveBeenCalled();
+  });
+
+  it('a browser whose session has ended asks once and stays', async () => {
+    signedIn();
+    server.requests.length = 0;
+    const { navigation } = renderApp('/signUp');
+    expect(await heading('Open your business account')).toBeInTheDocument();
+    await waitFor(() => expect(server.requests.map((request) => request.url)).toContainEqual(expect.stringContaining('get-session')));
+    expect(navigation.leaveApp).not.toHaveBeenCalled();
   });
 
   it('on /logout asks no session first: it signs out, then goes to login in place of the logout entry', async () => {

@@ -17,6 +17,7 @@ import * as documentEvidence from './0021_document_evidence';
 import * as storageReservations from './0024_storage_reservations';
 import * as reviewEffects from './0027_review_effects';
 import * as idDocumentHolds from './0023_id_document_holds';
+import * as canonicalIdDocuments from './0025_canonical_id_documents';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0024_storage_reservations': storageReservations,
   '0027_review_effects': reviewEffects,
   '0023_id_document_holds': idDocumentHolds,
+  '0025_canonical_id_documents': canonicalIdDocuments,
 };

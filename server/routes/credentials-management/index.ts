@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, isValidProductPassword, normaliseDocument } from '../../../src/validation';
+import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, canonicalIdDocument, isValidProductPassword } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { SealedDataError, unseal } from '../../services/sealedData';
@@ -43,7 +43,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     },
     async (request) => {
       if (!(await app.captchaGate.consumePass(request.body.sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
-      const username = normaliseDocument(request.body.userId) ?? '';
+      const username = canonicalIdDocument(request.body.userId);
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
         void sendRecoveryCode(app, username, requesterOf(request, `user:${username}`), messageLocale(request.headers['accept-language'])).catch((error: unknown) => {
@@ -92,7 +92,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
         throw error;
       }
       if (!isRecoveryData(data)) throw new ApiError(400, 'SEALED_DATA_MALFORMED', 'The data cannot be read');
-      const username = normaliseDocument(data.userId) ?? '';
+      const username = canonicalIdDocument(data.userId);
       // The password rule first, the same for everyone: a weak password does not use up an attempt, and
       // this answer says nothing about the account.
       if (!isValidProductPassword(data.newPassword)) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LANGUAGE_COOKIE } from '../../../src/i18n/locale';
 import { escapeHtml, page } from '../html';
 import { SESSION_SCRIPT } from './sessionScript';
-import { hashSessionId, SESSION_COOKIE } from '../user-authorization-management';
+import { clearSessionCookies, hashSessionId, SESSION_COOKIE } from '../user-authorization-management';
 
 const TEXTS = {
   es: {
@@ -60,7 +60,10 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
   app.get('/', { schema: { hide: true }, config: { personalData: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;
-    if (!session) return reply.redirect('/login', 303);
+    if (!session) {
+      clearSessionCookies(reply);
+      return reply.redirect('/login', 303);
+    }
     await app.loginSessions.touch(session.idHash);
     // The name is a courtesy: without the identity service the page still shows the ID document.
     const user = await app.identity.getUser(session.username).catch((error: unknown) => {
@@ -102,7 +105,7 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
   app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     if (cookie) await app.loginSessions.revoke(hashSessionId(cookie));
-    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+    clearSessionCookies(reply);
     // The login page, in the customer's language, says they have logged out.
     return reply.redirect(`/login?lang=${language(request)}&loggedOut=1`, 303);
   });

@@ -21,7 +21,7 @@ import {
   tellUsMoreFreelanceSchema,
   yourActivitySchema,
 } from '../../../src/validation/onboarding';
-import { normaliseDocument } from '../../../src/validation';
+import { canonicalIdDocument } from '../../../src/validation';
 import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
@@ -74,7 +74,7 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     step: 'your-activity',
     schema: (_saved, now) => yourActivitySchema(isIaeCode, { now }),
     fields: { selfEmployedId: 'string', selfEmployedActivity: 'string', selfEmployedDate: 'string', selfEmployedAtaCode: 'string', promotionalCode: 'string' },
-    normalise: (body) => ({ ...trimmed(body), selfEmployedId: normaliseDocument(body.selfEmployedId) ?? '' }),
+    normalise: (body) => ({ ...trimmed(body), selfEmployedId: canonicalIdDocument(body.selfEmployedId) }),
   },
   {
     step: 'fiscal-address',
@@ -142,7 +142,7 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
         const clean = trimmed(owner);
         return {
           ...clean,
-          identificationDocument: normaliseDocument(owner.identificationDocument) ?? '',
+          identificationDocument: canonicalIdDocument(owner.identificationDocument),
           // An administrator holds no share of their own here.
           ...(owner.role === 'administrator' ? { ownership: '', percentage: '' } : {}),
         };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ID_TYPES, signUpSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
-import { normaliseDocument } from '../../../src/validation';
+import { canonicalIdDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
 import { requesterOf } from '../../services/messaging/budget';
 import { answersPersonalData } from '../../plugins/personalData';
@@ -73,7 +73,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
 
       const now = app.codes.now();
       const email = answers.email.trim().toLowerCase();
-      const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : (normaliseDocument(answers.id) ?? '');
+      const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : canonicalIdDocument(answers.id);
       const language = messageLocale(request.headers['accept-language']);
       // The e-mail is paid for first: refused, nothing is made. Its budgets know nothing of customers, so the
       // refusal says nothing about who is one.

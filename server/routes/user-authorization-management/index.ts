@@ -8,8 +8,26 @@ import { IdentityError, type IdTokenClaims } from '../../services/identity';
 import { signInRefusal } from '../../services/onboardingGate';
 import { requesterOf } from '../../services/messaging/budget';
 import { codeText, messageLocale } from '../../services/messaging/texts';
+import { SIGNED_IN_COOKIE } from '../../../src/storage/signedInHint';
 
 export const SESSION_COOKIE = 'divilo_session';
+
+const SESSION_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'strict', path: '/' } as const;
+/** The hint beside it: no secret, readable by the app, which asks get-session only when it is there. */
+const SIGNED_IN_OPTIONS = { httpOnly: false, secure: true, sameSite: 'strict', path: '/' } as const;
+
+/** Sets the session cookie and its hint (both end with the browser). */
+export function setSessionCookies(reply: FastifyReply, value: string): void {
+  // HttpOnly: no script reads it; Secure and SameSite=Strict as the bank's cookies must be.
+  reply.setCookie(SESSION_COOKIE, value, SESSION_COOKIE_OPTIONS);
+  reply.setCookie(SIGNED_IN_COOKIE, '1', SIGNED_IN_OPTIONS);
+}
+
+/** Removes the session cookie and its hint: the session ended, or the browser's is gone. */
+export function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, SESSION_COOKIE_OPTIONS);
+  reply.clearCookie(SIGNED_IN_COOKIE, SIGNED_IN_OPTIONS);
+}
 
 export const hashSessionId = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -98,8 +116,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       username: user.username,
       expiresAt: new Date(Date.now() + settings.maxSeconds * 1000),
     });
-    // HttpOnly: no script reads it; Secure and SameSite=Strict as the bank's cookies must be.
-    reply.setCookie(SESSION_COOKIE, value, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+    setSessionCookies(reply, value);
   };
 
   app.post<{ Headers: { 'x-divilo-session-id': string; authorization?: string; 'x-divilo-verification-signature'?: string } }>(
@@ -227,7 +244,11 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
     },
     async (request, reply) => {
       const session = await liveSession(request);
-      if (!session) return reply.status(401).send({ code: 'NO_SESSION', message: 'No live session' });
+      // The hint goes with the answer: the app stops asking until the next login.
+      if (!session) {
+        clearSessionCookies(reply);
+        return reply.status(401).send({ code: 'NO_SESSION', message: 'No live session' });
+      }
       await app.loginSessions.touch(session.idHash);
       return { authenticated: true };
     },
@@ -243,7 +264,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         await app.loginSessions.revoke(hashSessionId(cookie));
         if (session) await app.auditLog.append({ actor: `user:${session.userSub}`, action: 'login.session_ended', subject: `user:${session.userSub}`, requestId: request.id });
       }
-      reply.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: true, sameSite: 'strict', path: '/' });
+      clearSessionCookies(reply);
       return reply.status(204).send();
     },
   );

@@ -10,7 +10,7 @@ import { getRuntimeConfig } from '../../config';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
-import { loginSchema, normaliseDocument, validateSchema, type LoginValues } from '../../validation';
+import { canonicalIdDocument, loginSchema, validateSchema, type LoginValues } from '../../validation';
 import { authReset, loginRequested, selectLoginProblem, selectSigningIn } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
@@ -96,7 +96,7 @@ export function LoginScreen() {
         dispatch(toastShown({ messageIds: LOGIN_ERROR_MESSAGES, kind: 'error' }));
         return;
       }
-      dispatch(loginRequested({ userId: normaliseDocument(values.userId) ?? '', password: values.password, captchaToken }));
+      dispatch(loginRequested({ userId: canonicalIdDocument(values.userId), password: values.password, captchaToken }));
     },
   });
   const field = useFormFields(formik, FIELDS);

@@ -1,6 +1,7 @@
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { getRuntimeConfig } from '../../config';
 import { withCurrentQuery } from '../../routing/query';
+import { canonicalIdDocument } from '../../validation';
 import type { ApiError } from '../../services/baseQuery';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
@@ -29,6 +30,8 @@ export function addLoginListeners(startListening: AppStartListening): void {
     effect: async ({ payload }, { dispatch, getState, extra, cancelActiveListeners }) => {
       cancelActiveListeners();
       const { identity, mainAppUrl } = getRuntimeConfig();
+      // The identity service knows each person by the canonical spelling of the number only (docs/login.md).
+      const userId = canonicalIdDocument(payload.userId);
       const sessionId = ensureSessionId(getState(), dispatch);
       let stage: LoginStage = 'captcha';
       try {
@@ -38,14 +41,14 @@ export function addLoginListeners(startListening: AppStartListening): void {
         if (!captcha.success) throw { status: 403, message: 'captcha' };
 
         stage = 'password';
-        const idToken = await signInWithPassword(payload.userId, payload.password, identity);
+        const idToken = await signInWithPassword(userId, payload.password, identity);
         stage = 'session';
         const answer = await dispatch(loginApi.endpoints.createSession.initiate({ idToken, sessionId })).unwrap();
         if (answer.status === 201) {
           extra.navigation.leaveApp(mainAppUrl);
           return;
         }
-        dispatch(formActions.signInCompleted({ id: payload.userId, telephoneNumber: answer.maskedPhone, verificationPhoneToken: answer.token }));
+        dispatch(formActions.signInCompleted({ id: userId, telephoneNumber: answer.maskedPhone, verificationPhoneToken: answer.token }));
         dispatch(
           signInSucceeded({
             phone: answer.maskedPhone,

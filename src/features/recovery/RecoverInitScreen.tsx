@@ -11,7 +11,7 @@ import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
-import { normaliseDocument, validateSchema } from '../../validation';
+import { canonicalIdDocument, validateSchema } from '../../validation';
 import { recoveryStarted } from '../auth/authSlice';
 import { recoveryApi } from './recoveryApi';
 import { recoverInitSchema, type RecoverInitValues } from './recoverySchemas';
@@ -46,7 +46,7 @@ export function RecoverInitScreen() {
     validateOnChange: false,
     onSubmit: async (values) => {
       setFailed(false);
-      const userId = normaliseDocument(values.userId) ?? '';
+      const userId = canonicalIdDocument(values.userId);
       try {
         const sessionId = ensureSessionId(store.getState(), dispatch);
         const { success } = await verifyCaptcha({ response: await captcha.execute('recovery'), sessionId }).unwrap();

@@ -138,7 +138,8 @@ describe('/signUp', () => {
     expect(promo).toHaveAccessibleDescription('It came with the link you followed.');
 
     await user.type(screen.getByLabelText('E-mail'), 'ana@example.com');
-    await user.type(screen.getByLabelText('DNI or NIE number'), '12345678Z');
+    // An NIE padded to 8 digits: sent as typed, kept in the canonical spelling the server stores.
+    await user.type(screen.getByLabelText('DNI or NIE number'), 'X01082303S');
     await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
     await user.click(screen.getByRole('checkbox', { name: /pre-contract information/ }));
     await user.click(screen.getByRole('button', { name: 'Send me the code' }));
@@ -158,7 +159,7 @@ describe('/signUp', () => {
     expect(register.body).toEqual({
       email: 'ana@example.com',
       idType: 'nif',
-      id: '12345678Z',
+      id: 'X01082303S',
       privacyPolicy: true,
       precontractualInformation: true,
       promotionalCode: 'SUMMER26',
@@ -167,7 +168,7 @@ describe('/signUp', () => {
     });
     expect(register.headers.authorization).toBeUndefined();
 
-    expect(store.getState().form).toMatchObject({ email: 'ana@example.com', idType: 'nif', id: '12345678Z', promotionalCode: 'SUMMER26', promotionalCodeFromParam: true });
+    expect(store.getState().form).toMatchObject({ email: 'ana@example.com', idType: 'nif', id: 'X1082303S', promotionalCode: 'SUMMER26', promotionalCodeFromParam: true });
     // /reg-code starts where the registration left: the address as typed and the resend countdown.
     expect(screen.getByText('ana@example.com', { selector: 'strong' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Send me a new code' })).toBeDisabled();
@@ -426,6 +427,15 @@ describe('/your-activity', () => {
   it('fills in the NIF with the DNI the applicant signed up with', async () => {
     renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'nif', id: '12345678Z', personType: 'freelance' }) });
     expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('12345678Z');
+  });
+
+  it('fills in the canonical NIF for an NIE typed padded to 8 digits, and takes it without an error', async () => {
+    const { user } = renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'nif', id: 'X01082303S', personType: 'freelance' }) });
+    const nif = await screen.findByLabelText('NIF (tax ID)');
+    expect(nif).toHaveValue('X1082303S');
+    await user.click(nif);
+    await user.tab();
+    expect(nif).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('leaves the NIF empty for an applicant who signed up with a passport', async () => {

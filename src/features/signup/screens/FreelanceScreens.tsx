@@ -4,6 +4,7 @@ import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { isIaeCode } from '../../../data/iae';
 import { describeMessages } from '../../../i18n/messages';
 import { SELF_EMPLOYED_TAX_REGIMES, taxRegistrationSchema, yourActivitySchema } from '../../../validation/onboarding';
+import { canonicalIdDocument } from '../../../validation/identifiers';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
@@ -67,7 +68,7 @@ export function YourActivityScreen() {
     fields: ['selfEmployedId', 'selfEmployedActivity', 'selfEmployedDate', 'selfEmployedAtaCode', 'promotionalCode'],
     initialValues: (form) => ({
       // Nothing asked twice: a self-employed person's NIF is the DNI or NIE they signed up with.
-      selfEmployedId: form.selfEmployedId || (form.idType === 'nif' ? form.id : ''),
+      selfEmployedId: form.selfEmployedId || (form.idType === 'nif' ? canonicalIdDocument(form.id) : ''),
       selfEmployedActivity: form.selfEmployedActivity,
       selfEmployedDate: form.selfEmployedDate,
       selfEmployedAtaCode: form.selfEmployedAtaCode,

@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
+import { canonicalIdDocument } from '../../../validation/identifiers';
 import { isValidationMessage } from '../../../validation/messages';
 import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
@@ -230,12 +231,12 @@ export function RoyalOwnersScreen() {
     firstName: form.firstName,
     firstSurname: form.firstSurname,
     secondSurname: form.secondSurname,
-    identificationDocument: form.idType === 'nif' ? form.id : '',
+    identificationDocument: form.idType === 'nif' ? canonicalIdDocument(form.id) : '',
     nationality: form.nationality || 'ES',
     birthDate: form.birthDate,
     politicalPosition: form.foundsOrigin ? form.politicalPosition : undefined,
   };
-  const alreadyListed = owners.some((owner) => owner.identificationDocument.toUpperCase() === me.identificationDocument.toUpperCase());
+  const alreadyListed = owners.some((owner) => canonicalIdDocument(owner.identificationDocument) === me.identificationDocument);
 
   return (
     <StepLayout step="royal-owners" lead={intl.formatMessage(messages.lead, { threshold: REAL_OWNER_THRESHOLD })}>

@@ -9,6 +9,7 @@ import { carryQuery } from '../../../routing/query';
 import { captchaApi } from '../../../services/captchaApi';
 import { useCaptcha } from '../../../services/captcha';
 import { ensureSessionId } from '../../../services/sessionId';
+import { canonicalIdDocument } from '../../../validation/identifiers';
 import { signUpSchema } from '../../../validation/onboarding';
 import { formActions } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
@@ -107,7 +108,8 @@ export function SignUpScreen() {
         formActions.registrationSubmitted({
           email: values.email.trim(),
           idType: values.idType,
-          id: values.id.trim().toUpperCase(),
+          // As the server stores it: the later steps fill in the NIF and "Add myself" from it.
+          id: values.idType === 'passport' ? values.id.trim().toUpperCase() : canonicalIdDocument(values.id),
           passportExpeditionCountry: values.idType === 'passport' ? values.passportExpeditionCountry : '',
           promotionalCode: values.promotionalCode.trim(),
           promotionalCodeFromParam,
