@@ -157,6 +157,18 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     expect((await save('/numbers', who.bearer, NUMBERS)).body).toMatchObject({ next: 'royal-owners' });
   });
 
+  it('takes a CIF, a turnover and a website as people write them, and stores them in one form', async () => {
+    const who = await companyApplication();
+    expect((await save('', who.bearer, { cif: 'b-58.378.431' })).body).toMatchObject({ next: 'about-company-info', application: { answers: { cif: 'B58378431', companyId: 'B58378431' } } });
+    const counted = await companyApplication(upTo('about-company-numbers'), { cif: 'B12345674', ...INFO });
+    expect((await save('/numbers', counted.bearer, { employeeNumber: ' 12 ', bussinesVolume: '250.000 €' })).body).toMatchObject({
+      next: 'royal-owners',
+      application: { answers: { employeeNumber: '12', bussinesVolume: '250000' } },
+    });
+    const more = await companyApplication(upTo('tell-us-more-company'), { cif: 'B12345674', ...INFO, owners: [owner()], indirectOwners: false });
+    expect((await save('/moreinfo', more.bearer, { ...MORE, website: 'www.empresa.es' })).body).toMatchObject({ application: { answers: { website: 'https://www.empresa.es' } } });
+  });
+
   describe('the real owners', () => {
     const ownersStep = () => companyApplication(upTo('royal-owners'), { cif: 'B12345674', ...INFO, ...NUMBERS });
 

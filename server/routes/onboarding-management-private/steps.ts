@@ -22,6 +22,7 @@ import {
   yourActivitySchema,
 } from '../../../src/validation/onboarding';
 import { normaliseDocument } from '../../../src/validation';
+import { normaliseCif, normaliseWebsite, normaliseWholeNumber } from '../../../src/validation/normalise';
 import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
@@ -44,8 +45,8 @@ interface StepDeclaration {
 
 const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
 
-/** A company's tax ID as stored: capitals, no spaces, dots or dashes. */
-const normaliseCif = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : '');
+/** A website is stored with its scheme, as the rule checked it (`www.empresa.es` → `https://www.empresa.es`). */
+const withWebsite = (body: Record<string, unknown>) => ({ ...trimmed(body), website: normaliseWebsite(body.website) });
 
 /** The documents of `kinds` named in the answers must be ones the server checked for this application. */
 const checkedDocuments =
@@ -93,6 +94,7 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     step: 'tell-us-more-freelance',
     schema: () => tellUsMoreFreelanceSchema,
     fields: { website: 'string', countriesWhereOperate: 'countries', diviloProduct: 'string', foundsOrigin: 'string', assetsOrigin: 'string', politicalPosition: 'boolean' },
+    normalise: withWebsite,
   },
   // The company path
   {
@@ -127,7 +129,13 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     fields: { model200: 'string' },
     verify: checkedDocuments('model200'),
   },
-  { step: 'about-company-numbers', schema: () => aboutCompanyNumbersSchema, fields: { employeeNumber: 'string', bussinesVolume: 'string' } },
+  {
+    step: 'about-company-numbers',
+    schema: () => aboutCompanyNumbersSchema,
+    fields: { employeeNumber: 'string', bussinesVolume: 'string' },
+    // `250.000 €` is stored as the number it is.
+    normalise: (body) => ({ employeeNumber: normaliseWholeNumber(body.employeeNumber), bussinesVolume: normaliseWholeNumber(body.bussinesVolume) }),
+  },
   {
     step: 'royal-owners',
     schema: (_saved, now) => royalOwnersSchema({ now }),
@@ -159,6 +167,7 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
       assetsOrigin: 'string',
       politicalPosition: 'boolean',
     },
+    normalise: withWebsite,
   },
 ];
 

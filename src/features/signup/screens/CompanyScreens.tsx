@@ -53,7 +53,7 @@ const messages = describeMessages({
   numbersLead: { id: 'onboarding.about-company-numbers.lead', defaultMessage: 'Approximate figures of the last year are fine.' },
   employees: { id: 'onboarding.about-company-numbers.employees', defaultMessage: 'Number of employees' },
   turnover: { id: 'onboarding.about-company-numbers.turnover', defaultMessage: 'Yearly turnover, in euros' },
-  turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'Whole euros, without points or symbols, for example 250000.' },
+  turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'In whole euros, for example 250,000.' },
 });
 
 /** /requirements-company: what a company's representative needs at hand; nothing to save. */
