@@ -55,8 +55,8 @@ export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: '
 /**
  * What a registration confirmed by its e-mail code leads to. A customer already (a user in the identity service
  * with this ID document, or an application of this ID or e-mail sent for review or approved) → already-exists.
- * An application in progress with this ID document → resumed when the e-mail is the same, already-exists when
- * not (the ID is taken; support can help). Otherwise a new application with the sign-up answers.
+ * An application in progress or refused with this ID document → resumed when the e-mail is the same (a refused
+ * one on its refusal page), already-exists when not (the ID is taken; support can help). Otherwise a new application with the sign-up answers.
  */
 export async function confirmRegistration(
   registration: Registration,
@@ -66,7 +66,9 @@ export async function confirmRegistration(
   if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };
   const existing = await deps.applications.findByApplicant(registration.idDocument, registration.email);
   if (existing.some((application) => application.status === 'pending-review' || application.status === 'approved')) return { outcome: 'already-exists' };
-  const open = existing.find((application) => application.status === 'in-progress' && application.idDocument === registration.idDocument);
+  // A refused application stays refused: the applicant comes back to the page that says why, never to a new one.
+  const ofThisId = existing.filter((application) => application.idDocument === registration.idDocument);
+  const open = ofThisId.find((application) => application.status === 'not-allowed') ?? ofThisId.find((application) => application.status === 'in-progress');
   if (open) return open.email === registration.email ? { outcome: 'resumed', application: open } : { outcome: 'already-exists' };
   const application = await deps.applications.create(
     {

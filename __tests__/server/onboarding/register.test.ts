@@ -98,6 +98,31 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
     expect((await post('email/verify', other.body.token as string, { code: await emailCode('someone.else@example.com') })).body).toEqual({ next: 'already-exists', application: null });
   });
 
+  it('keeps a refused application refused on another device: the same e-mail and ID come back to its page, not to a new application', async () => {
+    const cases = [
+      { email: 'asociacion@example.com', id: '00000009D', personType: 'company' as const, answers: { cif: 'G28659670' }, page: 'company-error' },
+      { email: 'lives.abroad@example.com', id: '00000010X', personType: null, answers: { residenceCountry: 'FR' }, page: 'forbidden-user' },
+    ];
+    for (const refused of cases) {
+      const first = await register(signUp({ email: refused.email, id: refused.id }));
+      const opened = await post('email/verify', first.body.token as string, { code: await emailCode(refused.email) });
+      const applicationId = (opened.body.application as { id: string }).id;
+      const created = (await server.app.applications.find(applicationId))!;
+      await server.app.applications.save(created, { personType: refused.personType, status: 'not-allowed', answers: { ...created.answers, ...refused.answers } }, new Date());
+
+      const again = await register(signUp({ email: refused.email, id: refused.id }));
+      const resumed = await post('email/verify', again.body.token as string, { code: await emailCode(refused.email) });
+      expect(resumed.body).toMatchObject({ next: refused.page, token: expect.any(String), application: { id: applicationId, status: 'not-allowed', currentStep: refused.page } });
+      // Its token reads the refusal again.
+      expect((await application(resumed.body.token as string)).body).toMatchObject({ id: applicationId, currentStep: refused.page });
+      // The same ID with another e-mail opens nothing either.
+      const other = await register(signUp({ email: `other.${refused.email}`, id: refused.id }));
+      expect((await post('email/verify', other.body.token as string, { code: await emailCode(`other.${refused.email}`) })).body).toEqual({ next: 'already-exists', application: null });
+    }
+    const rows = await server.app.db.selectFrom('onboarding_applications').select('id').where('id_document', 'in', ['00000009D', '00000010X']).execute();
+    expect(rows).toHaveLength(2);
+  });
+
   it('refuses what the screen refuses, field by field, before the captcha pass is spent', async () => {
     const refused = await register(signUp({ email: 'not-an-email', id: '12345678A', privacyPolicy: false }));
     expect(refused.status).toBe(400);

@@ -6,7 +6,8 @@ import type { UserEvent } from '@testing-library/user-event';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
 import { initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState, sessionCleared, sessionStarted } from '../../../../src/features/session/sessionSlice';
+import { initialStateFromBrowser } from '../../../../src/app/store';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
@@ -172,6 +173,35 @@ describe('the company details', () => {
     const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
     expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
     await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+  });
+
+  it('keeps the refusal and its reason after a reload and a language switch, with no session and no form left', async () => {
+    const first = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
+    await waitFor(() => expect(first.store.getState().session.authorizationToken).toBeNull());
+    expect(first.store.getState().form.cif).toBe('');
+    // A language switch runs the route's guard again (?lang= leaves the address).
+    await first.router.navigate('/company-error?lang=en', { replace: true });
+    expect(first.router.state.location.pathname).toBe('/company-error');
+    expect(screen.getByText(/Associations and foundations/)).toBeInTheDocument();
+    first.unmount();
+
+    // A reload: the app starts from what the browser kept, which is the refusal and nothing personal.
+    expect(JSON.stringify(localStorage)).not.toContain('G28659670');
+    const reloaded = renderApp('/company-error', { state: initialStateFromBrowser('es'), locale: 'es' });
+    expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
+    expect(reloaded.router.state.location.pathname).toBe('/company-error');
+  });
+
+  it('a new sign-up forgets a remembered refusal: the refusal page then needs a session again', async () => {
+    localStorage.setItem('CLOSED_APPLICATION', JSON.stringify({ page: 'company-error', entity: 'G' }));
+    const { store, router } = renderApp('/signUp', { state: initialStateFromBrowser('en') });
+    expect(store.getState().session.closedApplication).toEqual({ page: 'company-error', entity: 'G' });
+    store.dispatch(sessionStarted({ token: liveToken() }));
+    expect(localStorage.getItem('CLOSED_APPLICATION')).toBeNull();
+    store.dispatch(sessionCleared());
+    await router.navigate('/company-error');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signUp'));
   });
 
   it('a company less than a year old may go on without the modelo 200', async () => {

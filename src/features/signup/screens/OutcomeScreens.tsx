@@ -7,7 +7,7 @@ import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { entityLetterOf } from '../../../validation/onboarding';
 import { formActions, selectForm } from '../../form/formSlice';
-import { sessionCleared } from '../../session/sessionSlice';
+import { applicationClosed, selectClosedApplication, sessionCleared, type ClosedApplication } from '../../session/sessionSlice';
 import { StepLayout } from '../StepLayout';
 
 const messages = describeMessages({
@@ -51,6 +51,26 @@ function useJourneyEnded() {
   }, [dispatch]);
 }
 
+/**
+ * The refusal page of a closed application: the journey ends as on the other ends, but the page and the entity
+ * it names are remembered, so a reload or a language switch shows the same explanation (the server keeps the
+ * application closed, and the same e-mail and ID lead back here from any device).
+ */
+function useApplicationClosed(page: ClosedApplication['page']): ClosedApplication {
+  const dispatch = useAppDispatch();
+  const remembered = useAppSelector(selectClosedApplication);
+  const form = useAppSelector(selectForm);
+  const [closed] = useState<ClosedApplication>(() =>
+    remembered?.page === page && !form.cif ? remembered : { page, entity: page === 'company-error' ? entityLetterOf(form.cif) : '' },
+  );
+  useEffect(() => {
+    dispatch(applicationClosed(closed));
+    dispatch(sessionCleared());
+    dispatch(formActions.formReset());
+  }, [dispatch, closed]);
+  return closed;
+}
+
 function SupportLine() {
   const intl = useIntl();
   const phone = getRuntimeConfig().supportPhone;
@@ -87,7 +107,7 @@ export function AlreadyExistsScreen() {
 /** /forbidden-user: the bank cannot serve this applicant (residence outside Spain, under age). */
 export function ForbiddenUserScreen() {
   const intl = useIntl();
-  useJourneyEnded();
+  useApplicationClosed('forbidden-user');
   return (
     <StepLayout step="forbidden-user" back={false}>
       <div className="dv-outcome">
@@ -104,9 +124,7 @@ const REFUSED_ENTITIES = ['E', 'G', 'H', 'N', 'P', 'Q', 'R', 'S', 'U', 'V', 'W']
 /** /company-error: the company is of a kind the bank does not serve; why, and who to call. */
 export function CompanyErrorScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
-  const [letter] = useState(() => entityLetterOf(form.cif));
-  useJourneyEnded();
+  const letter = useApplicationClosed('company-error').entity;
   const known = (REFUSED_ENTITIES as readonly string[]).includes(letter);
   return (
     <StepLayout step="company-error" back={false}>
