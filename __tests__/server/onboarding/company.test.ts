@@ -99,10 +99,23 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     expect(saved).toMatchObject({ status: 200, body: { next: 'about-company-info', application: { currentStep: 'about-company-info', answers: { cif: 'B12345674', isCif: true, companyId: 'B12345674' } } } });
   });
 
-  it('an association or a public body ends on company-error, and the application takes no more changes', async () => {
+  it('a CIF of a refused entity type closes nothing until the applicant confirms it, and says which entity it names', async () => {
+    const who = await companyApplication();
+    // B58378431 with its first letter mistyped as G still passes the check character.
+    const asked = await save('', who.bearer, { cif: 'G58378431' });
+    expect(asked).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFIRMATION_REQUIRED', entity: 'G' }) });
+    const view = (await server.app.applications.find(who.id))!;
+    expect(view.status).toBe('in-progress');
+    expect(view.completedSteps).not.toContain('about-company');
+    expect(view.answers.cif).toBeUndefined();
+    // Corrected, the application goes on; a served CIF needs no confirmation.
+    expect((await save('', who.bearer, { cif: 'B58378431' })).body).toMatchObject({ next: 'about-company-info', application: { status: 'in-progress' } });
+  });
+
+  it('an association or a public body ends on company-error once confirmed, and the application takes no more changes', async () => {
     for (const cif of ['G28659670', 'Q2826000H']) {
       const who = await companyApplication();
-      expect((await save('', who.bearer, { cif })).body).toMatchObject({ next: 'company-error', application: { status: 'not-allowed', currentStep: 'company-error' } });
+      expect((await save('', who.bearer, { cif, confirmNotServed: true })).body).toMatchObject({ next: 'company-error', application: { status: 'not-allowed', currentStep: 'company-error' } });
       expect((await save('', who.bearer, { cif: 'B12345674' })).body).toMatchObject({ code: 'APPLICATION_CLOSED' });
     }
   });

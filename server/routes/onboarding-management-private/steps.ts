@@ -12,6 +12,8 @@ import {
   articlesOfAssociationSchema,
   companyAddressSchema,
   corporateTaxSchema,
+  entityLetterOf,
+  isServedEntity,
   royalOwnersSchema,
   tellUsMoreCompanySchema,
   fiscalAddressSchema,
@@ -39,6 +41,11 @@ interface StepDeclaration {
   fields: Record<string, FieldType>;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * An answer that would close the application is saved only when the applicant confirmed it: the entity letter
+   * the screen must name when it asks (`409 CONFIRMATION_REQUIRED { entity }`), or undefined when nothing to ask.
+   */
+  unconfirmedClosing?: (answers: Record<string, unknown>, body: Record<string, unknown>) => string | undefined;
   /** Checks only the server can make (a document it checked), as field errors. */
   verify?: (app: FastifyInstance, applicationId: string, answers: Record<string, unknown>) => Promise<FieldError[]>;
 }
@@ -100,7 +107,9 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'about-company',
     schema: () => aboutCompanySchema,
-    fields: { cif: 'string' },
+    fields: { cif: 'string', confirmNotServed: 'boolean' },
+    // One mistyped letter (G58378431 for B58378431) can pass the check character: a refusal is asked for first.
+    unconfirmedClosing: (answers, body) => (!isServedEntity(answers.cif) && body.confirmNotServed !== true ? entityLetterOf(answers.cif) : undefined),
     // The company is known by its tax ID: companyId is the CIF as stored, isCif says the ID is an entity's.
     normalise: (body) => {
       const cif = normaliseCif(body.cif);
@@ -232,7 +241,9 @@ export async function stepRoutes(app: FastifyInstance) {
         schema: {
           tags: ['onboarding'],
           summary: `Saves the ${declaration.step} step and answers the next one`,
-          description: 'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH.',
+          description:
+            'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH; ' +
+            '409 CONFIRMATION_REQUIRED { entity } for an answer that would close the application, until it is sent again confirmed.',
           headers: BEARER,
           body: {
             type: 'object',
@@ -253,6 +264,10 @@ export async function stepRoutes(app: FastifyInstance) {
         const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
+        const unconfirmed = declaration.unconfirmedClosing?.(answers, body);
+        if (unconfirmed !== undefined) {
+          throw new ApiError(409, 'CONFIRMATION_REQUIRED', 'This answer would close the application: confirm it first', { entity: unconfirmed });
+        }
         const unchecked = (await declaration.verify?.(app, applicationId, answers)) ?? [];
         if (unchecked.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: unchecked });
 

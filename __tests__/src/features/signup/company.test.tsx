@@ -169,6 +169,47 @@ describe('the company details', () => {
     expect(legalForm).toHaveValue('SAU');
   });
 
+  it('asks before a CIF of a refused entity closes the application, naming the entity, with a way back to correct it', async () => {
+    answers['onboarding-management-private/legalperson/company'] = (request) => {
+      const body = request.body as { cif: string; confirmNotServed?: boolean };
+      if (body.cif.toUpperCase().startsWith('B')) return saved('about-company-info', { cif: body.cif });
+      if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
+      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+    };
+    const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }) });
+    const cif = await screen.findByRole('textbox', { name: /Company tax ID/ });
+    await user.type(cif, 'G58378431');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('heading', { name: 'Is the CIF right?' })).toHaveFocus();
+    expect(screen.getByText(/A CIF starting with G belongs to an association or foundation/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/about-company');
+
+    // Back to the field: the mistyped letter is corrected, and nothing was closed.
+    await user.click(screen.getByRole('button', { name: 'Correct the CIF' }));
+    expect(cif).toHaveFocus();
+    await user.clear(cif);
+    await user.type(cif, 'B58378431');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/about-company-info'));
+    const sent = server.requests.filter((request) => pathOf(request) === 'onboarding-management-private/legalperson/company').map((request) => request.body);
+    expect(sent).toEqual([{ cif: 'G58378431' }, { cif: 'B58378431' }]);
+  });
+
+  it('closes the application only once the applicant says the CIF is right', async () => {
+    answers['onboarding-management-private/legalperson/company'] = (request) => {
+      const body = request.body as { cif: string; confirmNotServed?: boolean };
+      if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
+      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+    };
+    const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }), locale: 'es' });
+    await user.type(await screen.findByRole('textbox', { name: /CIF/ }), 'G28659670');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByText(/Un CIF que empieza por G es de una asociación o fundación/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'El CIF es correcto' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/company-error'));
+    expect(server.requests.at(-1)?.body).toEqual({ cif: 'G28659670', confirmNotServed: true });
+  });
+
   it('explains why an association is refused, in Spanish, and forgets the application', async () => {
     const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
     expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();

@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../../app/hooks';
 import { LoadingButton, SelectInput, TextInput } from '../../../components';
@@ -20,6 +21,8 @@ import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
 import { AddressStep } from './AddressStep';
+import { NotServedConfirmation } from './NotServedConfirmation';
+import { confirmationAsked } from '../onboardingApi';
 
 const messages = describeMessages({
   needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
@@ -79,17 +82,45 @@ export function RequirementsCompanyScreen() {
 /** /about-company: the CIF, whose entity letter says whether the bank serves the company (else /company-error). */
 export function AboutCompanyScreen() {
   const intl = useIntl();
-  const { formik, text } = useStepForm<{ cif: string }>({
+  // The CIF the applicant confirmed as right although its entity is not served, and the one the server asks about.
+  const confirmed = useRef<string | null>(null);
+  const [asked, setAsked] = useState<{ cif: string; entity: string } | null>(null);
+  const { formik, text, field } = useStepForm<{ cif: string }>({
     step: 'about-company',
     schema: aboutCompanySchema,
     fields: ['cif'],
     initialValues: (form) => ({ cif: form.cif }),
+    toBody: (values) => (confirmed.current === values.cif ? { cif: values.cif, confirmNotServed: true } : { cif: values.cif }),
+    onFailure: (error) => {
+      const entity = confirmationAsked(error);
+      if (entity === undefined) return false;
+      setAsked({ cif: formik.values.cif, entity });
+      return true;
+    },
   });
+  const asking = asked !== null && asked.cif === formik.values.cif;
+  const cif = field('cif');
   return (
     <StepLayout step="about-company" lead={intl.formatMessage(messages.cifLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.cif)} description={intl.formatMessage(messages.cifHint)} {...text('cif')} />
-        <ContinueButton loading={formik.isSubmitting} />
+        {asking ? (
+          <NotServedConfirmation
+            entity={asked.entity}
+            confirming={formik.isSubmitting}
+            onCorrect={() => {
+              setAsked(null);
+              cif.ref.current?.focus();
+              cif.ref.current?.select();
+            }}
+            onConfirm={() => {
+              confirmed.current = formik.values.cif;
+              void formik.submitForm();
+            }}
+          />
+        ) : (
+          <ContinueButton loading={formik.isSubmitting} />
+        )}
       </form>
     </StepLayout>
   );
