@@ -68,6 +68,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
     auditLog: auditLogRepository(handle.db),
     identity,
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
+    supportPhone: config.supportPhone,
     close: () => handle.destroy(),
   };
 }

@@ -9,6 +9,7 @@ import type { Application, ApplicationRepository } from '../repositories/applica
 import type { ContractRepository } from '../repositories/contractRepository';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
+import { reviewNotice } from './messaging/texts';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
@@ -22,6 +23,8 @@ export interface ReviewDependencies {
   identity: Pick<IdentityService, 'updateAttributes'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
+  /** The bank's number the rejection notice gives (SUPPORT_PHONE, as the app shows it). */
+  supportPhone: string;
 }
 
 export class ReviewError extends Error {}
@@ -53,16 +56,6 @@ export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'ap
     }));
 }
 
-const NOTICES = {
-  approved: {
-    es: { subject: 'Tu cuenta Divilo está lista', text: 'Hemos revisado tu solicitud y tu cuenta Divilo está lista. Ya puedes entrar con tu DNI o NIE, tu contraseña y el código que te enviaremos por SMS.' },
-    en: { subject: 'Your Divilo account is ready', text: 'We have reviewed your application and your Divilo account is ready. You can now log in with your ID document, your password and the code we will text you.' },
-  },
-  rejected: {
-    es: { subject: 'Tu solicitud en Divilo', text: 'Hemos revisado tu solicitud y no podemos abrir tu cuenta en este momento. Si tienes preguntas, llámanos de lunes a viernes de 9:00 a 18:00.' },
-    en: { subject: 'Your Divilo application', text: 'We have reviewed your application and cannot open your account at this time. If you have questions, call us Monday to Friday, 9:00 to 18:00.' },
-  },
-} as const;
 
 async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<Application> {
   const application = await deps.applications.find(id);
@@ -86,7 +79,7 @@ async function decided(deps: ReviewDependencies, application: Application, decis
   }
   const subject = `application:${id}`;
   await deps.auditLog.append({ actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject, details: reason ? { reason } : undefined }, now);
-  const notice = NOTICES[decision][application.language];
+  const notice = reviewNotice(decision, application.language, deps.supportPhone);
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
   return application;
 }

@@ -258,6 +258,7 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
       documents: documentsWithLinks(server.app.db, server.config, secret),
+      supportPhone: server.config.supportPhone,
       close: async () => undefined,
     });
     await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);

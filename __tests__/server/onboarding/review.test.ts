@@ -25,6 +25,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
       auditLog: server.app.auditLog,
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
+      supportPhone: server.config.supportPhone,
     };
   });
   afterAll(() => server.close());
@@ -55,9 +56,12 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
     const notice = await lastEmail(application.email);
     expect(notice).toContain('no podemos abrir tu cuenta');
+    // The number to call is the bank's, from the configuration: the one the app shows.
+    expect(notice).toContain(`llámanos al ${server.config.supportPhone}`);
     expect(notice).not.toContain('Documents do not match');
     expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).find((entry) => entry.action === 'onboarding.review_rejected')?.details).toEqual({ reason: 'Documents do not match' });
-    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    // Sign-in stays closed, and says the application was rejected rather than still in review.
+    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2810') });
   });
 
   it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
@@ -139,10 +143,11 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'Document front does not match the selfie');
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
     const notice = await lastEmail(application.email);
-    expect(notice).toContain('cannot open your account');
+    expect(notice).toContain('cannot open your Divilo account');
+    expect(notice).toContain(`call us on ${server.config.supportPhone}`);
     expect(notice).not.toContain('does not match');
     expect((await identityAudit(application.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_rejected', 'onboarding.review_rejected']);
-    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+    await expect(signIn(server.base, '00000038H', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2810') });
   });
 
   it('two reviewers deciding one identity at once: one decision is recorded, the other is refused', async () => {
