@@ -112,6 +112,17 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     expect((await save('', who.bearer, { cif: 'B58378431' })).body).toMatchObject({ next: 'about-company-info', application: { status: 'in-progress' } });
   });
 
+  it('a member of a community of property, asked, takes the self-employed path instead: the application stays open', async () => {
+    const who = await companyApplication();
+    expect((await save('', who.bearer, { cif: 'E12345674' })).body).toMatchObject({ code: 'CONFIRMATION_REQUIRED', entity: 'E' });
+    const switched = await fetch(`${server.api}/onboarding-management-private/person-type`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${who.bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ personType: 'freelance' }),
+    });
+    expect(await switched.json()).toMatchObject({ next: 'requirements-freelance', application: { status: 'in-progress', personType: 'freelance', currentStep: 'requirements-freelance' } });
+  });
+
   it('an association or a public body ends on company-error once confirmed, and the application takes no more changes', async () => {
     for (const cif of ['G28659670', 'Q2826000H']) {
       const who = await companyApplication();

@@ -210,6 +210,33 @@ describe('the company details', () => {
     expect(server.requests.at(-1)?.body).toEqual({ cif: 'G28659670', confirmNotServed: true });
   });
 
+  it('a community of property (E): its member can take the self-employed path instead of closing the application', async () => {
+    answers['onboarding-management-private/legalperson/company'] = () => [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'E' }];
+    answers['onboarding-management-private/person-type'] = () => [
+      200,
+      { next: 'requirements-freelance', application: { id: 'a-1', status: 'in-progress', personType: 'freelance', currentStep: 'requirements-freelance', completedSteps: [], answers: {}, maskedEmail: 'l***@example.com' } },
+    ];
+    const { user, router, store } = renderApp('/about-company', { state: midWizard({ cif: '' }) });
+    await user.type(await screen.findByRole('textbox', { name: /Company tax ID/ }), 'E12345674');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/belongs to a community of property \(comunidad de bienes\)/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Apply as self-employed instead' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/requirements-freelance'));
+    expect(server.requests.at(-1)?.body).toEqual({ personType: 'freelance' });
+    expect(store.getState().form.personType).toBe('freelance');
+  });
+
+  it('/company-error of a community of property points its other members to the self-employed path; other refusals do not', async () => {
+    const { unmount } = renderApp('/company-error', { state: midWizard({ cif: 'E12345674' }) });
+    expect(await screen.findByText(/Each of the other members can open an account as self-employed/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Apply as self-employed' })).toHaveAttribute('href', '/signUp');
+    unmount();
+    localStorage.clear();
+    renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Apply as self-employed' })).toBeNull();
+  });
+
   it('explains why an association is refused, in Spanish, and forgets the application', async () => {
     const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
     expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();

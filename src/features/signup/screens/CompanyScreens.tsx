@@ -22,7 +22,11 @@ import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
 import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
-import { confirmationAsked } from '../onboardingApi';
+import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
+import { useAppDispatch } from '../../../app/hooks';
+import { formActions } from '../../form/formSlice';
+import { errorRaised } from '../../session/sessionSlice';
+import { stepById } from '../flow';
 
 const messages = describeMessages({
   needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
@@ -100,6 +104,19 @@ export function AboutCompanyScreen() {
   });
   const asking = asked !== null && asked.cif === formik.values.cif;
   const cif = field('cif');
+  const dispatch = useAppDispatch();
+  const goTo = useGoToStep();
+  const [savePersonType, { isLoading: switching }] = useSaveStepMutation();
+  // A community of property's member takes the self-employed path: the person type is saved again, nothing closes.
+  const applyAsFreelance = async () => {
+    try {
+      const saved = await savePersonType({ endpoint: stepById('register-as')!.endpoint!, body: { personType: 'freelance' } }).unwrap();
+      dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
+      goTo(saved.next);
+    } catch {
+      dispatch(errorRaised('error.errorSendingData'));
+    }
+  };
   return (
     <StepLayout step="about-company" lead={intl.formatMessage(messages.cifLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
@@ -117,6 +134,8 @@ export function AboutCompanyScreen() {
               confirmed.current = formik.values.cif;
               void formik.submitForm();
             }}
+            onFreelance={() => void applyAsFreelance()}
+            switching={switching}
           />
         ) : (
           <ContinueButton loading={formik.isSubmitting} />

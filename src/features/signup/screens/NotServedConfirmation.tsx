@@ -12,6 +12,11 @@ const messages = describeMessages({
   },
   correct: { id: 'onboarding.about-company.confirm.correct', defaultMessage: 'Correct the CIF' },
   confirm: { id: 'onboarding.about-company.confirm.confirm', defaultMessage: 'The CIF is right' },
+  members: {
+    id: 'onboarding.about-company.confirm.members',
+    defaultMessage: 'Each member of a community of property can open an account as self-employed (autónomo), with their own details.',
+  },
+  freelance: { id: 'onboarding.about-company.confirm.freelance', defaultMessage: 'Apply as self-employed instead' },
 });
 
 interface Props {
@@ -22,15 +27,19 @@ interface Props {
   /** Save the CIF as it is: the application closes. */
   onConfirm: () => void;
   confirming: boolean;
+  /** A community of property (E): its members' own path, as self-employed, in place of closing. */
+  onFreelance?: () => void;
+  switching?: boolean;
 }
 
 /**
  * Asked before a CIF of an entity the bank does not serve closes the application: one mistyped letter
  * (G58378431 for B58378431) can still pass the check character. Correcting comes first, and is the default.
  */
-export function NotServedConfirmation({ entity, onCorrect, onConfirm, confirming }: Props) {
+export function NotServedConfirmation({ entity, onCorrect, onConfirm, confirming, onFreelance, switching = false }: Props) {
   const intl = useIntl();
   const title = useRef<HTMLHeadingElement>(null);
+  const freelance = entity === 'E' && onFreelance !== undefined;
   useEffect(() => title.current?.focus(), [entity]);
   return (
     <section className="dv-confirm" aria-labelledby="not-served-title">
@@ -38,8 +47,14 @@ export function NotServedConfirmation({ entity, onCorrect, onConfirm, confirming
         {intl.formatMessage(messages.title)}
       </h2>
       <p className="dv-confirm__text">{intl.formatMessage(messages.text, { entity })}</p>
+      {freelance && <p className="dv-confirm__text">{intl.formatMessage(messages.members)}</p>}
       <div className="dv-confirm__actions">
         <LoadingButton onClick={onCorrect}>{intl.formatMessage(messages.correct)}</LoadingButton>
+        {freelance && (
+          <LoadingButton color="gray" loading={switching} onClick={onFreelance}>
+            {intl.formatMessage(messages.freelance)}
+          </LoadingButton>
+        )}
         <LoadingButton color="gray" loading={confirming} onClick={onConfirm}>
           {intl.formatMessage(messages.confirm)}
         </LoadingButton>
