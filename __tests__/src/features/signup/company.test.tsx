@@ -220,7 +220,7 @@ describe('the company details', () => {
     await user.type(await screen.findByRole('textbox', { name: /Company tax ID/ }), 'E12345674');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText(/belongs to a community of property \(comunidad de bienes\)/)).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Apply as self-employed instead' }));
+    await user.click(screen.getByRole('button', { name: 'Continue as self-employed instead' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/requirements-freelance'));
     expect(server.requests.at(-1)?.body).toEqual({ personType: 'freelance' });
     expect(store.getState().form.personType).toBe('freelance');
@@ -228,13 +228,13 @@ describe('the company details', () => {
 
   it('/company-error of a community of property points its other members to the self-employed path; other refusals do not', async () => {
     const { unmount } = renderApp('/company-error', { state: midWizard({ cif: 'E12345674' }) });
-    expect(await screen.findByText(/Each of the other members can open an account as self-employed/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Apply as self-employed' })).toHaveAttribute('href', '/signUp');
+    expect(await screen.findByText(/its members can open accounts as self-employed/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open an account as self-employed' })).toHaveAttribute('href', '/signUp');
     unmount();
     localStorage.clear();
     renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
     expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Apply as self-employed' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Open an account as self-employed' })).toBeNull();
   });
 
   it('explains why an association is refused, in Spanish, and forgets the application', async () => {

@@ -16,7 +16,7 @@ const messages = describeMessages({
     id: 'onboarding.about-company.confirm.members',
     defaultMessage: 'Each member of a community of property can open an account as self-employed (autónomo), with their own details.',
   },
-  freelance: { id: 'onboarding.about-company.confirm.freelance', defaultMessage: 'Apply as self-employed instead' },
+  freelance: { id: 'onboarding.about-company.confirm.freelance', defaultMessage: 'Continue as self-employed instead' },
 });
 
 interface Props {

@@ -31,11 +31,8 @@ const messages = describeMessages({
     defaultMessage:
       '{entity, select, E {A community of property has no legal personality of its own: its members can open accounts as self-employed.} G {Associations and foundations need a non-profit account, which Divilo does not offer yet.} H {Communities of owners need an account for their community, which Divilo does not offer.} N {Foreign entities open their account with a bank of their own country or through a permanent establishment in Spain.} P {Local councils and public bodies work with banks through public tenders.} Q {Public bodies work with banks through public tenders.} R {Religious bodies need an account Divilo does not offer yet.} S {Public administrations work with banks through public tenders.} U {Temporary business unions (UTE) need an account Divilo does not offer yet.} W {Permanent establishments of non-resident entities need checks Divilo cannot do online yet.} other {Divilo cannot open an account for this kind of entity online.}}',
   },
-  membersAsFreelance: {
-    id: 'onboarding.company-error.members',
-    defaultMessage: 'Each of the other members can open an account as self-employed (autónomo), with their own DNI or NIE.',
-  },
-  membersLink: { id: 'onboarding.company-error.membersLink', defaultMessage: 'Apply as self-employed' },
+  // The reason above already says the members can: this is the way there, each with their own DNI or NIE.
+  membersLink: { id: 'onboarding.company-error.membersLink', defaultMessage: 'Open an account as self-employed' },
   welcomeText: { id: 'onboarding.welcome.text', defaultMessage: 'Your contract is signed and your application is with our team.' },
   welcomeNext: {
     id: 'onboarding.welcome.next',
@@ -139,7 +136,6 @@ export function CompanyErrorScreen() {
         {known && <p>{intl.formatMessage(messages.companyErrorWhy, { entity: letter })}</p>}
         {letter === 'E' && (
           <p>
-            {intl.formatMessage(messages.membersAsFreelance)}{' '}
             <Link to={carryQuery('/signUp', location.search)}>{intl.formatMessage(messages.membersLink)}</Link>
           </p>
         )}
