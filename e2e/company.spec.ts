@@ -103,6 +103,8 @@ for (const lang of ['es', 'en'] as const satisfies readonly Lang[]) {
     await personalInfo(page, lang);
     await phone(page, lang, refused);
     await companyStart(page, lang, 'G28659670');
+    // Asked first: one mistyped letter could have made it an association.
+    await page.getByRole('button', { name: lang === 'es' ? 'El CIF es correcto' : 'The CIF is right' }).click();
     await arrived(page, /\/company-error/);
     await expect(page.getByText(lang === 'es' ? /asociaciones y fundaciones/i : /associations and foundations/i)).toBeVisible();
     await expectAccessible(page);

@@ -106,6 +106,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
     identity,
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
+    supportPhone: config.supportPhone,
     close: () => handle.destroy(),
   };
 }

@@ -19,6 +19,8 @@ describe('the Cognito pre-authentication Lambda', () => {
       await expect(handler(event({ 'custom:onboarding_status': status, phone_number: '+34600000001' }))).rejects.toThrow(/^ERR-2809$/);
     }
     await expect(handler(event({}))).rejects.toThrow(/^ERR-2809$/);
+    // A rejected application is an answer, not a wait: its own code.
+    await expect(handler(event({ 'custom:onboarding_status': 'rejected' }))).rejects.toThrow(/^ERR-2810$/);
   });
 
   it('bundles into one file that Node loads and runs as Lambda would', async () => {

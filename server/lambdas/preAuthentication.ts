@@ -1,6 +1,6 @@
 // The Amazon Cognito pre-authentication trigger: refuses sign-in to users whose onboarding is not complete.
-// Cognito answers the sign-in with "PreAuthentication failed with error ERR-2809.", exactly as the embedded
-// pool does. Bundle with `npm run build:lambdas` (dist-lambdas/preAuthentication.js, handler `handler`).
+// Cognito answers the sign-in with "PreAuthentication failed with error ERR-2809." (ERR-2810 for a rejected
+// application), exactly as the embedded pool does. Bundle with `npm run build:lambdas` (dist-lambdas/preAuthentication.js, handler `handler`).
 import { signInRefusal } from '../services/onboardingGate';
 
 /** The part of Cognito's PreAuthentication_Authentication event the check reads. */

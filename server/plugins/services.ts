@@ -91,7 +91,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
   app.decorate('signInUsers', signInUsers({ db: app.db, applications: app.applications, identity: app.identity, passwordKey: deriveKey(secret, 'pending-passwords') }));
   app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
-  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, signInUsers: app.signInUsers, messages: bankEmail(app, config) };
+  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, signInUsers: app.signInUsers, messages: bankEmail(app, config), supportPhone: config.supportPhone };
   const sweeper = setInterval(() => {
     void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
     void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));

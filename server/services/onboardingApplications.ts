@@ -56,11 +56,11 @@ export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: '
 /**
  * What a registration confirmed by its e-mail code leads to. An ID document is taken only by a verified identity:
  * a user in the identity service with this ID document (a customer, or an applicant whose identity was verified),
- * or an application holding it → already-exists, unless that application is this applicant's own, in progress
- * (same e-mail): resumed. An application of this e-mail sent for review or approved → already-exists. An
- * application in progress with this ID document and e-mail → resumed. Otherwise (another e-mail's unverified
- * application of this ID included) a new application with the sign-up answers: the bank sees both, and the first
- * verified holds the document.
+ * or an application holding it → already-exists, unless that application is this applicant's own (same e-mail):
+ * resumed. An application of this e-mail sent for review or approved → already-exists. This applicant's own
+ * application of this ID document, refused or in progress → resumed (a refused one on its refusal page: it stays
+ * refused). Otherwise (another e-mail's unverified application of this ID included) a new application with the
+ * sign-up answers: the bank sees both, and the first verified holds the document.
  */
 export async function confirmRegistration(
   registration: Registration,
@@ -68,7 +68,9 @@ export async function confirmRegistration(
   now: Date,
 ): Promise<ConfirmedRegistration> {
   const existing = await deps.applications.findByApplicant(registration.idDocument, registration.email);
-  const own = existing.find((application) => application.status === 'in-progress' && application.idDocument === registration.idDocument && application.email === registration.email);
+  // A refused application stays refused: its applicant comes back to the page that says why, never to a new one.
+  const mine = existing.filter((application) => application.idDocument === registration.idDocument && application.email === registration.email);
+  const own = mine.find((application) => application.status === 'not-allowed') ?? mine.find((application) => application.status === 'in-progress');
   const holder = await deps.holds.holderOf(registration.idDocument);
   if (holder !== undefined) return holder === own?.id ? { outcome: 'resumed', application: own } : { outcome: 'already-exists' };
   if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };

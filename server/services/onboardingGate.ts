@@ -6,7 +6,12 @@ export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';
 /** The code a refused sign-in carries; the app sends such a customer to /client-verification. */
 export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
 
+/** The code of a refused sign-in whose application the bank rejected; the app shows the rejection, not a review. */
+export const APPLICATION_REJECTED_CODE = 'ERR-2810';
+
 /** The refusal code for a user with these attributes, or undefined when the user may sign in. */
 export function signInRefusal(attributes: Readonly<Record<string, string | undefined>>): string | undefined {
-  return attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'complete' ? undefined : CLIENT_VERIFICATION_CODE;
+  const status = attributes[ONBOARDING_STATUS_ATTRIBUTE];
+  if (status === 'complete') return undefined;
+  return status === 'rejected' ? APPLICATION_REJECTED_CODE : CLIENT_VERIFICATION_CODE;
 }

@@ -12,6 +12,7 @@ import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from
 import type { ContractRepository } from '../repositories/contractRepository';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
+import { reviewNotice } from './messaging/texts';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
@@ -29,6 +30,8 @@ export interface ReviewDependencies {
   signInUsers: Pick<SignInUsers, 'claim' | 'ensureUser' | 'release' | 'holds'>;
   auditLog: AuditLogRepository;
   messages: MessageSender;
+  /** The bank's number the rejection notice gives (SUPPORT_PHONE, as the app shows it). */
+  supportPhone: string;
 }
 
 export class ReviewError extends Error {}
@@ -87,16 +90,6 @@ export async function applicationAudit(deps: Pick<ReviewDependencies, 'auditLog'
   return [...before, ...own].sort((a, b) => a.id - b.id);
 }
 
-const NOTICES = {
-  approved: {
-    es: { subject: 'Tu cuenta Divilo está lista', text: 'Hemos revisado tu solicitud y tu cuenta Divilo está lista. Ya puedes entrar con tu DNI o NIE, tu contraseña y el código que te enviaremos por SMS.' },
-    en: { subject: 'Your Divilo account is ready', text: 'We have reviewed your application and your Divilo account is ready. You can now log in with your ID document, your password and the code we will text you.' },
-  },
-  rejected: {
-    es: { subject: 'Tu solicitud en Divilo', text: 'Hemos revisado tu solicitud y no podemos abrir tu cuenta en este momento. Si tienes preguntas, llámanos de lunes a viernes de 9:00 a 18:00.' },
-    en: { subject: 'Your Divilo application', text: 'We have reviewed your application and cannot open your account at this time. If you have questions, call us Monday to Friday, 9:00 to 18:00.' },
-  },
-} as const;
 
 /** How long a run holds an effect it carries out; a run that died lets it go when this is over. */
 export const EFFECT_CLAIM_SECONDS = 300;
@@ -136,7 +129,7 @@ function describeFailure(error: unknown): string {
 }
 
 /** What carrying out the effects needs. */
-export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers'>;
+export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone'>;
 
 async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect, now: Date): Promise<void> {
   if (effect.effect === 'user-pool-status') {
@@ -149,7 +142,7 @@ async function carryOut(deps: EffectDependencies, application: Application, effe
     }
     return;
   }
-  const notice = NOTICES[effect.decision][application.language];
+  const notice = reviewNotice(effect.decision, application.language, deps.supportPhone);
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
 }
 

@@ -9,9 +9,11 @@ import type { AppStore } from './store';
  * The navigation guard of a route, run before the route renders:
  * no token → signUp; an expired token → error.sessionExpired, the session forgotten, signUp;
  * otherwise the page is remembered (CURRENT_PAGE) so a reload or a new tab resumes it.
+ * The refusal page of a closed application needs no token: it stays after its session ended.
  */
 export function guardRoute(store: AppStore, route: RouteInfo, requestUrl: string): Response | null {
   if (route.access !== 'token') return null;
+  if (store.getState().session.closedApplication?.page === route.name) return null;
   const search = new URL(requestUrl).search;
   const token = store.getState().session.authorizationToken;
   if (!token) return redirect(carryQuery('/signUp', search));

@@ -3,7 +3,7 @@ import { persistStore } from 'redux-persist';
 import { authReducer } from '../features/auth/authSlice';
 import { addLoginListeners } from '../features/login/loginListeners';
 import { addSessionListeners } from '../features/session/sessionListeners';
-import { initialSessionState, sessionReducer } from '../features/session/sessionSlice';
+import { initialSessionState, sessionReducer, type ClosedApplication } from '../features/session/sessionSlice';
 import { addUiListeners } from '../features/ui/uiListeners';
 import { initialUiState, uiReducer } from '../features/ui/uiSlice';
 import type { Locale } from '../i18n/locale';
@@ -32,6 +32,14 @@ export interface StoreOptions {
   persist?: boolean;
 }
 
+/** A remembered refusal, if the stored value is one (storage is the user's to edit). */
+function closedApplicationOf(value: unknown): ClosedApplication | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { page, entity } = value as Record<string, unknown>;
+  if ((page !== 'forbidden-user' && page !== 'company-error') || typeof entity !== 'string' || !/^[A-Z]?$/.test(entity)) return null;
+  return { page, entity };
+}
+
 /** The app starts from what the browser remembers: token, session id, remembered page; and the language. */
 export function initialStateFromBrowser(locale: Locale): Partial<RootState> {
   return {
@@ -41,6 +49,7 @@ export function initialStateFromBrowser(locale: Locale): Partial<RootState> {
       authorizationToken: loadItem<string>(StorageKey.JWT) ?? null,
       sessionId: loadItem<string>(StorageKey.SESSION_ID) ?? null,
       currentPage: loadItem<string>(StorageKey.CURRENT_PAGE) ?? null,
+      closedApplication: closedApplicationOf(loadItem<unknown>(StorageKey.CLOSED_APPLICATION)),
     },
   };
 }

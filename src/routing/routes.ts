@@ -31,6 +31,7 @@ export const ROUTES = [
   { name: 'recover-password-success', path: '/recover-password/success', access: 'flow', area: 'recovery' },
   { name: 'login-confirm-telephone', path: '/login/confirm-telephone', access: 'flow', area: 'login-code' },
   { name: 'client-verification', path: '/client-verification', access: 'none', area: 'login' },
+  { name: 'application-rejected', path: '/application-rejected', access: 'none', area: 'login' },
   // Onboarding wizard: common steps
   token('reg-code'),
   token('personal-info'),

@@ -4,6 +4,8 @@ export const StorageKey = {
   SESSION_ID: 'SESSION_ID',
   USER_FORM: 'USER_FORM',
   CURRENT_PAGE: 'CURRENT_PAGE',
+  /** The refusal page of an application the bank cannot serve, kept after its session ends (no personal data). */
+  CLOSED_APPLICATION: 'CLOSED_APPLICATION',
   LOCALE: 'locale',
 } as const;
 

@@ -7,6 +7,7 @@ import { array, boolean, object, string, type TestConfig } from 'yup';
 
 import { canonicalIdDocument } from './identifiers';
 import { validationMessage } from './messages';
+import { normaliseCif, normaliseWebsite, normaliseWholeNumber } from './normalise';
 import { isValidSpanishPostalCode } from './predicates';
 import { type DateRuleOptions, rules } from './rules';
 import { isEmpty } from './text';
@@ -142,7 +143,7 @@ export const taxRegistrationSchema = object({
 
 /** /tell-us-more-freelance (and the shared part of /tell-us-more-company). */
 export const tellUsMoreFreelanceSchema = object({
-  website: string().trim().test(rules.plainText()).test(rules.url()),
+  website: string().trim().transform(normaliseWebsite).test(rules.plainText()).test(rules.url()),
   countriesWhereOperate: array(string().test(country())).test(rules.required()),
   diviloProduct: string().test(rules.required()).test(oneOf(DIVILO_PRODUCTS)),
   foundsOrigin: string().test(rules.required()).test(oneOf(FUNDS_ORIGINS)),
@@ -204,7 +205,7 @@ export const LEGAL_FORM_ABBREVIATIONS: Record<LegalForm, string> = {
 
 /** The entity letter of a CIF as typed (spaces, dashes and case ignored), or '' when it has none. */
 export function entityLetterOf(cif: unknown): string {
-  const text = typeof cif === 'string' ? cif.replace(/[\s.-]/g, '').toUpperCase() : '';
+  const text = normaliseCif(cif);
   return /^[A-Z]\d/.test(text) ? text[0] : '';
 }
 
@@ -231,7 +232,7 @@ const NUMBERS_MAX = 1_000_000_000_000;
 
 /** /about-company: the company's tax ID (CIF), with its check character. */
 export const aboutCompanySchema = object({
-  cif: string().trim().test(rules.required()).test(rules.cif()),
+  cif: string().trim().transform(normaliseCif).test(rules.required()).test(rules.cif()),
 });
 
 /** /about-company-info. `isCnaeCode` is the membership test of CNAE-2025; `cif` narrows the legal forms to its entity. */
@@ -267,8 +268,8 @@ export const corporateTaxSchema = (options: StepSchemaOptions & { foundedDate?: 
 
 /** /about-company-numbers: employees and yearly turnover, whole numbers from 0. */
 export const aboutCompanyNumbersSchema = object({
-  employeeNumber: string().trim().test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
-  bussinesVolume: string().trim().test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
+  employeeNumber: string().trim().transform(normaliseWholeNumber).test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
+  bussinesVolume: string().trim().transform(normaliseWholeNumber).test(rules.required()).test(rules.integer()).test(rules.minValue(0)).test(rules.maxValue(NUMBERS_MAX)),
 });
 
 const percentage = (value: unknown): number => Number(String(value ?? '').trim().replace(',', '.'));

@@ -88,6 +88,15 @@ describe('the login listener', () => {
     expect(store.getState().auth.signingIn).toBe(false);
   });
 
+  it('a rejected application: its own page, not the review notice, and no toast', async () => {
+    await server.app.identity.createUser('Y2000011T', '+34600000211', { [ONBOARDING_STATUS_ATTRIBUTE]: 'rejected' });
+    await server.app.identity.setPassword('Y2000011T', 'Rejected-once-1', true);
+    const { store, navigation } = await runLogin('Y2000011T', 'Rejected-once-1');
+    expect(navigation.navigate).toHaveBeenCalledWith('/application-rejected');
+    expect(navigation.navigate).not.toHaveBeenCalledWith('/client-verification');
+    expect(store.getState().ui.toast).toBeNull();
+  });
+
   it('a wrong password: the login error toast, and nothing stored', async () => {
     const { store, navigation } = await runLogin(ana.username, 'Not-The-Password-1');
     expect(store.getState().ui.toast).toEqual({ messageIds: ['commons.error', 'login.error'], kind: 'error' });
@@ -149,5 +158,13 @@ describe('the login listener, where the identity service has no pre-authenticati
     expect(navigation.navigate).toHaveBeenCalledWith('/client-verification');
     expect(store.getState().ui.toast).toBeNull();
     expect(store.getState().auth.signInResult).toBeNull();
+  });
+
+  it("the server's APPLICATION_REJECTED goes to the rejection page as ERR-2810 does", async () => {
+    await gateless.app.identity.createUser('Y2000012R', '+34600000212', { [ONBOARDING_STATUS_ATTRIBUTE]: 'rejected' });
+    await gateless.app.identity.setPassword('Y2000012R', 'Rejected-once-1', true);
+    setRuntimeConfig({ ...toRuntimeConfig(gateless.config), apiBaseUrl: gateless.api });
+    const { navigation } = await runLogin('Y2000012R', 'Rejected-once-1', await captchaToken(gateless.api));
+    expect(navigation.navigate).toHaveBeenCalledWith('/application-rejected');
   });
 });

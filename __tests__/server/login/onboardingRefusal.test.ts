@@ -51,8 +51,24 @@ describeEachDialect('create-session without the pre-authentication check', (dial
     await server.app.identity.updateAttributes(username, { [ONBOARDING_STATUS_ATTRIBUTE]: 'rejected' });
     const confirmed = await createSession({ 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': verificationSignature(token, await lastCode(server.app, phone)) });
     expect(confirmed.status).toBe(403);
-    expect(await confirmed.json()).toMatchObject({ code: 'ONBOARDING_NOT_COMPLETE' });
+    // Rejected, not "not complete": the app tells the customer so, not that the review goes on.
+    expect(await confirmed.json()).toMatchObject({ code: 'APPLICATION_REJECTED', reason: 'ERR-2810' });
     expect(confirmed.headers.get('set-cookie')).toBeNull();
+    expect((await server.app.auditLog.listBySubject(`user:${username}`)).map((entry) => entry.action)).toContain('login.refused_rejected');
+  });
+
+  it('a rejected applicant who signs in at the identity service is refused as rejected: no code is sent', async () => {
+    const username = 'Y2000002K';
+    await server.app.identity.createUser(username, '+34600000202', { [ONBOARDING_STATUS_ATTRIBUTE]: 'rejected' });
+    await server.app.identity.setPassword(username, 'Rejected-once-1', true);
+    const idToken = await signIn(server.base, username, 'Rejected-once-1');
+    const sessionId = randomUUID();
+    await passCaptcha(server.api, sessionId);
+    const before = await outboxSize();
+    const response = await createSession({ authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'APPLICATION_REJECTED', reason: 'ERR-2810' });
+    expect(await outboxSize()).toBe(before);
   });
 
   it('a customer whose onboarding is complete still gets the code', async () => {

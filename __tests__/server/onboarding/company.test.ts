@@ -99,10 +99,34 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     expect(saved).toMatchObject({ status: 200, body: { next: 'about-company-info', application: { currentStep: 'about-company-info', answers: { cif: 'B12345674', isCif: true, companyId: 'B12345674' } } } });
   });
 
-  it('an association or a public body ends on company-error, and the application takes no more changes', async () => {
+  it('a CIF of a refused entity type closes nothing until the applicant confirms it, and says which entity it names', async () => {
+    const who = await companyApplication();
+    // B58378431 with its first letter mistyped as G still passes the check character.
+    const asked = await save('', who.bearer, { cif: 'G58378431' });
+    expect(asked).toEqual({ status: 409, body: expect.objectContaining({ code: 'CONFIRMATION_REQUIRED', entity: 'G' }) });
+    const view = (await server.app.applications.find(who.id))!;
+    expect(view.status).toBe('in-progress');
+    expect(view.completedSteps).not.toContain('about-company');
+    expect(view.answers.cif).toBeUndefined();
+    // Corrected, the application goes on; a served CIF needs no confirmation.
+    expect((await save('', who.bearer, { cif: 'B58378431' })).body).toMatchObject({ next: 'about-company-info', application: { status: 'in-progress' } });
+  });
+
+  it('a member of a community of property, asked, takes the self-employed path instead: the application stays open', async () => {
+    const who = await companyApplication();
+    expect((await save('', who.bearer, { cif: 'E12345674' })).body).toMatchObject({ code: 'CONFIRMATION_REQUIRED', entity: 'E' });
+    const switched = await fetch(`${server.api}/onboarding-management-private/person-type`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${who.bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ personType: 'freelance' }),
+    });
+    expect(await switched.json()).toMatchObject({ next: 'requirements-freelance', application: { status: 'in-progress', personType: 'freelance', currentStep: 'requirements-freelance' } });
+  });
+
+  it('an association or a public body ends on company-error once confirmed, and the application takes no more changes', async () => {
     for (const cif of ['G28659670', 'Q2826000H']) {
       const who = await companyApplication();
-      expect((await save('', who.bearer, { cif })).body).toMatchObject({ next: 'company-error', application: { status: 'not-allowed', currentStep: 'company-error' } });
+      expect((await save('', who.bearer, { cif, confirmNotServed: true })).body).toMatchObject({ next: 'company-error', application: { status: 'not-allowed', currentStep: 'company-error' } });
       expect((await save('', who.bearer, { cif: 'B12345674' })).body).toMatchObject({ code: 'APPLICATION_CLOSED' });
     }
   });
@@ -155,6 +179,18 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       bussinesVolume: 'validations.integer',
     });
     expect((await save('/numbers', who.bearer, NUMBERS)).body).toMatchObject({ next: 'royal-owners' });
+  });
+
+  it('takes a CIF, a turnover and a website as people write them, and stores them in one form', async () => {
+    const who = await companyApplication();
+    expect((await save('', who.bearer, { cif: 'b-58.378.431' })).body).toMatchObject({ next: 'about-company-info', application: { answers: { cif: 'B58378431', companyId: 'B58378431' } } });
+    const counted = await companyApplication(upTo('about-company-numbers'), { cif: 'B12345674', ...INFO });
+    expect((await save('/numbers', counted.bearer, { employeeNumber: ' 12 ', bussinesVolume: '250.000 €' })).body).toMatchObject({
+      next: 'royal-owners',
+      application: { answers: { employeeNumber: '12', bussinesVolume: '250000' } },
+    });
+    const more = await companyApplication(upTo('tell-us-more-company'), { cif: 'B12345674', ...INFO, owners: [owner()], indirectOwners: false });
+    expect((await save('/moreinfo', more.bearer, { ...MORE, website: 'www.empresa.es' })).body).toMatchObject({ application: { answers: { website: 'https://www.empresa.es' } } });
   });
 
   describe('the real owners', () => {
@@ -237,6 +273,7 @@ describeEachDialect('onboarding: the company path', (dialect) => {
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
       documents: documentsWithLinks(server.app.db, server.config, secret),
+      supportPhone: server.config.supportPhone,
       close: async () => undefined,
     });
     await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);

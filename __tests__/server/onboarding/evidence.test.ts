@@ -253,6 +253,7 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
       contracts: server.app.contracts,
       identity: server.app.identity,
       signInUsers: server.app.signInUsers,
+      supportPhone: server.config.supportPhone,
       auditLog: server.app.auditLog,
       messages: outboxSender(server.app.db, server.app.log),
       documents: documentsWithLinks(server.app.db, server.config, secret),

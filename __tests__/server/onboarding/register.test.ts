@@ -93,9 +93,11 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
 
     const short = await register(signUp({ email: 'nadia@example.com', id: 'X2600637G' }));
     expect((await post('email/verify', short.body.token as string, { code: await emailCode('nadia@example.com') })).body).toMatchObject({ application: { id: applicationId } });
-    // Another e-mail with either spelling finds the ID taken.
-    const other = await register(signUp({ email: 'not.nadia@example.com', id: 'X2600637G' }));
-    expect((await post('email/verify', other.body.token as string, { code: await emailCode('not.nadia@example.com') })).body).toEqual({ next: 'already-exists', application: null });
+    // Another e-mail opens an application of its own (no verified identity holds the ID yet), under the same spelling.
+    const other = await register(signUp({ email: 'not.nadia@example.com', id: 'X02600637G' }));
+    const theirs = (await post('email/verify', other.body.token as string, { code: await emailCode('not.nadia@example.com') })).body;
+    expect(theirs).toMatchObject({ next: 'personal-info', application: { answers: { id: 'X2600637G' } } });
+    expect((theirs.application as { id: string }).id).not.toBe(applicationId);
   });
 
   it('resumes the same application on another device: same e-mail and ID, a new code, the answers kept', async () => {
@@ -129,6 +131,34 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
     expect((await post('email/verify', third.body.token as string, { code: await emailCode('a.third@example.com') })).body).toEqual({ next: 'already-exists', application: null });
     const back = await register(signUp({ email: 'real.holder@example.com', id: '00000005M' }));
     expect((await post('email/verify', back.body.token as string, { code: await emailCode('real.holder@example.com') })).body).toMatchObject({ application: { id: secondId } });
+  });
+
+  it('keeps a refused application refused on another device: the same e-mail and ID come back to its page, not to a new application', async () => {
+    const cases = [
+      { email: 'asociacion@example.com', id: '00000009D', personType: 'company' as const, answers: { cif: 'G28659670' }, page: 'company-error' },
+      { email: 'lives.abroad@example.com', id: '00000010X', personType: null, answers: { residenceCountry: 'FR' }, page: 'forbidden-user' },
+    ];
+    for (const refused of cases) {
+      const first = await register(signUp({ email: refused.email, id: refused.id }));
+      const opened = await post('email/verify', first.body.token as string, { code: await emailCode(refused.email) });
+      const applicationId = (opened.body.application as { id: string }).id;
+      const created = (await server.app.applications.find(applicationId))!;
+      await server.app.applications.save(created, { personType: refused.personType, status: 'not-allowed', answers: { ...created.answers, ...refused.answers } }, new Date());
+
+      const again = await register(signUp({ email: refused.email, id: refused.id }));
+      const resumed = await post('email/verify', again.body.token as string, { code: await emailCode(refused.email) });
+      expect(resumed.body).toMatchObject({ next: refused.page, token: expect.any(String), application: { id: applicationId, status: 'not-allowed', currentStep: refused.page } });
+      // Its token reads the refusal again.
+      expect((await application(resumed.body.token as string)).body).toMatchObject({ id: applicationId, currentStep: refused.page });
+      // The same ID with another e-mail is someone else's application (an unverified refusal holds no ID: nobody
+      // can lock a person out by getting an application of their ID refused), and the refused one stays refused.
+      const other = await register(signUp({ email: `other.${refused.email}`, id: refused.id }));
+      const theirs = (await post('email/verify', other.body.token as string, { code: await emailCode(`other.${refused.email}`) })).body;
+      expect(theirs).toMatchObject({ next: 'personal-info', application: { status: 'in-progress' } });
+      expect((await server.app.applications.find(applicationId))!.status).toBe('not-allowed');
+    }
+    const rows = await server.app.db.selectFrom('onboarding_applications').select('id').where('id_document', 'in', ['00000009D', '00000010X']).execute();
+    expect(rows).toHaveLength(4);
   });
 
   it('refuses what the screen refuses, field by field, before the captcha pass is spent', async () => {

@@ -37,6 +37,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
       auditLog: server.app.auditLog,
       // The bank's notices go straight to the provider, as `npm run admin` sends them.
       messages: outboxSender(server.app.db, server.app.log),
+      supportPhone: server.config.supportPhone,
     };
   });
   afterAll(() => server.close());
@@ -171,7 +172,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await expect(rejectApplication({ ...deps, identity: pool.identity, signInUsers: pool.signInUsers }, application.id, 'Not resident', 'marta', now)).rejects.toThrow(
       'effects pending: sign-in-release, notice-email',
     );
-    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages };
+    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages, supportPhone: deps.supportPhone };
     expect(await finishPendingDecisions(housekeeping, now)).toMatchObject({ failed: expect.any(Number) });
     expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['sign-in-release', 2], ['notice-email', 0]]);
     // Until the release is done, the rejected applicant's user (and its hold on the ID) stays, unable to sign in.
@@ -189,7 +190,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(pool.releases).toBe(1);
     expect(await pendingEffects(deps, application.id)).toEqual([]);
     expect(await noticesTo(application.email)).toBe(1);
-    expect(await lastEmail(application.email)).toContain('cannot open your account');
+    expect(await lastEmail(application.email)).toContain('cannot open your Divilo account');
     expect(await server.app.identity.getUser('00000046F')).toBeUndefined();
     await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} was rejected already: it cannot be approved`);
   });
@@ -201,6 +202,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
     const notice = await lastEmail(application.email);
     expect(notice).toContain('no podemos abrir tu cuenta');
+    // The number to call is the bank's, from the configuration: the one the app shows.
+    expect(notice).toContain(`llámanos al ${server.config.supportPhone}`);
     expect(notice).not.toContain('Documents do not match');
     expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).find((entry) => entry.action === 'onboarding.review_rejected')?.details).toEqual({ reason: 'Documents do not match' });
     // The sign-in user is gone with the rejection: no such user.
@@ -302,7 +305,8 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'Document front does not match the selfie');
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
     const notice = await lastEmail(application.email);
-    expect(notice).toContain('cannot open your account');
+    expect(notice).toContain('cannot open your Divilo account');
+    expect(notice).toContain(`call us on ${server.config.supportPhone}`);
     expect(notice).not.toContain('does not match');
     expect((await identityAudit(application.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_rejected', 'onboarding.review_rejected']);
     // The sign-in user is gone with the rejection: no such user.

@@ -73,6 +73,7 @@ describeEachDialect('npm run admin on applications made through the API', (diale
       contracts: server.app.contracts,
       identity: server.app.identity,
       signInUsers: server.app.signInUsers,
+      supportPhone: server.config.supportPhone,
       auditLog: server.app.auditLog,
       messages: outboxSender(server.app.db, server.app.log),
     };

@@ -12,6 +12,8 @@ import {
   articlesOfAssociationSchema,
   companyAddressSchema,
   corporateTaxSchema,
+  entityLetterOf,
+  isServedEntity,
   royalOwnersSchema,
   tellUsMoreCompanySchema,
   fiscalAddressSchema,
@@ -22,6 +24,7 @@ import {
   yourActivitySchema,
 } from '../../../src/validation/onboarding';
 import { canonicalIdDocument } from '../../../src/validation';
+import { normaliseCif, normaliseWebsite, normaliseWholeNumber } from '../../../src/validation/normalise';
 import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
@@ -39,6 +42,11 @@ interface StepDeclaration {
   fields: Record<string, FieldType>;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * An answer that would close the application is saved only when the applicant confirmed it: the entity letter
+   * the screen must name when it asks (`409 CONFIRMATION_REQUIRED { entity }`), or undefined when nothing to ask.
+   */
+  unconfirmedClosing?: (answers: Record<string, unknown>, body: Record<string, unknown>) => string | undefined;
   /** Checks only the server can make (a document it checked), as field errors. */
   verify?: (app: FastifyInstance, applicationId: string, answers: Record<string, unknown>) => Promise<FieldError[]>;
   /** When the step's answers can no longer change (sending them again unchanged is still fine), and the refusal. */
@@ -47,8 +55,8 @@ interface StepDeclaration {
 
 const trimmed = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([name, value]) => [name, typeof value === 'string' ? value.trim() : value]));
 
-/** A company's tax ID as stored: capitals, no spaces, dots or dashes. */
-const normaliseCif = (value: unknown) => (typeof value === 'string' ? value.replace(/[\s.-]/g, '').toUpperCase() : '');
+/** A website is stored with its scheme, as the rule checked it (`www.empresa.es` → `https://www.empresa.es`). */
+const withWebsite = (body: Record<string, unknown>) => ({ ...trimmed(body), website: normaliseWebsite(body.website) });
 
 /** The documents of `kinds` named in the answers must be ones the server checked for this application. */
 const checkedDocuments =
@@ -98,12 +106,15 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     step: 'tell-us-more-freelance',
     schema: () => tellUsMoreFreelanceSchema,
     fields: { website: 'string', countriesWhereOperate: 'countries', diviloProduct: 'string', foundsOrigin: 'string', assetsOrigin: 'string', politicalPosition: 'boolean' },
+    normalise: withWebsite,
   },
   // The company path
   {
     step: 'about-company',
     schema: () => aboutCompanySchema,
-    fields: { cif: 'string' },
+    fields: { cif: 'string', confirmNotServed: 'boolean' },
+    // One mistyped letter (G58378431 for B58378431) can pass the check character: a refusal is asked for first.
+    unconfirmedClosing: (answers, body) => (!isServedEntity(answers.cif) && body.confirmNotServed !== true ? entityLetterOf(answers.cif) : undefined),
     // The company is known by its tax ID: companyId is the CIF as stored, isCif says the ID is an entity's.
     normalise: (body) => {
       const cif = normaliseCif(body.cif);
@@ -132,7 +143,13 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     fields: { model200: 'string' },
     verify: checkedDocuments('model200'),
   },
-  { step: 'about-company-numbers', schema: () => aboutCompanyNumbersSchema, fields: { employeeNumber: 'string', bussinesVolume: 'string' } },
+  {
+    step: 'about-company-numbers',
+    schema: () => aboutCompanyNumbersSchema,
+    fields: { employeeNumber: 'string', bussinesVolume: 'string' },
+    // `250.000 €` is stored as the number it is.
+    normalise: (body) => ({ employeeNumber: normaliseWholeNumber(body.employeeNumber), bussinesVolume: normaliseWholeNumber(body.bussinesVolume) }),
+  },
   {
     step: 'royal-owners',
     schema: (_saved, now) => royalOwnersSchema({ now }),
@@ -164,6 +181,7 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
       assetsOrigin: 'string',
       politicalPosition: 'boolean',
     },
+    normalise: withWebsite,
   },
 ];
 
@@ -229,7 +247,8 @@ export async function stepRoutes(app: FastifyInstance) {
           tags: ['onboarding'],
           summary: `Saves the ${declaration.step} step and answers the next one`,
           description:
-            'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH' +
+            'Field errors as 400 VALIDATION_FAILED { errors: [{ field, id, values? }] }; 409 STEP_OUT_OF_ORDER { currentStep } or STEP_NOT_ON_PATH; ' +
+            '409 CONFIRMATION_REQUIRED { entity } for an answer that would close the application, until it is sent again confirmed' +
             (declaration.frozen ? `; 409 ${declaration.frozen.code} once the identity check started (until a rejection): the same answers again are fine.` : '.'),
           headers: BEARER,
           body: {
@@ -251,6 +270,10 @@ export async function stepRoutes(app: FastifyInstance) {
         const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
+        const unconfirmed = declaration.unconfirmedClosing?.(answers, body);
+        if (unconfirmed !== undefined) {
+          throw new ApiError(409, 'CONFIRMATION_REQUIRED', 'This answer would close the application: confirm it first', { entity: unconfirmed });
+        }
         const unchecked = (await declaration.verify?.(app, applicationId, answers)) ?? [];
         if (unchecked.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: unchecked });
 

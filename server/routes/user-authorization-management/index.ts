@@ -5,7 +5,7 @@ import type { CheckResult } from '../../services/oneTimeCodes';
 import { ApiError } from '../../plugins/errors';
 import { answersPersonalData } from '../../plugins/personalData';
 import { IdentityError, type IdTokenClaims } from '../../services/identity';
-import { signInRefusal } from '../../services/onboardingGate';
+import { APPLICATION_REJECTED_CODE, signInRefusal } from '../../services/onboardingGate';
 import { requesterOf } from '../../services/messaging/budget';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { SIGNED_IN_COOKIE } from '../../../src/storage/signedInHint';
@@ -98,7 +98,12 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
  * passed before the account changed. The app sends the customer where ERR-2809 does.
  */
 export const onboardingNotComplete = (reason: string) =>
-  new ApiError(403, 'ONBOARDING_NOT_COMPLETE', 'The application of this account is not approved yet', { reason });
+  reason === APPLICATION_REJECTED_CODE
+    ? new ApiError(403, 'APPLICATION_REJECTED', 'The application of this account was rejected', { reason })
+    : new ApiError(403, 'ONBOARDING_NOT_COMPLETE', 'The application of this account is not approved yet', { reason });
+
+/** The audit entry of a refused sign-in: a rejected application, or one not approved yet. */
+const refusalAction = (reason: string) => (reason === APPLICATION_REJECTED_CODE ? 'login.refused_rejected' : 'login.refused_onboarding');
 
 /** Customer sessions after login: start one (SMS code), confirm it, resend the code, read it, end it. */
 export async function userAuthorizationRoutes(app: FastifyInstance, settings: SessionSettings) {
@@ -129,7 +134,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         description:
           'With `Authorization: Bearer <id token>`: 200 and an SMS code, or 201 when this browser already holds a confirmed session. ' +
           'With `x-divilo-verification-signature` (base64 JSON {token, verificationCode}): 201 and the session cookie. ' +
-          'An account whose onboarding is not complete gets 403 `ONBOARDING_NOT_COMPLETE` (`reason: "ERR-2809"`) at either step. ' +
+          'An account whose onboarding is not complete gets 403 `ONBOARDING_NOT_COMPLETE` (`reason: "ERR-2809"`) at either step, ' +
+          'one whose application was rejected 403 `APPLICATION_REJECTED` (`reason: "ERR-2810"`). ' +
           '429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the SMS to this phone, for this customer, from this client or in all are spent for now.',
         headers: {
           type: 'object',
@@ -161,7 +167,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         if (!user || !user.enabled || user.attributes.phone_number !== result.recipient) throw codeFailure({ outcome: 'expired' });
         const refusal = signInRefusal(user.attributes);
         if (refusal) {
-          await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.refused_onboarding', subject: `user:${result.subject}`, requestId: request.id });
+          await app.auditLog.append({ actor: `user:${result.subject}`, action: refusalAction(refusal), subject: `user:${result.subject}`, requestId: request.id });
           throw onboardingNotComplete(refusal);
         }
         await startSession(reply, { sub: user.sub, username: user.username });
@@ -181,7 +187,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       // The id token carries the account's onboarding status (the app client reads custom:onboarding_status).
       const refusal = signInRefusal(claims as Record<string, string | undefined>);
       if (refusal) {
-        await app.auditLog.append({ actor: `user:${username}`, action: 'login.refused_onboarding', subject: `user:${username}`, requestId: request.id });
+        await app.auditLog.append({ actor: `user:${username}`, action: refusalAction(refusal), subject: `user:${username}`, requestId: request.id });
         throw onboardingNotComplete(refusal);
       }
       const existing = await liveSession(request);

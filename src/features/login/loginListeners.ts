@@ -16,6 +16,9 @@ import { loginProblemOf, type LoginStage } from './loginProblem';
 export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
 /** The server's refusal of a session for the same reason (where the identity service let the sign-in through). */
 export const ONBOARDING_NOT_COMPLETE = 'ONBOARDING_NOT_COMPLETE';
+/** The identity service's refusal of a customer whose application the bank rejected, and the server's. */
+export const APPLICATION_REJECTED_CODE = 'ERR-2810';
+export const APPLICATION_REJECTED = 'APPLICATION_REJECTED';
 
 /** The toast of any login failure: the common error text and the login error text. */
 export const LOGIN_ERROR_MESSAGES = ['commons.error', 'login.error'];
@@ -59,7 +62,11 @@ export function addLoginListeners(startListening: AppStartListening): void {
         );
         extra.navigation.navigate(withCurrentQuery('/login/confirm-telephone'));
       } catch (error) {
-        if (messageOf(error).includes(CLIENT_VERIFICATION_CODE) || (error as Partial<ApiError> | undefined)?.errorCode === ONBOARDING_NOT_COMPLETE) {
+        const errorCode = (error as Partial<ApiError> | undefined)?.errorCode;
+        if (messageOf(error).includes(APPLICATION_REJECTED_CODE) || errorCode === APPLICATION_REJECTED) {
+          // Rejected is an answer, not a wait: its own page, which says what the rejection e-mail says.
+          extra.navigation.navigate(withCurrentQuery('/application-rejected'));
+        } else if (messageOf(error).includes(CLIENT_VERIFICATION_CODE) || errorCode === ONBOARDING_NOT_COMPLETE) {
           extra.navigation.navigate(withCurrentQuery('/client-verification'));
         } else {
           // The toast of the seed, and the reason left on the form.

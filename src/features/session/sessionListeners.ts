@@ -2,10 +2,10 @@ import { isFulfilled, isRejected } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { api } from '../../services/api';
 import { sessionIdAssigned } from '../../services/requestEvents';
-import { clearStoredSession, isTokenDueForRenewal, isTokenExpired, saveItem, StorageKey } from '../../storage/browserStorage';
+import { clearStoredSession, isTokenDueForRenewal, isTokenExpired, removeItem, saveItem, StorageKey } from '../../storage/browserStorage';
 import { formActions } from '../form/formSlice';
 import { sessionApi } from './sessionApi';
-import { pageVisited, sessionCleared, sessionExpired, sessionStarted } from './sessionSlice';
+import { applicationClosed, pageVisited, sessionCleared, sessionExpired, sessionStarted } from './sessionSlice';
 import { withCurrentQuery } from '../../routing/query';
 
 /** Side effects of the session: storage mirrors the state, and an expired token ends the session. */
@@ -14,6 +14,9 @@ export function addSessionListeners(startListening: AppStartListening): void {
   startListening({ actionCreator: sessionIdAssigned, effect: ({ payload }) => saveItem(StorageKey.SESSION_ID, payload) });
   startListening({ actionCreator: pageVisited, effect: ({ payload }) => saveItem(StorageKey.CURRENT_PAGE, payload) });
   startListening({ actionCreator: sessionCleared, effect: () => clearStoredSession() });
+  startListening({ actionCreator: applicationClosed, effect: ({ payload }) => saveItem(StorageKey.CLOSED_APPLICATION, payload) });
+  // A new sign-up or a renewed session is an application that is not closed (yet).
+  startListening({ actionCreator: sessionStarted, effect: () => removeItem(StorageKey.CLOSED_APPLICATION) });
 
   // A failed request with an expired token: show error.sessionExpired, forget the session, go to signUp.
   startListening({

@@ -1,6 +1,15 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { errorRaised, requestFinished, requestStarted, sessionIdAssigned } from '../../services/requestEvents';
 
+/**
+ * An application the bank cannot serve: the page that says why, and the CIF's entity letter that page names
+ * ('' for a person). It outlives the session, so a reload or a language switch shows the same page again.
+ */
+export interface ClosedApplication {
+  page: 'forbidden-user' | 'company-error';
+  entity: string;
+}
+
 export interface SessionState {
   /** The onboarding session token (JWT), mirrored in storage under JWT. */
   authorizationToken: string | null;
@@ -14,6 +23,7 @@ export interface SessionState {
   lastRequestTimestamp: number | null;
   /** Name of the route the user is on, as remembered under CURRENT_PAGE. */
   currentPage: string | null;
+  closedApplication: ClosedApplication | null;
 }
 
 export const initialSessionState: SessionState = {
@@ -24,6 +34,7 @@ export const initialSessionState: SessionState = {
   error: null,
   lastRequestTimestamp: null,
   currentPage: null,
+  closedApplication: null,
 };
 
 const sessionSlice = createSlice({
@@ -32,6 +43,11 @@ const sessionSlice = createSlice({
   reducers: {
     sessionStarted(state, action: PayloadAction<{ token: string }>) {
       state.authorizationToken = action.payload.token;
+      state.closedApplication = null;
+    },
+    /** The server closed the application: its refusal page stays, whatever else is forgotten. */
+    applicationClosed(state, action: PayloadAction<ClosedApplication>) {
+      state.closedApplication = action.payload;
     },
     errorDismissed(state) {
       state.error = null;
@@ -40,12 +56,12 @@ const sessionSlice = createSlice({
       state.currentPage = action.payload;
     },
     /** The stored token expired: everything but the error the user must see is dropped. */
-    sessionExpired() {
-      return { ...initialSessionState, error: 'error.sessionExpired' };
+    sessionExpired(state) {
+      return { ...initialSessionState, error: 'error.sessionExpired', closedApplication: state.closedApplication };
     },
-    /** Signing out or opening the login page starts from a clean session. */
-    sessionCleared() {
-      return initialSessionState;
+    /** Signing out or opening the login page starts from a clean session (a refusal stays where it was). */
+    sessionCleared(state) {
+      return { ...initialSessionState, closedApplication: state.closedApplication };
     },
   },
   extraReducers: (builder) => {
@@ -71,6 +87,7 @@ const sessionSlice = createSlice({
 export { errorRaised, sessionIdAssigned };
 export const {
   sessionStarted,
+  applicationClosed,
   errorDismissed,
   pageVisited,
   sessionExpired,
@@ -84,4 +101,5 @@ export const selectAuthorizationToken = (state: WithSession) => state.session.au
 export const selectSessionId = (state: WithSession) => state.session.sessionId;
 export const selectLoading = (state: WithSession) => state.session.loading;
 export const selectSessionError = (state: WithSession) => state.session.error;
+export const selectClosedApplication = (state: WithSession) => state.session.closedApplication;
 export const selectLastRequestTimestamp = (state: WithSession) => state.session.lastRequestTimestamp;

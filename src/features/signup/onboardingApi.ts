@@ -139,6 +139,14 @@ export function fieldErrorsOf(error: unknown): FieldError[] {
   return Array.isArray(errors) ? (errors as FieldError[]).filter((entry) => typeof entry?.field === 'string' && typeof entry?.id === 'string') : [];
 }
 
+/** The entity letter of `409 CONFIRMATION_REQUIRED`: an answer that would close the application, to confirm first. */
+export function confirmationAsked(error: unknown): string | undefined {
+  const { errorCode, data } = (error ?? {}) as ApiError;
+  if (errorCode !== 'CONFIRMATION_REQUIRED' || typeof data !== 'object' || data === null) return undefined;
+  const entity = (data as { entity?: unknown }).entity;
+  return typeof entity === 'string' ? entity : '';
+}
+
 /**
  * Where the server says the applicant should be instead: 409 STEP_OUT_OF_ORDER carries currentStep, and so does
  * APPLICATION_CLOSED once the application is signed (/welcome).

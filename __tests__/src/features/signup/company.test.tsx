@@ -6,7 +6,8 @@ import type { UserEvent } from '@testing-library/user-event';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
 import { initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState, sessionCleared, sessionStarted } from '../../../../src/features/session/sessionSlice';
+import { initialStateFromBrowser } from '../../../../src/app/store';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
@@ -168,10 +169,107 @@ describe('the company details', () => {
     expect(legalForm).toHaveValue('SAU');
   });
 
+  it('asks before a CIF of a refused entity closes the application, naming the entity, with a way back to correct it', async () => {
+    answers['onboarding-management-private/legalperson/company'] = (request) => {
+      const body = request.body as { cif: string; confirmNotServed?: boolean };
+      if (body.cif.toUpperCase().startsWith('B')) return saved('about-company-info', { cif: body.cif });
+      if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
+      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+    };
+    const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }) });
+    const cif = await screen.findByRole('textbox', { name: /Company tax ID/ });
+    await user.type(cif, 'G58378431');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('heading', { name: 'Is the CIF right?' })).toHaveFocus();
+    expect(screen.getByText(/A CIF starting with G belongs to an association or foundation/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/about-company');
+
+    // Back to the field: the mistyped letter is corrected, and nothing was closed.
+    await user.click(screen.getByRole('button', { name: 'Correct the CIF' }));
+    expect(cif).toHaveFocus();
+    await user.clear(cif);
+    await user.type(cif, 'B58378431');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/about-company-info'));
+    const sent = server.requests.filter((request) => pathOf(request) === 'onboarding-management-private/legalperson/company').map((request) => request.body);
+    expect(sent).toEqual([{ cif: 'G58378431' }, { cif: 'B58378431' }]);
+  });
+
+  it('closes the application only once the applicant says the CIF is right', async () => {
+    answers['onboarding-management-private/legalperson/company'] = (request) => {
+      const body = request.body as { cif: string; confirmNotServed?: boolean };
+      if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
+      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+    };
+    const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }), locale: 'es' });
+    await user.type(await screen.findByRole('textbox', { name: /CIF/ }), 'G28659670');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByText(/Un CIF que empieza por G es de una asociación o fundación/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'El CIF es correcto' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/company-error'));
+    expect(server.requests.at(-1)?.body).toEqual({ cif: 'G28659670', confirmNotServed: true });
+  });
+
+  it('a community of property (E): its member can take the self-employed path instead of closing the application', async () => {
+    answers['onboarding-management-private/legalperson/company'] = () => [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'E' }];
+    answers['onboarding-management-private/person-type'] = () => [
+      200,
+      { next: 'requirements-freelance', application: { id: 'a-1', status: 'in-progress', personType: 'freelance', currentStep: 'requirements-freelance', completedSteps: [], answers: {}, maskedEmail: 'l***@example.com' } },
+    ];
+    const { user, router, store } = renderApp('/about-company', { state: midWizard({ cif: '' }) });
+    await user.type(await screen.findByRole('textbox', { name: /Company tax ID/ }), 'E12345674');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/belongs to a community of property \(comunidad de bienes\)/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue as self-employed instead' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/requirements-freelance'));
+    expect(server.requests.at(-1)?.body).toEqual({ personType: 'freelance' });
+    expect(store.getState().form.personType).toBe('freelance');
+  });
+
+  it('/company-error of a community of property points its other members to the self-employed path; other refusals do not', async () => {
+    const { unmount } = renderApp('/company-error', { state: midWizard({ cif: 'E12345674' }) });
+    expect(await screen.findByText(/its members can open accounts as self-employed/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Open an account as self-employed' })).toHaveAttribute('href', '/signUp');
+    unmount();
+    localStorage.clear();
+    renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Open an account as self-employed' })).toBeNull();
+  });
+
   it('explains why an association is refused, in Spanish, and forgets the application', async () => {
     const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
     expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
     await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+  });
+
+  it('keeps the refusal and its reason after a reload and a language switch, with no session and no form left', async () => {
+    const first = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
+    await waitFor(() => expect(first.store.getState().session.authorizationToken).toBeNull());
+    expect(first.store.getState().form.cif).toBe('');
+    // A language switch runs the route's guard again (?lang= leaves the address).
+    await first.router.navigate('/company-error?lang=en', { replace: true });
+    expect(first.router.state.location.pathname).toBe('/company-error');
+    expect(screen.getByText(/Associations and foundations/)).toBeInTheDocument();
+    first.unmount();
+
+    // A reload: the app starts from what the browser kept, which is the refusal and nothing personal.
+    expect(JSON.stringify(localStorage)).not.toContain('G28659670');
+    const reloaded = renderApp('/company-error', { state: initialStateFromBrowser('es'), locale: 'es' });
+    expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
+    expect(reloaded.router.state.location.pathname).toBe('/company-error');
+  });
+
+  it('a new sign-up forgets a remembered refusal: the refusal page then needs a session again', async () => {
+    localStorage.setItem('CLOSED_APPLICATION', JSON.stringify({ page: 'company-error', entity: 'G' }));
+    const { store, router } = renderApp('/signUp', { state: initialStateFromBrowser('en') });
+    expect(store.getState().session.closedApplication).toEqual({ page: 'company-error', entity: 'G' });
+    store.dispatch(sessionStarted({ token: liveToken() }));
+    expect(localStorage.getItem('CLOSED_APPLICATION')).toBeNull();
+    store.dispatch(sessionCleared());
+    await router.navigate('/company-error');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signUp'));
   });
 
   it('a company less than a year old may go on without the modelo 200', async () => {

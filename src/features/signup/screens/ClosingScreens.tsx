@@ -12,7 +12,7 @@ import { useStepForm } from '../useStepForm';
 const messages = describeMessages({
   moreLead: { id: 'onboarding.tell-us-more.lead', defaultMessage: 'The law asks banks to know how their customers will use their account.' },
   website: { id: 'onboarding.tell-us-more.website', defaultMessage: 'Website (optional)' },
-  websiteHint: { id: 'onboarding.tell-us-more.websiteHint', defaultMessage: 'Starting with https://' },
+  websiteHint: { id: 'onboarding.tell-us-more.websiteHint', defaultMessage: 'For example www.yourcompany.es' },
   countries: { id: 'onboarding.tell-us-more.countries', defaultMessage: 'Countries where you work' },
   countriesHint: { id: 'onboarding.tell-us-more.countriesHint', defaultMessage: 'Add each country where you have customers or suppliers.' },
   product: { id: 'onboarding.tell-us-more.product', defaultMessage: 'What do you need?' },

@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../../app/hooks';
 import { LoadingButton, SelectInput, TextInput } from '../../../components';
@@ -20,6 +21,12 @@ import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
 import { AddressStep } from './AddressStep';
+import { NotServedConfirmation } from './NotServedConfirmation';
+import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
+import { useAppDispatch } from '../../../app/hooks';
+import { formActions } from '../../form/formSlice';
+import { errorRaised } from '../../session/sessionSlice';
+import { stepById } from '../flow';
 
 const messages = describeMessages({
   needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
@@ -53,7 +60,7 @@ const messages = describeMessages({
   numbersLead: { id: 'onboarding.about-company-numbers.lead', defaultMessage: 'Approximate figures of the last year are fine.' },
   employees: { id: 'onboarding.about-company-numbers.employees', defaultMessage: 'Number of employees' },
   turnover: { id: 'onboarding.about-company-numbers.turnover', defaultMessage: 'Yearly turnover, in euros' },
-  turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'Whole euros, without points or symbols, for example 250000.' },
+  turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'In whole euros, for example 250,000.' },
 });
 
 /** /requirements-company: what a company's representative needs at hand; nothing to save. */
@@ -79,17 +86,60 @@ export function RequirementsCompanyScreen() {
 /** /about-company: the CIF, whose entity letter says whether the bank serves the company (else /company-error). */
 export function AboutCompanyScreen() {
   const intl = useIntl();
-  const { formik, text } = useStepForm<{ cif: string }>({
+  // The CIF the applicant confirmed as right although its entity is not served, and the one the server asks about.
+  const confirmed = useRef<string | null>(null);
+  const [asked, setAsked] = useState<{ cif: string; entity: string } | null>(null);
+  const { formik, text, field } = useStepForm<{ cif: string }>({
     step: 'about-company',
     schema: aboutCompanySchema,
     fields: ['cif'],
     initialValues: (form) => ({ cif: form.cif }),
+    toBody: (values) => (confirmed.current === values.cif ? { cif: values.cif, confirmNotServed: true } : { cif: values.cif }),
+    onFailure: (error) => {
+      const entity = confirmationAsked(error);
+      if (entity === undefined) return false;
+      setAsked({ cif: formik.values.cif, entity });
+      return true;
+    },
   });
+  const asking = asked !== null && asked.cif === formik.values.cif;
+  const cif = field('cif');
+  const dispatch = useAppDispatch();
+  const goTo = useGoToStep();
+  const [savePersonType, { isLoading: switching }] = useSaveStepMutation();
+  // A community of property's member takes the self-employed path: the person type is saved again, nothing closes.
+  const applyAsFreelance = async () => {
+    try {
+      const saved = await savePersonType({ endpoint: stepById('register-as')!.endpoint!, body: { personType: 'freelance' } }).unwrap();
+      dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
+      goTo(saved.next);
+    } catch {
+      dispatch(errorRaised('error.errorSendingData'));
+    }
+  };
   return (
     <StepLayout step="about-company" lead={intl.formatMessage(messages.cifLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.cif)} description={intl.formatMessage(messages.cifHint)} {...text('cif')} />
-        <ContinueButton loading={formik.isSubmitting} />
+        {asking ? (
+          <NotServedConfirmation
+            entity={asked.entity}
+            confirming={formik.isSubmitting}
+            onCorrect={() => {
+              setAsked(null);
+              cif.ref.current?.focus();
+              cif.ref.current?.select();
+            }}
+            onConfirm={() => {
+              confirmed.current = formik.values.cif;
+              void formik.submitForm();
+            }}
+            onFreelance={() => void applyAsFreelance()}
+            switching={switching}
+          />
+        ) : (
+          <ContinueButton loading={formik.isSubmitting} />
+        )}
       </form>
     </StepLayout>
   );

@@ -7,7 +7,7 @@ import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { entityLetterOf } from '../../../validation/onboarding';
 import { formActions, selectForm } from '../../form/formSlice';
-import { sessionCleared } from '../../session/sessionSlice';
+import { applicationClosed, selectClosedApplication, sessionCleared, type ClosedApplication } from '../../session/sessionSlice';
 import { StepLayout } from '../StepLayout';
 
 const messages = describeMessages({
@@ -31,6 +31,8 @@ const messages = describeMessages({
     defaultMessage:
       '{entity, select, E {A community of property has no legal personality of its own: its members can open accounts as self-employed.} G {Associations and foundations need a non-profit account, which Divilo does not offer yet.} H {Communities of owners need an account for their community, which Divilo does not offer.} N {Foreign entities open their account with a bank of their own country or through a permanent establishment in Spain.} P {Local councils and public bodies work with banks through public tenders.} Q {Public bodies work with banks through public tenders.} R {Religious bodies need an account Divilo does not offer yet.} S {Public administrations work with banks through public tenders.} U {Temporary business unions (UTE) need an account Divilo does not offer yet.} W {Permanent establishments of non-resident entities need checks Divilo cannot do online yet.} other {Divilo cannot open an account for this kind of entity online.}}',
   },
+  // The reason above already says the members can: this is the way there, each with their own DNI or NIE.
+  membersLink: { id: 'onboarding.company-error.membersLink', defaultMessage: 'Open an account as self-employed' },
   welcomeText: { id: 'onboarding.welcome.text', defaultMessage: 'Your contract is signed and your application is with our team.' },
   welcomeNext: {
     id: 'onboarding.welcome.next',
@@ -49,6 +51,26 @@ function useJourneyEnded() {
     dispatch(sessionCleared());
     dispatch(formActions.formReset());
   }, [dispatch]);
+}
+
+/**
+ * The refusal page of a closed application: the journey ends as on the other ends, but the page and the entity
+ * it names are remembered, so a reload or a language switch shows the same explanation (the server keeps the
+ * application closed, and the same e-mail and ID lead back here from any device).
+ */
+function useApplicationClosed(page: ClosedApplication['page']): ClosedApplication {
+  const dispatch = useAppDispatch();
+  const remembered = useAppSelector(selectClosedApplication);
+  const form = useAppSelector(selectForm);
+  const [closed] = useState<ClosedApplication>(() =>
+    remembered?.page === page && !form.cif ? remembered : { page, entity: page === 'company-error' ? entityLetterOf(form.cif) : '' },
+  );
+  useEffect(() => {
+    dispatch(applicationClosed(closed));
+    dispatch(sessionCleared());
+    dispatch(formActions.formReset());
+  }, [dispatch, closed]);
+  return closed;
 }
 
 function SupportLine() {
@@ -87,7 +109,7 @@ export function AlreadyExistsScreen() {
 /** /forbidden-user: the bank cannot serve this applicant (residence outside Spain, under age). */
 export function ForbiddenUserScreen() {
   const intl = useIntl();
-  useJourneyEnded();
+  useApplicationClosed('forbidden-user');
   return (
     <StepLayout step="forbidden-user" back={false}>
       <div className="dv-outcome">
@@ -104,15 +126,19 @@ const REFUSED_ENTITIES = ['E', 'G', 'H', 'N', 'P', 'Q', 'R', 'S', 'U', 'V', 'W']
 /** /company-error: the company is of a kind the bank does not serve; why, and who to call. */
 export function CompanyErrorScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
-  const [letter] = useState(() => entityLetterOf(form.cif));
-  useJourneyEnded();
+  const letter = useApplicationClosed('company-error').entity;
+  const location = useLocation();
   const known = (REFUSED_ENTITIES as readonly string[]).includes(letter);
   return (
     <StepLayout step="company-error" back={false}>
       <div className="dv-outcome">
         <p>{intl.formatMessage(messages.companyError)}</p>
         {known && <p>{intl.formatMessage(messages.companyErrorWhy, { entity: letter })}</p>}
+        {letter === 'E' && (
+          <p>
+            <Link to={carryQuery('/signUp', location.search)}>{intl.formatMessage(messages.membersLink)}</Link>
+          </p>
+        )}
         <SupportLine />
       </div>
     </StepLayout>
