@@ -74,6 +74,29 @@ async function addPerson(user: UserEvent, button: 'Add a real owner' | 'Add an a
 }
 
 describe('/royal-owners', () => {
+  it('keeps focus on what changed: the editor as it opens, the saved row, the list after a removal', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.', {}, { timeout: 20_000 });
+    await user.click(screen.getByRole('button', { name: 'Add a real owner' }));
+    const editor = screen.getByRole('group', { name: 'Real owner' });
+    expect(within(editor).getByLabelText('First name')).toHaveFocus();
+    await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveFocus();
+    // "Add myself" comes with the name filled in: the question still open is the role.
+    await user.click(screen.getByRole('button', { name: 'Add myself' }));
+    expect(screen.getByRole('radio', { name: 'A real owner (more than 25%)' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await addPerson(user, 'Add a real owner', { name: 'Ana', surname: 'Ruiz', dni: '87654321X', share: '60' });
+    const row = screen.getByText('Ana Ruiz').closest('li');
+    expect(row).toHaveFocus();
+    await user.click(within(row!).getByRole('button', { name: 'Edit Ana Ruiz' }));
+    expect(screen.getByLabelText('First name')).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Save this person' }));
+    expect(screen.getByText('Ana Ruiz').closest('li')).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Remove Ana Ruiz' }));
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveFocus();
+  });
+
   it('adds the applicant from what they entered and a partner, shows the total, and sends both', async () => {
     answers['onboarding-management-private/legalperson/company/tr'] = (request) => saved('tell-us-more-company', request.body as Record<string, unknown>);
     const { user, router, store } = renderApp('/royal-owners', { state: midWizard() });
