@@ -115,6 +115,19 @@ describe('/signUp', () => {
     expect(server.requests.filter((request) => pathOf(request).startsWith('captcha') || pathOf(request).includes('register'))).toHaveLength(0);
   });
 
+  it('an ID error goes as soon as the number is right, while still typing, not when the field is left', async () => {
+    const { user } = renderApp('/signUp');
+    const id = await screen.findByLabelText('DNI or NIE number', {}, { timeout: 20_000 });
+    await user.type(id, '12345678A');
+    await user.tab();
+    await waitFor(() => expect(id).toHaveAccessibleDescription(expect.stringContaining('Enter a valid DNI or NIE')));
+    await user.click(id);
+    await user.keyboard('{Backspace}Z');
+    await waitFor(() => expect(id).not.toHaveAttribute('aria-invalid'));
+    expect(id).toHaveFocus();
+    expect(id).not.toHaveAccessibleDescription(expect.stringContaining('Enter a valid DNI or NIE'));
+  });
+
   it('a passport asks for the country that issued it, and needs it', async () => {
     const { user } = renderApp('/signUp');
     await screen.findByLabelText('DNI or NIE number');

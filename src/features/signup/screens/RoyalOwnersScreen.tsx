@@ -1,5 +1,5 @@
 import { useFormik } from 'formik';
-import { createRef, useState, type RefObject } from 'react';
+import { createRef, useEffect, useRef, useState, type RefObject } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
@@ -42,6 +42,7 @@ const messages = describeMessages({
   firstSurname: { id: 'onboarding.personal-info.firstSurname', defaultMessage: 'First surname' },
   secondSurname: { id: 'onboarding.personal-info.secondSurname', defaultMessage: 'Second surname (optional)' },
   document: { id: 'onboarding.royal-owners.document', defaultMessage: 'DNI or NIE' },
+  documentHint: { id: 'onboarding.royal-owners.documentHint', defaultMessage: 'With its letter, for example 12345678Z or X1234567L' },
   nationality: { id: 'onboarding.personal-info.nationality', defaultMessage: 'Nationality' },
   birthDate: { id: 'onboarding.personal-info.birthDate', defaultMessage: 'Date of birth' },
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
@@ -103,18 +104,23 @@ function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: 
       value: formik.values[name],
       onChange: formik.handleChange as StepField<Owner[K]>['onChange'],
       onBlur: () => void formik.setFieldTouched(name, true),
-      set: (value) => void formik.setFieldValue(name, value, false),
+      // A field showing an error is checked again as it changes: the error goes as soon as the value is good.
+      set: (value) => void formik.setFieldValue(name, value, errors[name].error),
       ...errors[name],
     };
   }
   const text = (name: 'firstName' | 'firstSurname' | 'secondSurname' | 'identificationDocument' | 'birthDate' | 'percentage') => {
     const { ref, value, error, errorText } = bind(name);
-    return { ref, name: `owner-${name}`, value: String(value ?? ''), onChange: (event: { target: { value: string } }) => void formik.setFieldValue(name, event.target.value, false), onBlur: () => void formik.setFieldTouched(name, true), error, errorText };
+    return { ref, name: `owner-${name}`, value: String(value ?? ''), onChange: (event: { target: { value: string } }) => void formik.setFieldValue(name, event.target.value, error), onBlur: () => void formik.setFieldTouched(name, true), error, errorText };
   };
   const { ref: roleRef, value: role, set: setRole, error: roleError, errorText: roleErrorText } = bind('role');
   const { ref: ownershipRef, value: ownership, set: setOwnership, error: ownershipError, errorText: ownershipErrorText } = bind('ownership');
   const { ref: pepRef, value: pep, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = bind('politicalPosition');
   const threshold = REAL_OWNER_THRESHOLD;
+  // The editor replaces the button that opened it: focus goes to its first question still open, not to the page.
+  useEffect(() => {
+    (owner.role ? refs.firstName : refs.role).current?.focus();
+  }, [owner.role, refs]);
   return (
     <fieldset className="dv-owner-editor">
       <legend className="dv-owner-editor__legend">{intl.formatMessage(role === 'administrator' ? messages.editorAdministrator : messages.editorOwner)}</legend>
@@ -136,7 +142,7 @@ function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: 
         <TextInput autoComplete="off" label={intl.formatMessage(messages.firstSurname)} {...text('firstSurname')} />
         <TextInput autoComplete="off" label={intl.formatMessage(messages.secondSurname)} {...text('secondSurname')} />
       </div>
-      <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.document)} {...text('identificationDocument')} />
+      <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.document)} description={intl.formatMessage(messages.documentHint)} {...text('identificationDocument')} />
       <CountrySelect label={intl.formatMessage(messages.nationality)} field={bind('nationality')} />
       <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.birthDate)} description={intl.formatMessage(messages.dateHint)} {...text('birthDate')} />
       {role === 'owner' && (
@@ -197,6 +203,20 @@ export function RoyalOwnersScreen() {
   const form = useAppSelector(selectForm);
   const [editing, setEditing] = useState<{ index: number | null; owner: Owner } | null>(null);
   const [finishFirst, setFinishFirst] = useState(false);
+  // Where focus goes once the editor closes or a row goes away: the saved person's row, else the list.
+  const focusAfter = useRef<{ row: number | null } | null>(null);
+  const setFocusAfter = (target: { row: number | null }) => {
+    focusAfter.current = target;
+  };
+  const rowRefs = useRef<(HTMLLIElement | null)[]>([]);
+  const listFocusRef = useRef<HTMLUListElement>(null);
+  // After the render that closed the editor or removed the row.
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (!target) return;
+    focusAfter.current = null;
+    (rowRefs.current[target.row ?? -1] ?? listFocusRef.current)?.focus();
+  });
   const { formik, field } = useStepForm<OwnersValues>({
     step: 'royal-owners',
     schema: royalOwnersSchema(),
@@ -219,11 +239,16 @@ export function RoyalOwnersScreen() {
   };
   const save = (owner: Owner) => {
     const next = [...owners];
-    if (editing?.index === null || editing?.index === undefined) next.push(owner);
-    else next[editing.index] = owner;
+    const index = editing?.index ?? next.length;
+    next[index] = owner;
     setOwners(next);
     setEditing(null);
     setFinishFirst(false);
+    setFocusAfter({ row: index });
+  };
+  const cancel = () => {
+    setFocusAfter({ row: editing?.index ?? null });
+    setEditing(null);
   };
   const me: Owner = {
     ...BLANK,
@@ -245,10 +270,17 @@ export function RoyalOwnersScreen() {
       <p id="owners-error" className="dv-step__feedback" role="alert" tabIndex={-1} ref={listRef as never}>
         {listError}
       </p>
-      <ul className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
+      <ul ref={listFocusRef} tabIndex={-1} className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
         {owners.length === 0 && <li className="dv-owners__empty">{intl.formatMessage(messages.empty)}</li>}
         {owners.map((owner, index) => (
-          <li key={`${owner.identificationDocument}-${index}`} className="dv-owners__item">
+          <li
+            key={`${owner.identificationDocument}-${index}`}
+            ref={(element) => {
+              rowRefs.current[index] = element;
+            }}
+            tabIndex={-1}
+            className="dv-owners__item"
+          >
             <div className="dv-owners__who">
               <strong>{fullName(owner)}</strong>
               <span>{owner.identificationDocument}</span>
@@ -273,7 +305,10 @@ export function RoyalOwnersScreen() {
               <button
                 type="button"
                 className="dv-link-button"
-                onClick={() => setOwners(owners.filter((_, other) => other !== index))}
+                onClick={() => {
+                  setOwners(owners.filter((_, other) => other !== index));
+                  setFocusAfter({ row: null });
+                }}
                 aria-label={intl.formatMessage(messages.remove, { name: fullName(owner) })}
               >
                 {intl.formatMessage(messages.removeShort)}
@@ -283,7 +318,7 @@ export function RoyalOwnersScreen() {
         ))}
       </ul>
       {editing ? (
-        <OwnerEditor key={editing.index ?? 'new'} owner={editing.owner} onSave={save} onCancel={() => setEditing(null)} />
+        <OwnerEditor key={editing.index ?? 'new'} owner={editing.owner} onSave={save} onCancel={cancel} />
       ) : (
         <div className="dv-owners__add">
           <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: { ...BLANK, role: 'owner' } })}>
