@@ -5,8 +5,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
-import { isValidationMessage } from '../../../validation/messages';
-import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
+import { isValidationMessage, validationMessage } from '../../../validation/messages';
+import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
 import { formActions, selectForm, type Owner } from '../../form/formSlice';
 import { CountrySelect } from '../pickers';
@@ -22,7 +22,7 @@ const messages = describeMessages({
   total: { id: 'onboarding.royal-owners.total', defaultMessage: 'Shares declared: {total}% of 100%' },
   empty: { id: 'onboarding.royal-owners.empty', defaultMessage: 'Nobody added yet.' },
   listLabel: { id: 'onboarding.royal-owners.list', defaultMessage: 'People added' },
-  addOwner: { id: 'onboarding.royal-owners.addOwner', defaultMessage: 'Add a real owner' },
+  addOwner: { id: 'onboarding.royal-owners.addOwner', defaultMessage: 'Add a beneficial owner' },
   addAdministrator: { id: 'onboarding.royal-owners.addAdministrator', defaultMessage: 'Add an administrator' },
   addMe: { id: 'onboarding.royal-owners.addMe', defaultMessage: 'Add myself' },
   edit: { id: 'onboarding.royal-owners.edit', defaultMessage: 'Edit {name}' },
@@ -31,12 +31,12 @@ const messages = describeMessages({
   remove: { id: 'onboarding.royal-owners.remove', defaultMessage: 'Remove {name}' },
   ownerSummary: {
     id: 'onboarding.royal-owners.ownerSummary',
-    defaultMessage: '{role, select, owner {Real owner, {share}% {ownership, select, indirect {indirectly} other {directly}}} other {Administrator}}{pep, select, yes {, politically exposed} other {}}',
+    defaultMessage: '{role, select, owner {Beneficial owner, {share}% {ownership, select, indirect {indirectly} other {directly}}} other {Administrator}}{pep, select, yes {, politically exposed} other {}}',
   },
-  editorOwner: { id: 'onboarding.royal-owners.editor.owner', defaultMessage: 'Real owner' },
+  editorOwner: { id: 'onboarding.royal-owners.editor.owner', defaultMessage: 'Beneficial owner' },
   editorAdministrator: { id: 'onboarding.royal-owners.editor.administrator', defaultMessage: 'Administrator' },
   role: { id: 'onboarding.royal-owners.role', defaultMessage: 'This person is' },
-  roleOwner: { id: 'onboarding.royal-owners.role.owner', defaultMessage: 'A real owner (more than {threshold}%)' },
+  roleOwner: { id: 'onboarding.royal-owners.role.owner', defaultMessage: 'A beneficial owner (more than {threshold}%)' },
   roleAdministrator: { id: 'onboarding.royal-owners.role.administrator', defaultMessage: 'An administrator (nobody has more than {threshold}%)' },
   firstName: { id: 'onboarding.personal-info.firstName', defaultMessage: 'First name' },
   firstSurname: { id: 'onboarding.personal-info.firstSurname', defaultMessage: 'First surname' },
@@ -46,7 +46,7 @@ const messages = describeMessages({
   nationality: { id: 'onboarding.personal-info.nationality', defaultMessage: 'Nationality' },
   birthDate: { id: 'onboarding.personal-info.birthDate', defaultMessage: 'Date of birth' },
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
-  ownership: { id: 'onboarding.royal-owners.ownership', defaultMessage: 'Holds it' },
+  ownership: { id: 'onboarding.royal-owners.ownership', defaultMessage: 'How does this person hold their share?' },
   direct: { id: 'onboarding.royal-owners.ownership.direct', defaultMessage: 'Directly' },
   indirect: { id: 'onboarding.royal-owners.ownership.indirect', defaultMessage: 'Through other companies' },
   percentage: { id: 'onboarding.royal-owners.percentage', defaultMessage: 'Share of capital or votes (%)' },
@@ -56,6 +56,10 @@ const messages = describeMessages({
   pepNo: { id: 'onboarding.royal-owners.pepNo', defaultMessage: 'No, they are not' },
   save: { id: 'onboarding.royal-owners.save', defaultMessage: 'Save this person' },
   cancel: { id: 'onboarding.royal-owners.cancel', defaultMessage: 'Cancel' },
+  nobody: {
+    id: 'onboarding.royal-owners.nobody',
+    defaultMessage: 'Add the beneficial owners, or the administrators if nobody holds more than {threshold}%.',
+  },
   finishEditing: { id: 'onboarding.royal-owners.finishEditing', defaultMessage: 'Save or cancel the person you are editing first.' },
   indirectOwners: { id: 'onboarding.royal-owners.indirectOwners', defaultMessage: 'Is any of the company held through other companies (indirect ownership)?' },
   indirectYes: { id: 'onboarding.royal-owners.indirectYes', defaultMessage: 'Yes' },
@@ -78,6 +82,7 @@ const BLANK: Owner = {
 const OWNER_FIELDS: (keyof Owner)[] = ['role', 'firstName', 'firstSurname', 'secondSurname', 'identificationDocument', 'nationality', 'birthDate', 'ownership', 'percentage', 'politicalPosition'];
 
 const share = (owner: Owner) => Number(owner.percentage.replace(',', '.')) || 0;
+const sameDocument = (a: string, b: string) => Boolean(a.trim()) && ownerDocumentKey(a) === ownerDocumentKey(b);
 const fullName = (owner: Owner) => [owner.firstName, owner.firstSurname, owner.secondSurname].filter(Boolean).join(' ');
 
 /** The message of a field's error (a validation descriptor) in the page's language. */
@@ -87,12 +92,19 @@ function useErrorText() {
 }
 
 /** The form of one person: filled in and checked on its own, then saved into the list. */
-function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: Owner): void; onCancel(): void }) {
+function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others: Owner[]; onSave(owner: Owner): void; onCancel(): void }) {
   const intl = useIntl();
   const [refs] = useState(() => Object.fromEntries(OWNER_FIELDS.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Owner, RefObject<HTMLInputElement | null>>);
   const formik = useFormik<Owner>({
     initialValues: owner,
-    validate: async (values) => toFormErrors(await validateSchema(ownerSchema(), values)),
+    validate: async (values) => {
+      const errors = await validateSchema(ownerSchema(), values);
+      // The same person twice is refused here, where the DNI was typed, not only at Continue.
+      if (!errors.identificationDocument && others.some((other) => sameDocument(other.identificationDocument, values.identificationDocument))) {
+        errors.identificationDocument = validationMessage('validations.duplicateOwner');
+      }
+      return toFormErrors(errors);
+    },
     validateOnChange: false,
     onSubmit: (values) => onSave({ ...values, ...(values.role === 'administrator' ? { ownership: '', percentage: '' } : {}) }),
   });
@@ -226,15 +238,34 @@ export function RoyalOwnersScreen() {
   const owners = formik.values.owners;
   const total = owners.reduce((sum, owner) => sum + share(owner), 0);
   const ownerErrors = (formik.errors.owners ?? undefined) as unknown;
-  const listError = formik.submitCount > 0 ? errorText(ownerErrors) : undefined;
-  const errorsOf = (index: number) =>
-    formik.submitCount > 0 && Array.isArray(ownerErrors) && ownerErrors[index] ? Object.values(ownerErrors[index] as Record<string, unknown>).map(errorText).filter(Boolean) : [];
+  const submitted = formik.submitCount > 0;
+  // A rule on the whole list hides its items' errors in the form's errors (and the other way round): each rule is
+  // looked at here, so the total over 100 and a person listed twice are both said.
+  const totalText = intl.formatMessage({ id: 'validations.ownersTotal' }, { max: 100 });
+  const duplicateText = intl.formatMessage({ id: 'validations.duplicateOwner' });
+  const listErrors = submitted
+    ? [
+        ...new Set(
+          [
+            owners.length === 0 ? intl.formatMessage(messages.nobody, { threshold: REAL_OWNER_THRESHOLD }) : errorText(ownerErrors),
+            total > 100 ? totalText : undefined,
+          ].filter((text): text is string => Boolean(text)),
+        ),
+      ]
+    : [];
+  const errorsOf = (index: number) => {
+    if (!submitted) return [];
+    const own = Array.isArray(ownerErrors) && ownerErrors[index] ? Object.values(ownerErrors[index] as Record<string, unknown>).map(errorText) : [];
+    const listedBefore = owners.slice(0, index).some((other) => sameDocument(other.identificationDocument, owners[index].identificationDocument));
+    return [...new Set([...own, listedBefore ? duplicateText : undefined].filter((text): text is string => Boolean(text)))];
+  };
   const { ref: listRef } = field('owners');
   const { ref: indirectRef, value: indirect, set: setIndirect, onBlur: indirectBlur, error: indirectError, errorText: indirectErrorText } = field('indirectOwners');
 
   // The list is kept in USER_FORM as it changes: a reload before Continue loses nobody.
   const setOwners = (next: Owner[]) => {
-    void formik.setFieldValue('owners', next, false);
+    // Once Continue was tried, the list's errors follow it: an error goes as soon as the list is right.
+    void formik.setFieldValue('owners', next, formik.submitCount > 0);
     dispatch(formActions.ownersSubmitted({ owners: next }));
   };
   const save = (owner: Owner) => {
@@ -268,7 +299,11 @@ export function RoyalOwnersScreen() {
         {intl.formatMessage(messages.total, { total: intl.formatNumber(total, { maximumFractionDigits: 2 }) })}
       </p>
       <p id="owners-error" className="dv-step__feedback" role="alert" tabIndex={-1} ref={listRef as never}>
-        {listError}
+        {listErrors.map((text) => (
+          <span key={text} className="dv-owners__list-error">
+            {text}
+          </span>
+        ))}
       </p>
       <ul ref={listFocusRef} tabIndex={-1} className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
         {owners.length === 0 && <li className="dv-owners__empty">{intl.formatMessage(messages.empty)}</li>}
@@ -318,7 +353,13 @@ export function RoyalOwnersScreen() {
         ))}
       </ul>
       {editing ? (
-        <OwnerEditor key={editing.index ?? 'new'} owner={editing.owner} onSave={save} onCancel={cancel} />
+        <OwnerEditor
+          key={editing.index ?? 'new'}
+          owner={editing.owner}
+          others={owners.filter((_, index) => index !== editing.index)}
+          onSave={save}
+          onCancel={cancel}
+        />
       ) : (
         <div className="dv-owners__add">
           <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: { ...BLANK, role: 'owner' } })}>
