@@ -14,6 +14,7 @@ import './signup.css';
 const messages = describeMessages({
   back: { id: 'onboarding.back', defaultMessage: 'Back' },
   progress: { id: 'onboarding.progress', defaultMessage: 'Step {number} of {total}' },
+  progressNoTotal: { id: 'onboarding.progress.noTotal', defaultMessage: 'Step {number}' },
   progressLabel: { id: 'onboarding.progress.label', defaultMessage: 'Your progress' },
   sectionDone: { id: 'onboarding.progress.done', defaultMessage: '{section} (done)' },
   sectionCurrent: { id: 'onboarding.progress.current', defaultMessage: '{section} (current)' },
@@ -33,10 +34,13 @@ function Progress({ step }: { step: RouteName }) {
   const name = (id: SectionId) => intl.formatMessage(messages[id]);
   return (
     <nav className="dv-progress" aria-label={intl.formatMessage(messages.progressLabel)}>
-      <p className="dv-progress__count">{intl.formatMessage(messages.progress, { number, total })}</p>
-      <div className="dv-progress__bar" aria-hidden="true">
-        <span style={{ width: `${Math.round((number / total) * 100)}%` }} />
-      </div>
+      {/* The number of steps depends on the path (self-employed or company): no total, and no bar, until it is chosen. */}
+      <p className="dv-progress__count">{form.personType ? intl.formatMessage(messages.progress, { number, total }) : intl.formatMessage(messages.progressNoTotal, { number })}</p>
+      {form.personType && (
+        <div className="dv-progress__bar" aria-hidden="true">
+          <span style={{ width: `${Math.round((number / total) * 100)}%` }} />
+        </div>
+      )}
       <ol className="dv-progress__sections">
         {sections.map((id, index) => (
           <li key={id} className={index < current ? 'dv-progress__done' : index === current ? 'dv-progress__current' : undefined} aria-current={index === current ? 'step' : undefined}>

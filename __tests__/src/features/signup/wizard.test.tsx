@@ -242,7 +242,7 @@ describe('a step: /personal-info', () => {
     };
     answers[PERSONAL_INFO] = () => saved('contact-phone', { ...saving, email: 'ana@example.com', reviewNotes: 'not a form field' }, null);
     const { user, store, router } = renderApp('/personal-info', { state: midWizard(token) });
-    expect(await screen.findByText('Step 3 of 15')).toBeInTheDocument();
+    expect(await screen.findByText('Step 3')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Nationality' })).toHaveValue('Spain');
     expect(screen.getByRole('combobox', { name: 'Country where you live' })).toHaveValue('Spain');
     await fillPersonalInfo(user);
@@ -310,7 +310,8 @@ describe('a step: /personal-info', () => {
   it('speaks Spanish: labels, title, progress and errors', async () => {
     const { user } = renderApp('/personal-info', { locale: 'es', state: midWizard(liveToken()) });
     expect(await screen.findByRole('heading', { name: 'Sobre ti' })).toBeInTheDocument();
-    expect(screen.getByText('Paso 3 de 15')).toBeInTheDocument();
+    // The path is not chosen yet: the step's number, no total that would change later.
+    expect(screen.getByText('Paso 3')).toBeInTheDocument();
     expect(screen.getByLabelText('Fecha de nacimiento')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'País de residencia' })).toHaveValue('España');
     expect(screen.getByRole('link', { name: /Atrás/ })).toHaveAttribute('href', '/reg-code');
@@ -334,8 +335,24 @@ describe('Back', () => {
 
   it('is not offered on /signUp', async () => {
     renderApp('/signUp');
-    await screen.findByRole('heading', { name: 'Open your business account' });
+    await screen.findByRole('heading', { name: 'Open your Divilo account' });
     expect(screen.queryByRole('link', { name: /Back/ })).not.toBeInTheDocument();
+  });
+
+  it('/signUp speaks to freelancers and companies alike: no modelo 036, no step total before the path is chosen', async () => {
+    renderApp('/signUp');
+    await screen.findByRole('heading', { name: 'Open your Divilo account' }, { timeout: 20_000 });
+    expect(screen.getByText(/Have your ID document at hand/)).toBeInTheDocument();
+    expect(screen.queryByText(/modelo 036/)).not.toBeInTheDocument();
+    const progress = screen.getByRole('navigation', { name: 'Your progress' });
+    expect(progress).toHaveTextContent('Step 1');
+    expect(progress).not.toHaveTextContent(/Step 1 of/);
+  });
+
+  it('shows the total once the path is chosen', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const progress = await screen.findByRole('navigation', { name: 'Your progress' }, { timeout: 20_000 });
+    expect(progress).toHaveTextContent(/Step \d+ of \d+/);
   });
 });
 
