@@ -5,10 +5,12 @@ import { useAppSelector } from '../../app/hooks';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { LoadingButton } from '../../components';
+import { CheckIcon } from '../../components/icons';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
 import { selectForm } from '../form/formSlice';
 import { isStep, previousStep, progressOf, type SectionId } from './flow';
+import '../../components/base.css';
 import './signup.css';
 
 const messages = describeMessages({
@@ -44,7 +46,18 @@ function Progress({ step }: { step: RouteName }) {
       <ol className="dv-progress__sections">
         {sections.map((id, index) => (
           <li key={id} className={index < current ? 'dv-progress__done' : index === current ? 'dv-progress__current' : undefined} aria-current={index === current ? 'step' : undefined}>
-            {index < current ? intl.formatMessage(messages.sectionDone, { section: name(id) }) : index === current ? <span>{name(id)}</span> : name(id)}
+            {index < current ? (
+              // Seen as a tick and the name; heard as "You (done)".
+              <>
+                <CheckIcon className="dv-progress__check" aria-hidden="true" />
+                <span aria-hidden="true">{name(id)}</span>
+                <span className="dv-visually-hidden">{intl.formatMessage(messages.sectionDone, { section: name(id) })}</span>
+              </>
+            ) : index === current ? (
+              <span>{name(id)}</span>
+            ) : (
+              name(id)
+            )}
           </li>
         ))}
       </ol>

@@ -354,6 +354,18 @@ describe('Back', () => {
     const progress = await screen.findByRole('navigation', { name: 'Your progress' }, { timeout: 20_000 });
     expect(progress).toHaveTextContent(/Step \d+ of \d+/);
   });
+
+  it('marks a finished section with a tick, heard as "(done)" and not read twice', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const progress = await screen.findByRole('navigation', { name: 'Your progress' }, { timeout: 20_000 });
+    const done = within(progress).getByText('You (done)');
+    expect(done).toHaveClass('dv-visually-hidden');
+    const item = done.closest('li')!;
+    expect(item.querySelector('svg.dv-progress__check')).toHaveAttribute('aria-hidden', 'true');
+    // What shows is the tick and the name; the words "(done)" are for screen readers only.
+    const shown = [...item.querySelectorAll('[aria-hidden=true]')].map((node) => node.textContent).join('');
+    expect(shown).toBe('You');
+  });
 });
 
 describe('/reg-code', () => {
