@@ -1,0 +1,74 @@
+// The wizard's forms at a phone's width, in both languages and at 200% text: an error that goes while the value is
+// corrected moves nothing the next tap aims at, and a document's upload shows its progress as the bytes go.
+import { expect, test, type Page } from '@playwright/test';
+import { freelanceBusiness, freshApplicant, personalInfo, phone, samplePdf, signUp, wizardText, type Lang } from './wizard';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test.beforeEach(({ page: _page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'a phone-width check');
+});
+
+const ID_ERROR = { en: 'Enter a valid DNI or NIE', es: 'Introduce un DNI o NIE válido' } as const;
+
+/** 200% text, as a phone's largest text setting gives it: the root font size doubled. */
+async function largeText(page: Page) {
+  await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+}
+
+for (const lang of ['en', 'es'] as Lang[]) {
+  for (const zoom of ['100%', '200%'] as const) {
+    test(`sign-up (${lang}, text ${zoom}): the ID error goes as it is corrected, and the consent box stays under the tap`, async ({ page }, testInfo) => {
+      const t = wizardText(lang);
+      await page.goto(`/signUp?lang=${lang}`);
+      if (zoom === '200%') await largeText(page);
+      const id = page.getByLabel(t.id);
+      await id.fill('12345678A');
+      await id.blur();
+      await expect(page.getByText(ID_ERROR[lang])).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath(`signup-error-${lang}-${zoom}.png`), fullPage: true });
+      await id.fill('12345678Z');
+      // Gone while the field still has focus, so leaving it moves nothing.
+      await expect(page.getByText(ID_ERROR[lang])).toHaveCount(0);
+      await expect(id).toBeFocused();
+      const consent = page.getByLabel(t.privacy);
+      await consent.scrollIntoViewIfNeeded();
+      const before = await consent.boundingBox();
+      await id.blur();
+      const after = await consent.boundingBox();
+      expect(after?.y).toBe(before?.y);
+      // A tap where the box was lands on it.
+      await page.mouse.click(before!.x + before!.width / 2, before!.y + before!.height / 2);
+      await expect(consent).toBeChecked();
+      await page.screenshot({ path: testInfo.outputPath(`signup-corrected-${lang}-${zoom}.png`), fullPage: true });
+    });
+  }
+}
+
+test('an upload on a slow connection moves in small steps, not 0% until the end', async ({ page }) => {
+  const who = freshApplicant();
+  await signUp(page, 'en', who);
+  await personalInfo(page, 'en');
+  await phone(page, 'en', who);
+  await freelanceBusiness(page, 'en');
+  // 300 kB/s up: a 2 MB PDF takes about 7 s.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 300 * 1024 });
+  const pdf = await samplePdf('modelo-036.pdf');
+  const padded = Buffer.concat([pdf.buffer, Buffer.from(`\n%${'0'.repeat(2 * 1024 * 1024)}\n`)]);
+  await page.locator('input[type=file]').setInputFiles({ ...pdf, buffer: padded });
+  const bar = page.getByRole('progressbar', { name: /Uploading modelo-036.pdf/ });
+  await expect(bar).toBeVisible();
+  const seen = new Set<number>();
+  await expect
+    .poll(
+      async () => {
+        const value = Number(await bar.getAttribute('value').catch(() => null));
+        if (value > 0 && value < 100) seen.add(value);
+        return seen.size;
+      },
+      { intervals: [200] },
+    )
+    .toBeGreaterThanOrEqual(3);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+});
