@@ -208,6 +208,15 @@ describe('/royal-owners', () => {
   });
 });
 
+describe('/tell-us-more-company', () => {
+  it("takes the applicant's politically exposed answer from their own entry among the owners: asked once", async () => {
+    const me = { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '60', politicalPosition: true } as OnboardingForm['owners'][number];
+    renderApp('/tell-us-more-company', { state: midWizard({ owners: [me], indirectOwners: false }) });
+    const group = await screen.findByRole('group', { name: /politically exposed|public office/i }, { timeout: 20_000 });
+    expect(within(group).getByRole('radio', { name: /^Yes/ })).toBeChecked();
+  });
+});
+
 describe('the company details', () => {
   it('offers the legal forms of the entity type of the CIF only (an S.A. for an A…)', async () => {
     const { user } = renderApp('/about-company-info', { state: midWizard({ cif: 'A58818501' }) });

@@ -412,6 +412,17 @@ describe('/your-activity', () => {
     expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('12345678Z');
   });
 
+  it('does not ask again for a promotional code given at sign-up; asks for one when none was', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance', promotionalCode: 'SUMMER26' }) });
+    await screen.findByLabelText('NIF (tax ID)', {}, { timeout: 20_000 });
+    expect(screen.queryByLabelText('Promotional code (optional)')).not.toBeInTheDocument();
+  });
+
+  it('asks for a promotional code when none was given at sign-up', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    expect(await screen.findByLabelText('Promotional code (optional)', {}, { timeout: 20_000 })).toHaveValue('');
+  });
+
   it('leaves the NIF empty for an applicant who signed up with a passport', async () => {
     renderApp('/your-activity', { state: midWizard(liveToken(), { idType: 'passport', id: 'XDA123456', personType: 'freelance' }) });
     expect(await screen.findByLabelText('NIF (tax ID)')).toHaveValue('');
