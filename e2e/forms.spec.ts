@@ -1,7 +1,7 @@
 // The wizard's forms at a phone's width, in both languages and at 200% text: an error that goes while the value is
 // corrected moves nothing the next tap aims at, and a document's upload shows its progress as the bytes go.
 import { expect, test, type Page } from '@playwright/test';
-import { freelanceBusiness, freshApplicant, personalInfo, phone, samplePdf, signUp, wizardText, type Lang } from './wizard';
+import { addOwner, companyDetails, companyStart, companyText, freelanceBusiness, freshApplicant, personalInfo, phone, samplePdf, signUp, wizardText, type Lang } from './wizard';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -79,3 +79,32 @@ test('an upload on a slow connection moves in small steps, not 0% until the end'
     .toBeGreaterThanOrEqual(3);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 });
+
+for (const lang of ['en', 'es'] as Lang[]) {
+  test(`owners (${lang}): the same DNI twice is refused in the editor, and focus goes to it`, async ({ page }, testInfo) => {
+    const who = freshApplicant();
+    const t = { ...wizardText(lang), ...companyText(lang) };
+    await signUp(page, lang, who);
+    await personalInfo(page, lang);
+    await phone(page, lang, who);
+    await companyStart(page, lang, 'B12345674');
+    await companyDetails(page, lang);
+    await addOwner(page, lang, '60');
+    await page.getByRole('button', { name: t.addOwner }).click();
+    await expect(page.getByLabel(t.firstName, { exact: true })).toBeFocused();
+    await page.getByLabel(t.firstName, { exact: true }).fill('Javier');
+    await page.getByLabel(t.firstSurname).fill('Ruiz');
+    await page.getByLabel(t.document, { exact: true }).fill(who.dni);
+    await page.getByLabel(t.birthDate).fill('02/09/1980');
+    await page.getByLabel(t.direct, { exact: true }).check();
+    await page.getByLabel(t.percentage).fill('50');
+    await page.getByLabel(t.pepNo, { exact: true }).check();
+    await page.getByRole('button', { name: t.save }).click();
+    await expect(page.getByLabel(t.document, { exact: true })).toBeFocused();
+    await expect(page.getByLabel(t.document, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await page.screenshot({ path: testInfo.outputPath(`owners-duplicate-${lang}-100%.png`), fullPage: true });
+    await page.evaluate(() => void (document.documentElement.style.fontSize = '200%'));
+    await page.getByLabel(t.document, { exact: true }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath(`owners-duplicate-${lang}-200%.png`) });
+  });
+}
