@@ -104,7 +104,7 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
     // A field showing an error is checked again at every change, so the error goes as soon as the value is good
     // (and not on blur, when a disappearing line would move what the next tap aims at). One without an error is
     // left alone while typed in.
-    const recheck = errors[name].error;
+    const recheck = errors[name]?.error ?? false;
     return {
       ref: refs[name],
       name,

@@ -117,7 +117,7 @@ function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others
       onChange: formik.handleChange as StepField<Owner[K]>['onChange'],
       onBlur: () => void formik.setFieldTouched(name, true),
       // A field showing an error is checked again as it changes: the error goes as soon as the value is good.
-      set: (value) => void formik.setFieldValue(name, value, errors[name].error),
+      set: (value) => void formik.setFieldValue(name, value, errors[name]?.error ?? false),
       ...errors[name],
     };
   }
