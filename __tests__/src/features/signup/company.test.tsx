@@ -209,6 +209,18 @@ describe('/royal-owners', () => {
 });
 
 describe('/tell-us-more-company', () => {
+  it('offers a company the origins of money that fit a company, not a salary or savings', async () => {
+    renderApp('/tell-us-more-company', { state: midWizard() });
+    for (const label of ['Where will the money in the account come from?', 'Where do your assets come from?']) {
+      const select = await screen.findByLabelText(label, {}, { timeout: 20_000 });
+      const options = within(select).getAllByRole('option').map((option) => option.getAttribute('value'));
+      expect(options).toContain('business-activity');
+      expect(options).not.toContain('salary');
+      expect(options).not.toContain('savings');
+      expect(options).not.toContain('inheritance-or-gift');
+    }
+  });
+
   it("takes the applicant's politically exposed answer from their own entry among the owners: asked once", async () => {
     const me = { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '60', politicalPosition: true } as OnboardingForm['owners'][number];
     renderApp('/tell-us-more-company', { state: midWizard({ owners: [me], indirectOwners: false }) });

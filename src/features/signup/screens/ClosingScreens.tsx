@@ -84,6 +84,9 @@ export function TellUsMoreCompanyScreen() {
   return <TellUsMoreStep company />;
 }
 
+/** Where a person's money comes from, not a company's: a company is not offered them. */
+const PERSONAL_ORIGINS: ReadonlySet<string> = new Set(['savings', 'salary', 'inheritance-or-gift']);
+
 /** The applicant's own "politically exposed" answer, given when they added themselves on /royal-owners. */
 function ownAnswer(form: OnboardingForm): boolean | undefined {
   if (form.idType !== 'nif' || !form.id) return undefined;
@@ -114,7 +117,7 @@ function TellUsMoreStep({ company }: { company: boolean }) {
     }),
     toBody: (values) => Object.fromEntries(fields.map((name) => [name, values[name]])),
   });
-  const origins = FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
+  const origins = (company ? FUNDS_ORIGINS.filter((value) => !PERSONAL_ORIGINS.has(value)) : FUNDS_ORIGINS).map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
   const product = field('diviloProduct');
   const subsidiaries = field('subsidiaries');
   const { ref: pepRef, value: pepValue, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = field('politicalPosition');
