@@ -30,7 +30,7 @@ test.describe('routes and guards', () => {
     await setStorage(page, { locale: 'en' });
     await page.goto('/personal-info?promotionalCode=AUTONOMO25');
     await expect(page).toHaveURL(/\/signUp\?promotionalCode=AUTONOMO25$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Open your business account' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Open your Divilo account' })).toBeVisible();
   });
 
   test('an onboarding route with a live token shows the step and is remembered', async ({ page }) => {

@@ -73,7 +73,7 @@ test("/login carries the login journey's texts only; the wizard's arrive with it
   await expect(page.getByLabel('DNI o NIE')).toBeEnabled();
   expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual([]);
   await page.getByRole('link', { name: 'Ábrela ahora' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Abre tu cuenta de empresa');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Abre tu cuenta Divilo');
   await expect(page.getByLabel('Correo electrónico')).toBeVisible();
   expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual(['/locales/es.ast.json']);
 });

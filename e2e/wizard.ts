@@ -249,7 +249,7 @@ const COMPANY_TEXT = {
   en: {
     company: 'A company', cif: 'Company tax ID (CIF)', denomination: 'Company name', legalForm: 'Legal form', cnae: 'Main activity (CNAE-2025)',
     founded: 'Date of incorporation', deeds: 'Deeds of incorporation', articles: 'Articles of association (estatutos)', employees: 'Number of employees',
-    turnover: 'Yearly turnover, in euros', addOwner: 'Add a real owner', addMe: 'Add myself', role: 'A real owner (more than 25%)', direct: 'Directly',
+    turnover: 'Yearly turnover, in euros', addOwner: 'Add a beneficial owner', addMe: 'Add myself', role: 'A beneficial owner (more than 25%)', direct: 'Directly',
     percentage: 'Share of capital or votes (%)', pepNo: 'No, they are not', save: 'Save this person', firstName: 'First name', firstSurname: 'First surname',
     document: 'DNI or NIE', birthDate: 'Date of birth', indirectNo: 'No, all directly', operative: 'Countries where the company has offices or staff',
     kind: 'What does the company mainly do?', subsidiariesNone: 'No, none', total: 'The shares add up to more than 100%',

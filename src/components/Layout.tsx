@@ -45,7 +45,7 @@ export function Layout({ children, languageSelector, helpPanel, helpSheet }: Lay
           {helpSheet && (
             <button type="button" className="dv-layout__help-button" aria-haspopup="dialog" onClick={() => setHelpOpen(true)}>
               <PhoneIcon aria-hidden="true" />
-              {intl.formatMessage(messages.help)}
+              <span className="dv-layout__help-label">{intl.formatMessage(messages.help)}</span>
             </button>
           )}
           {languageSelector}

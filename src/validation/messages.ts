@@ -46,6 +46,7 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.phoneSpecialRate',
   'validations.phoneCountryNotServed',
   'validations.postalCode',
+  'validations.postalCodeAbroad',
   'validations.date',
   'validations.notFuture',
   'validations.adult',

@@ -54,11 +54,14 @@ const accepted = (): TestConfig<unknown, object> => ({
   message: () => validationMessage('validations.consent'),
   test: (value) => value === true,
 });
-/** A Spanish postal code (01000–52999) when the sibling country field is Spain; 2–10 letters, digits, spaces or dashes elsewhere. */
-const postalCodeFor = (countryField: string) =>
-  check('validations.postalCode', (value, parent) =>
-    parent[countryField] === 'ES' ? isValidSpanishPostalCode(value) : typeof value === 'string' && /^[A-Za-z0-9 -]{2,10}$/.test(value.trim()),
-  );
+/**
+ * A Spanish postal code (01000–52999) when the sibling country field is Spain (`validations.postalCode`); 2–10
+ * letters, digits, spaces or dashes elsewhere, refused in words that name no country (`validations.postalCodeAbroad`).
+ */
+const postalCodeFor = (countryField: string) => [
+  check('validations.postalCode', (value, parent) => parent[countryField] !== 'ES' || isValidSpanishPostalCode(value)),
+  check('validations.postalCodeAbroad', (value, parent) => parent[countryField] === 'ES' || (typeof value === 'string' && /^[A-Za-z0-9 -]{2,10}$/.test(value.trim()))),
+] as const;
 
 /**
  * Typed text the contract prints (an address, a city, a company's name): nothing that hides text or breaks it
@@ -128,7 +131,11 @@ export const addressSchema = (prefix: 'selfEmployedFiscal' | 'company') =>
   object({
     [`${prefix}Address`]: printedText(ADDRESS_MAX).test(rules.required()),
     [`${prefix}AdditionalAddress`]: printedText(ADDRESS_MAX),
-    [`${prefix}PostalCode`]: string().trim().test(rules.required()).test(postalCodeFor(`${prefix}Country`)),
+    [`${prefix}PostalCode`]: string()
+      .trim()
+      .test(rules.required())
+      .test(postalCodeFor(`${prefix}Country`)[0])
+      .test(postalCodeFor(`${prefix}Country`)[1]),
     [`${prefix}City`]: printedText(CITY_MAX).test(rules.required()),
     [`${prefix}Country`]: string().test(rules.required()).test(country()),
   });
@@ -294,6 +301,9 @@ export const ownerSchema = (options: StepSchemaOptions = {}) =>
     politicalPosition: boolean().test(rules.required()),
   });
 
+/** A person's DNI or NIE as compared to find them listed twice: without spaces or dashes, in its canonical form. */
+export const ownerDocumentKey = (document: string) => canonicalIdDocument(document.replace(/[\s-]/g, ''));
+
 /**
  * /royal-owners: the real owners, or the administrators when nobody holds over 25%. The shares add up to at most
  * 100; nobody is listed twice.
@@ -314,7 +324,7 @@ export const royalOwnersSchema = (options: StepSchemaOptions = {}) =>
         test(owners, context) {
           const seen = new Map<string, number>();
           for (const [index, owner] of (owners ?? []).entries()) {
-            const key = canonicalIdDocument(String(owner.identificationDocument ?? '').replace(/[\s-]/g, ''));
+            const key = ownerDocumentKey(String(owner.identificationDocument ?? ''));
             if (!key) continue;
             if (seen.has(key)) return context.createError({ path: `owners[${index}].identificationDocument`, message: validationMessage('validations.duplicateOwner') as never });
             seen.set(key, index);

@@ -48,7 +48,7 @@ describe('routes', () => {
 
   it('an unknown path goes to signUp', async () => {
     const { router } = renderApp('/no/such/page');
-    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(await heading('Open your Divilo account')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/signUp');
   });
 });
@@ -56,7 +56,7 @@ describe('routes', () => {
 describe('guards', () => {
   it('an onboarding step without a token goes to signUp, carrying the query', async () => {
     const { router } = renderApp('/royal-owners?promotionalCode=AUTONOMO25');
-    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(await heading('Open your Divilo account')).toBeInTheDocument();
     expect(router.state.location).toMatchObject({ pathname: '/signUp', search: '?promotionalCode=AUTONOMO25' });
   });
 

@@ -86,7 +86,7 @@ describe('start-up', () => {
     expect(fetched).toEqual([]);
 
     screen.getByRole('link', { name: 'Ábrela ahora' }).click();
-    expect(await screen.findByRole('heading', { name: 'Abre tu cuenta de empresa' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Abre tu cuenta Divilo' })).toBeInTheDocument();
     // The wizard's own texts, which the page did not carry.
     expect(await screen.findByLabelText('Correo electrónico')).toBeInTheDocument();
     expect(fetched).toEqual(['/locales/es.ast.json']);

@@ -154,11 +154,25 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
   const [getStorageIdentity] = useGetStorageIdentityMutation();
   const [reportDocument] = useReportDocumentMutation();
   const controller = useRef<AbortController | null>(null);
+  const groupRef = useRef<HTMLDivElement>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const errorRef = useRef<HTMLParagraphElement>(null);
   const maxBytes = documentMaxBytes(kind, getRuntimeConfig().storage.maxDocumentBytes);
   const busy = phase.name === 'uploading' || phase.name === 'checking';
 
   // Leaving the screen mid-upload cancels it (and removes what was sent).
   useEffect(() => () => controller.current?.abort(), []);
+
+  // While a file goes up its input is disabled and the cancel button goes away when it ends, so focus would fall to
+  // the page: it moves to the outcome instead, unless the person has gone on to another part of the page meanwhile.
+  const outcome = phase.name === 'stored' || phase.name === 'cancelled' || phase.name === 'failed' ? phase : null;
+  useEffect(() => {
+    const group = groupRef.current;
+    if (!outcome || !group) return;
+    const active = group.ownerDocument.activeElement;
+    const lost = !active || active === group.ownerDocument.body || group.contains(active);
+    if (lost) (outcome.name === 'failed' ? errorRef : statusRef).current?.focus();
+  }, [outcome]);
 
   async function upload(file: File) {
     // Said before anything is sent, each in its own words: an empty file, one of another type, one too large.
@@ -209,7 +223,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
   const hasDocument = phase.name === 'stored' || Boolean(document);
 
   return (
-    <div className="dv-upload" role="group" aria-labelledby={`${id}-label`}>
+    <div ref={groupRef} className="dv-upload" role="group" aria-labelledby={`${id}-label`}>
       <p id={`${id}-label`} className="dv-upload__label">
         {label}
       </p>
@@ -246,7 +260,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
           </button>
         </div>
       )}
-      <p className="dv-upload__status" role="status">
+      <p ref={statusRef} className="dv-upload__status" role="status" tabIndex={-1}>
         {phase.name === 'checking' && intl.formatMessage(messages.checking)}
         {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (
           <>
@@ -256,7 +270,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         )}
         {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}
       </p>
-      <p id={errorId} className="dv-upload__error" role="alert">
+      <p ref={errorRef} id={errorId} className="dv-upload__error" role="alert" tabIndex={-1}>
         {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes), total: formatSize(intl, APPLICATION_STORAGE_MAX_BYTES) })}
       </p>
     </div>

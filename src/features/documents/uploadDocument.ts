@@ -6,8 +6,10 @@ import { fromCognitoIdentity } from '@aws-sdk/credential-providers';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { EventEmitter } from 'events';
 import type { RuntimeConfig } from '../../config';
 import { storageOrigin } from './storageOrigin';
+import { putWithProgress, type SignedRequest, type XhrLike } from './xhrPut';
 
 /** The storage constants of the product: 5 MiB parts (bodies up to one part go in one put), 4 in parallel. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -45,6 +47,11 @@ export interface UploadDocumentOptions {
   queueSize?: number;
   /** Each request must answer within this long (default: no limit). */
   requestTimeoutMs?: number;
+  /**
+   * How a PUT is sent with upload progress: the browser's XMLHttpRequest by default. Where there is none, PUTs go
+   * through the SDK's own handler and progress moves only as each part is stored.
+   */
+  createXhr?: () => XhrLike;
 }
 
 export interface StoredDocument {
@@ -110,13 +117,24 @@ export function createStorageClient(config: StorageConfig, credentials: Credenti
 
 type Handle = (request: { method: string }, options?: { abortSignal?: AbortSignal }) => Promise<unknown>;
 
+/** The page's XMLHttpRequest, looked up at each upload. */
+const browserXhr = () => (typeof XMLHttpRequest === 'function' ? () => new XMLHttpRequest() as unknown as XhrLike : undefined);
+
 /**
  * Wraps the client's HTTP handler so that a cancel stops the bytes in flight (PUTs: parts and single puts; the
- * clean-up calls still go out) and a request that takes too long fails with the product's timeout message.
+ * clean-up calls still go out) and a request that takes too long fails with the product's timeout message. PUTs
+ * go with XMLHttpRequest where there is one: the wrapper is an EventEmitter of `xhr.upload.progress`, which
+ * lib-storage listens to, so progress moves every few kilobytes instead of once per 5 MiB part.
  */
-function guardRequests(client: S3Client, signal: AbortSignal | undefined, timeoutMs: number | undefined): void {
+function guardRequests(client: S3Client, signal: AbortSignal | undefined, timeoutMs: number | undefined, createXhr: (() => XhrLike) | undefined): void {
   const config = client.config as unknown as { requestHandler: { handle: Handle; destroy?: () => void } };
   const inner = config.requestHandler;
+  const emitter = new EventEmitter();
+  // lib-storage passes the request on for a part (it tells parts apart by `partNumber`).
+  const send: Handle = (request, options) =>
+    request.method === 'PUT' && createXhr
+      ? putWithProgress(createXhr(), request as SignedRequest, (progress) => emitter.emit('xhr.upload.progress', progress, request), options?.abortSignal)
+      : inner.handle.call(inner, request, options);
   const handle: Handle = async (request, options = {}) => {
     const controller = new AbortController();
     const abort = () => controller.abort();
@@ -130,7 +148,7 @@ function guardRequests(client: S3Client, signal: AbortSignal | undefined, timeou
         }, timeoutMs)
       : undefined;
     try {
-      return await inner.handle.call(inner, request, { ...options, abortSignal: controller.signal });
+      return await send(request, { ...options, abortSignal: controller.signal });
     } catch (error) {
       if (timedOut) throw Object.assign(new Error(`Request did not complete within ${timeoutMs} ms`), { name: 'TimeoutError' });
       throw error;
@@ -140,7 +158,10 @@ function guardRequests(client: S3Client, signal: AbortSignal | undefined, timeou
     }
   };
   // The SDK reads the handler from its configuration at every send.
-  config.requestHandler = { handle, destroy: () => inner.destroy?.() };
+  // Only an emitter when PUTs go with XMLHttpRequest: lib-storage counts a part's bytes itself only when the
+  // handler is not one.
+  const wrapper = { handle, destroy: () => inner.destroy?.() };
+  config.requestHandler = createXhr ? Object.assign(emitter, wrapper) : wrapper;
 }
 
 /** What lib-storage did, seen from the client: the upload id, whether it completed, the requests in flight. */
@@ -200,7 +221,7 @@ export async function uploadDocument(file: Blob & { name?: string }, options: Up
   await resolveCredentials(options.credentials);
 
   const client = createStorageClient(options.config, options.credentials);
-  guardRequests(client, signal, options.requestTimeoutMs);
+  guardRequests(client, signal, options.requestTimeoutMs, options.createXhr ?? browserXhr());
   const tracking = trackRequests(client);
   const upload = new Upload({
     client,

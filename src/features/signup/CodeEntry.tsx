@@ -85,10 +85,12 @@ export interface CodeEntryProps {
   label: string;
   field: StepField<string>;
   state: ReturnType<typeof useCodeFeedback>;
+  /** Focus the field as it appears (it replaces the button that asked for the code). */
+  focusOnMount?: boolean;
 }
 
 /** A 6-digit code field with the server's answer (wrong, blocked, expired, resent) tied to it. */
-export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, error, errorText }, state }: CodeEntryProps) {
+export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, error, errorText }, state, focusOnMount = false }: CodeEntryProps) {
   const intl = useIntl();
   const { feedback, blocked } = state;
   // Only an answer about the code itself marks the field: "resent" and "wait before asking again" are notices.
@@ -101,6 +103,10 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
   useEffect(() => {
     if (notice) ref.current?.focus();
   }, [feedback, notice, ref]);
+  const [focusFirst] = useState(focusOnMount);
+  useEffect(() => {
+    if (focusFirst) ref.current?.focus();
+  }, [focusFirst, ref]);
   return (
     <>
       <CodeInput

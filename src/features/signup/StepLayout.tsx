@@ -5,15 +5,18 @@ import { useAppSelector } from '../../app/hooks';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { LoadingButton } from '../../components';
+import { CheckIcon } from '../../components/icons';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
 import { selectForm } from '../form/formSlice';
 import { isStep, previousStep, progressOf, type SectionId } from './flow';
+import '../../components/base.css';
 import './signup.css';
 
 const messages = describeMessages({
   back: { id: 'onboarding.back', defaultMessage: 'Back' },
   progress: { id: 'onboarding.progress', defaultMessage: 'Step {number} of {total}' },
+  progressNoTotal: { id: 'onboarding.progress.noTotal', defaultMessage: 'Step {number}' },
   progressLabel: { id: 'onboarding.progress.label', defaultMessage: 'Your progress' },
   sectionDone: { id: 'onboarding.progress.done', defaultMessage: '{section} (done)' },
   sectionCurrent: { id: 'onboarding.progress.current', defaultMessage: '{section} (current)' },
@@ -33,14 +36,28 @@ function Progress({ step }: { step: RouteName }) {
   const name = (id: SectionId) => intl.formatMessage(messages[id]);
   return (
     <nav className="dv-progress" aria-label={intl.formatMessage(messages.progressLabel)}>
-      <p className="dv-progress__count">{intl.formatMessage(messages.progress, { number, total })}</p>
-      <div className="dv-progress__bar" aria-hidden="true">
-        <span style={{ width: `${Math.round((number / total) * 100)}%` }} />
-      </div>
+      {/* The number of steps depends on the path (self-employed or company): no total, and no bar, until it is chosen. */}
+      <p className="dv-progress__count">{form.personType ? intl.formatMessage(messages.progress, { number, total }) : intl.formatMessage(messages.progressNoTotal, { number })}</p>
+      {form.personType && (
+        <div className="dv-progress__bar" aria-hidden="true">
+          <span style={{ width: `${Math.round((number / total) * 100)}%` }} />
+        </div>
+      )}
       <ol className="dv-progress__sections">
         {sections.map((id, index) => (
           <li key={id} className={index < current ? 'dv-progress__done' : index === current ? 'dv-progress__current' : undefined} aria-current={index === current ? 'step' : undefined}>
-            {index < current ? intl.formatMessage(messages.sectionDone, { section: name(id) }) : index === current ? <span>{name(id)}</span> : name(id)}
+            {index < current ? (
+              // Seen as a tick and the name; heard as "You (done)".
+              <>
+                <CheckIcon className="dv-progress__check" aria-hidden="true" />
+                <span aria-hidden="true">{name(id)}</span>
+                <span className="dv-visually-hidden">{intl.formatMessage(messages.sectionDone, { section: name(id) })}</span>
+              </>
+            ) : index === current ? (
+              <span>{name(id)}</span>
+            ) : (
+              name(id)
+            )}
           </li>
         ))}
       </ol>

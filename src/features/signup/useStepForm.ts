@@ -1,5 +1,5 @@
 import { useFormik, type FormikProps } from 'formik';
-import { createRef, useEffect, useState, type RefObject } from 'react';
+import { createRef, useEffect, useState, type ChangeEvent, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useFieldErrors, type FieldErrorProps } from '../../forms/useFieldErrors';
@@ -124,14 +124,23 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
   }, [values, dirty, keepDraft, step, drafted, dispatch]);
 
   function field<K extends keyof Values & string>(name: K): StepField<Values[K]> {
+    // A field showing an error is checked again at every change, so the error goes as soon as the value is good
+    // (and not on blur, when a disappearing line would move what the next tap aims at). One without an error is
+    // left alone while typed in.
+    const recheck = errors[name]?.error ?? false;
     return {
       ref: refs[name],
       name,
       value: formik.values[name],
-      onChange: formik.handleChange as FormikProps<object>['handleChange'],
+      onChange: (recheck
+        ? (event: ChangeEvent<HTMLInputElement>) => {
+            const { checked, type, value } = event.target;
+            void formik.setFieldValue(name, type === 'checkbox' ? checked : value, true);
+          }
+        : formik.handleChange) as FormikProps<object>['handleChange'],
       onBlur: () => void formik.setFieldTouched(name, true),
       set: (value) => {
-        void formik.setFieldValue(name, value, false);
+        void formik.setFieldValue(name, value, recheck);
       },
       ...errors[name],
     };

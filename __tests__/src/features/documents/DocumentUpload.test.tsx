@@ -32,6 +32,16 @@ function call<T>(call: string, applicationId?: string, bytes?: number): Promise<
   });
 }
 
+// jsdom's XMLHttpRequest applies CORS for its own origin, which the embedded endpoint does not list: here PUTs take
+// the SDK's Node path, as they do where there is no XMLHttpRequest. The browser's path runs in e2e/forms.spec.ts.
+const pageXhr = globalThis.XMLHttpRequest;
+beforeAll(() => {
+  delete (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest;
+});
+afterAll(() => {
+  globalThis.XMLHttpRequest = pageXhr;
+});
+
 beforeAll(async () => {
   child = fork(path.join(__dirname, 'appServer.ts'), [], {
     execArgv: ['--import', 'tsx'],
@@ -80,6 +90,18 @@ describe('DocumentUpload against the server', () => {
     expect(recorded.map((document) => document.key)).toEqual([onUploaded.mock.calls[0][0].key]);
     // Once a document is there, the button offers to replace it.
     expect(screen.getByLabelText(/Replace the PDF: Modelo 036/)).toBeInTheDocument();
+  });
+
+  it('moves focus to the result when an upload ends, not to the page', async () => {
+    const { user, input } = await renderField('application-field-7');
+    input.focus();
+    await user.upload(input, pdf(2048));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/Document received/), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByRole('status')).toHaveFocus());
+    // The server's refusal is what the applicant lands on.
+    await user.upload(screen.getByLabelText(/Replace the PDF: Modelo 036/), file(['\x89PNG not a pdf at all'], 'scan.pdf', 'application/pdf'));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/This file is not a PDF/), { timeout: 20_000 });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveFocus());
   });
 
   it('refuses a file that is not a PDF or is too large before sending anything, with a translated error', async () => {
@@ -150,6 +172,8 @@ describe('DocumentUpload against the server', () => {
     expect(input).toHaveAccessibleName(/Choose a PDF/);
     await user.click(screen.getByRole('button', { name: 'Cancel the upload' }));
     await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Upload cancelled. Nothing of it was kept.'), { timeout: 20_000 });
+    // The cancel button is gone: focus lands on what happened, not on the page.
+    expect(screen.getByRole('status')).toHaveFocus();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     expect(input).toBeEnabled();
     expect(onUploaded).not.toHaveBeenCalled();

@@ -180,3 +180,65 @@ describe('uploadDocument against the embedded storage endpoint', () => {
     expect(existsSync(storage.dataDir)).toBe(true);
   });
 });
+
+describe('upload progress', () => {
+  /** A browser's XMLHttpRequest as seen from the page: upload events every 64 KB, then S3's answer to a put. */
+  class SteppedXhr {
+    static sent: { method: string; url: string; headers: Record<string, string> }[] = [];
+    responseType = '';
+    status = 0;
+    statusText = '';
+    response: unknown = null;
+    upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    private request = { method: '', url: '', headers: {} as Record<string, string> };
+    open(method: string, url: string) {
+      this.request = { method, url, headers: {} };
+    }
+    setRequestHeader(name: string, value: string) {
+      this.request.headers[name] = value;
+    }
+    getAllResponseHeaders() {
+      return 'etag: "d41d8cd98f00b204e9800998ecf8427e"\r\ncontent-length: 0\r\n';
+    }
+    abort() {}
+    send(body: Blob | Uint8Array) {
+      SteppedXhr.sent.push(this.request);
+      const total = body instanceof Uint8Array ? body.byteLength : body.size;
+      void (async () => {
+        for (let loaded = 64 * 1024; loaded < total; loaded += 64 * 1024) {
+          await Promise.resolve();
+          this.upload.onprogress?.({ loaded, total, lengthComputable: true });
+        }
+        this.upload.onprogress?.({ loaded: total, total, lengthComputable: true });
+        this.status = 200;
+        this.statusText = 'OK';
+        this.response = new ArrayBuffer(0);
+        this.onload?.();
+      })();
+    }
+  }
+
+  it('moves in small steps through a single put, as the bytes go, not from 0 to 1 at the end', async () => {
+    const progress: number[] = [];
+    const size = 2 * 1024 * 1024;
+    await uploadDocument(new Blob([new Uint8Array(size)], { type: 'application/pdf' }), {
+      key: 'escritura.pdf',
+      level: 'private',
+      identityId: 'eu-west-1:00000000-0000-4000-8000-000000000000',
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      config: { region: 'eu-west-1', bucket: 'documents', endpoint: 'http://127.0.0.1:9' },
+      createXhr: () => new SteppedXhr(),
+      onProgress: (fraction) => progress.push(fraction),
+    });
+    expect(SteppedXhr.sent).toEqual([expect.objectContaining({ method: 'PUT', url: expect.stringContaining('/documents/private/eu-west-1%3A00000000-0000-4000-8000-000000000000/escritura.pdf') })]);
+    expect(SteppedXhr.sent[0].headers).not.toHaveProperty('host');
+    // 32 steps of 64 KB: never more than 64 KB (1/32) between two reports, and it ends at 1.
+    expect(progress.length).toBeGreaterThanOrEqual(32);
+    expect(progress.at(-1)).toBe(1);
+    const steps = progress.map((fraction, index) => fraction - (progress[index - 1] ?? 0));
+    expect(Math.max(...steps)).toBeLessThanOrEqual(64 / 2048 + 1e-9);
+  });
+});

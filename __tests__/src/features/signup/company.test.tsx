@@ -58,10 +58,10 @@ const saved = (next: string, answersSaved: Record<string, unknown>): [number, un
   { next, application: { id: 'a-1', status: 'in-progress', personType: 'company', currentStep: next, completedSteps: [], answers: answersSaved, maskedEmail: 'l***@example.com' } },
 ];
 
-async function addPerson(user: UserEvent, button: 'Add a real owner' | 'Add an administrator' | 'Add myself', person: { name?: string; surname?: string; dni?: string; share?: string; pep?: boolean }) {
+async function addPerson(user: UserEvent, button: 'Add a beneficial owner' | 'Add an administrator' | 'Add myself', person: { name?: string; surname?: string; dni?: string; share?: string; pep?: boolean }) {
   await user.click(screen.getByRole('button', { name: button }));
-  const editor = screen.getByRole('group', { name: button === 'Add an administrator' ? 'Administrator' : 'Real owner' });
-  if (button === 'Add myself') await user.click(within(editor).getByRole('radio', { name: 'A real owner (more than 25%)' }));
+  const editor = screen.getByRole('group', { name: button === 'Add an administrator' ? 'Administrator' : 'Beneficial owner' });
+  if (button === 'Add myself') await user.click(within(editor).getByRole('radio', { name: 'A beneficial owner (more than 25%)' }));
   if (person.name) await user.type(within(editor).getByLabelText('First name'), person.name);
   if (person.surname) await user.type(within(editor).getByLabelText('First surname'), person.surname);
   if (person.dni) await user.type(within(editor).getByLabelText('DNI or NIE'), person.dni);
@@ -75,6 +75,29 @@ async function addPerson(user: UserEvent, button: 'Add a real owner' | 'Add an a
 }
 
 describe('/royal-owners', () => {
+  it('keeps focus on what changed: the editor as it opens, the saved row, the list after a removal', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await screen.findByText('Nobody added yet.', {}, { timeout: 20_000 });
+    await user.click(screen.getByRole('button', { name: 'Add a beneficial owner' }));
+    const editor = screen.getByRole('group', { name: 'Beneficial owner' });
+    expect(within(editor).getByLabelText('First name')).toHaveFocus();
+    await user.click(within(editor).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveFocus();
+    // "Add myself" comes with the name filled in: the question still open is the role.
+    await user.click(screen.getByRole('button', { name: 'Add myself' }));
+    expect(screen.getByRole('radio', { name: 'A beneficial owner (more than 25%)' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await addPerson(user, 'Add a beneficial owner', { name: 'Ana', surname: 'Ruiz', dni: '87654321X', share: '60' });
+    const row = screen.getByText('Ana Ruiz').closest('li');
+    expect(row).toHaveFocus();
+    await user.click(within(row!).getByRole('button', { name: 'Edit Ana Ruiz' }));
+    expect(screen.getByLabelText('First name')).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Save this person' }));
+    expect(screen.getByText('Ana Ruiz').closest('li')).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Remove Ana Ruiz' }));
+    expect(screen.getByRole('list', { name: 'People added' })).toHaveFocus();
+  });
+
   it('adds the applicant from what they entered and a partner, shows the total, and sends both', async () => {
     answers['onboarding-management-private/legalperson/company/tr'] = (request) => saved('tell-us-more-company', request.body as Record<string, unknown>);
     const { user, router, store } = renderApp('/royal-owners', { state: midWizard() });
@@ -82,9 +105,9 @@ describe('/royal-owners', () => {
     await addPerson(user, 'Add myself', { share: '60' });
     expect(screen.getByRole('list', { name: 'People added' })).toHaveTextContent('Lucía Martín');
     expect(screen.getByText('Shares declared: 60% of 100%')).toBeInTheDocument();
-    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '30,5', pep: true });
+    await addPerson(user, 'Add a beneficial owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '30,5', pep: true });
     expect(screen.getByText('Shares declared: 90.5% of 100%')).toBeInTheDocument();
-    expect(screen.getByText(/Real owner, 30,5% directly, politically exposed/)).toBeInTheDocument();
+    expect(screen.getByText(/Beneficial owner, 30,5% directly, politically exposed/)).toBeInTheDocument();
     // Kept in the form record as it changes: a reload before Continue loses nobody.
     expect(store.getState().form.owners.map((owner) => owner.firstName)).toEqual(['Lucía', 'Javier']);
 
@@ -103,29 +126,56 @@ describe('/royal-owners', () => {
   it('refuses 25% for a real owner in the person form, and takes 25.01', async () => {
     const { user } = renderApp('/royal-owners', { state: midWizard() });
     await screen.findByText('Nobody added yet.');
-    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '25' });
+    await addPerson(user, 'Add a beneficial owner', { name: 'Javier', surname: 'Ruiz', dni: '00000000T', share: '25' });
     const share = screen.getByLabelText('Share of capital or votes (%)');
     await waitFor(() => expect(share).toHaveAttribute('aria-invalid', 'true'));
-    expect(share).toHaveAccessibleDescription(expect.stringContaining('A real owner holds more than 25%'));
+    expect(share).toHaveAccessibleDescription(expect.stringContaining('A beneficial owner holds more than 25%'));
     await user.clear(share);
     await user.type(share, '25,01');
     await user.click(screen.getByRole('button', { name: 'Save this person' }));
     await waitFor(() => expect(screen.getByText('Shares declared: 25.01% of 100%')).toBeInTheDocument());
   });
 
-  it('refuses shares over 100 next to the list, and the same person twice', async () => {
+  it('refuses the same person twice in the person form, at save', async () => {
     const { user } = renderApp('/royal-owners', { state: midWizard() });
-    await screen.findByText('Nobody added yet.');
+    await screen.findByText('Nobody added yet.', {}, { timeout: 20_000 });
     await addPerson(user, 'Add myself', { share: '70' });
-    await addPerson(user, 'Add a real owner', { name: 'Javier', surname: 'Ruiz', dni: '12345678Z', share: '40' });
-    await user.click(screen.getByRole('radio', { name: 'No, all directly' }));
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByRole('alert', { name: '' })).toHaveTextContent('The shares add up to more than 100%');
-    expect(server.requests.filter((request) => pathOf(request).endsWith('/tr'))).toHaveLength(0);
+    await addPerson(user, 'Add a beneficial owner', { name: 'Javier', surname: 'Ruiz', dni: '12345678z', share: '40' });
+    const editor = screen.getByRole('group', { name: 'Beneficial owner' });
+    expect(within(editor).getByRole('group', { name: 'How does this person hold their share?' })).toBeInTheDocument();
+    const dni = within(editor).getByLabelText('DNI or NIE');
+    await waitFor(() => expect(dni).toHaveFocus());
+    expect(dni).toHaveAccessibleDescription(expect.stringContaining('This person is on the list already'));
+    expect(screen.queryByText('Javier Ruiz')).not.toBeInTheDocument();
+    // Another DNI: saved, and the error went as soon as it was typed.
+    await user.clear(dni);
+    await user.type(dni, '00000000T');
+    expect(dni).not.toHaveAttribute('aria-invalid');
+    await user.click(within(editor).getByRole('button', { name: 'Save this person' }));
+    expect(await screen.findByText('Javier Ruiz')).toBeInTheDocument();
+  });
 
-    // Removing the partner brings it back under 100; the duplicate is then gone too.
+  it('says every problem of the list at Continue: a total over 100 and a person listed twice, both', async () => {
+    const person = (firstName: string, identificationDocument: string, percentage: string) =>
+      ({ role: 'owner', firstName, firstSurname: 'Ruiz', secondSurname: '', identificationDocument, nationality: 'ES', birthDate: '02/09/1980', ownership: 'direct', percentage, politicalPosition: false }) as OnboardingForm['owners'][number];
+    // As a list resumed from an earlier visit could be.
+    const owners = [person('Ana', '12345678Z', '70'), person('Javier', '12345678Z', '40')];
+    const { user } = renderApp('/royal-owners', { state: midWizard({ owners, indirectOwners: false }) });
+    await user.click(await screen.findByRole('button', { name: 'Continue' }, { timeout: 20_000 }));
+    const listError = await screen.findByText('The shares add up to more than 100%');
+    expect(listError.closest('[role=alert]')).toBeInTheDocument();
+    expect(screen.getByText('Javier Ruiz').closest('li')).toHaveTextContent('This person is on the list already');
+    expect(server.requests.filter((request) => pathOf(request).endsWith('/tr'))).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Remove Javier Ruiz' }));
     expect(screen.getByText('Shares declared: 70% of 100%')).toBeInTheDocument();
+    expect(screen.queryByText('The shares add up to more than 100%')).not.toBeInTheDocument();
+  });
+
+  it('an empty list asks for the beneficial owners or the administrators, in words', async () => {
+    const { user } = renderApp('/royal-owners', { state: midWizard() });
+    await user.click(await screen.findByRole('button', { name: 'Continue' }, { timeout: 20_000 }));
+    const nobody = await screen.findByText('Add the beneficial owners, or the administrators if nobody holds more than 25%.');
+    expect(nobody.closest('[role=alert]')).not.toHaveTextContent('This field is required');
   });
 
   it('shows a refusal of the server on the person it names', async () => {
@@ -156,6 +206,27 @@ describe('/royal-owners', () => {
     await user.click(within(editor).getByRole('button', { name: 'Save this person' }));
     await waitFor(() => expect(screen.getByRole('list', { name: 'People added' })).toHaveTextContent('Marta Isabel Gil'));
     expect(screen.getAllByRole('listitem').filter((item) => item.closest('ul')?.getAttribute('aria-label') === 'People added')).toHaveLength(1);
+  });
+});
+
+describe('/tell-us-more-company', () => {
+  it('offers a company the origins of money that fit a company, not a salary or savings', async () => {
+    renderApp('/tell-us-more-company', { state: midWizard() });
+    for (const label of ['Where will the money in the account come from?', 'Where do your assets come from?']) {
+      const select = await screen.findByLabelText(label, {}, { timeout: 20_000 });
+      const options = within(select).getAllByRole('option').map((option) => option.getAttribute('value'));
+      expect(options).toContain('business-activity');
+      expect(options).not.toContain('salary');
+      expect(options).not.toContain('savings');
+      expect(options).not.toContain('inheritance-or-gift');
+    }
+  });
+
+  it("takes the applicant's politically exposed answer from their own entry among the owners: asked once", async () => {
+    const me = { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '60', politicalPosition: true } as OnboardingForm['owners'][number];
+    renderApp('/tell-us-more-company', { state: midWizard({ owners: [me], indirectOwners: false }) });
+    const group = await screen.findByRole('group', { name: /politically exposed|public office/i }, { timeout: 20_000 });
+    expect(within(group).getByRole('radio', { name: /^Yes/ })).toBeChecked();
   });
 });
 

@@ -142,6 +142,15 @@ describe('/docu-sign', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it('once the code is sent, focus is in the field it goes in (the button that asked is gone)', async () => {
+    answers[CONSENT] = () => [200, { maskedPhone: '+34 6** *** *78', resendAfterSeconds: 30 }];
+    const { user } = renderApp('/docu-sign', { state: midWizard() });
+    await screen.findByText('Divilo business account contract', {}, { timeout: 20_000 });
+    await user.click(screen.getByRole('checkbox', { name: /identified electronically/ }));
+    await user.click(screen.getByRole('button', { name: 'Send me the code to sign' }));
+    expect(await screen.findByRole('textbox', { name: 'SMS code' })).toHaveFocus();
+  });
+
   it('any other failure still shows error.errorSendingData in the global modal', async () => {
     answers[CONSENT] = () => [500, { code: 'INTERNAL_ERROR', message: 'Something went wrong' }];
     const { user } = renderApp('/docu-sign', { state: midWizard() });

@@ -116,6 +116,19 @@ describe('/signUp', () => {
     expect(server.requests.filter((request) => pathOf(request).startsWith('captcha') || pathOf(request).includes('register'))).toHaveLength(0);
   });
 
+  it('an ID error goes as soon as the number is right, while still typing, not when the field is left', async () => {
+    const { user } = renderApp('/signUp');
+    const id = await screen.findByLabelText('DNI or NIE number', {}, { timeout: 20_000 });
+    await user.type(id, '12345678A');
+    await user.tab();
+    await waitFor(() => expect(id).toHaveAccessibleDescription(expect.stringContaining('Enter a valid DNI or NIE')));
+    await user.click(id);
+    await user.keyboard('{Backspace}Z');
+    await waitFor(() => expect(id).not.toHaveAttribute('aria-invalid'));
+    expect(id).toHaveFocus();
+    expect(id).not.toHaveAccessibleDescription(expect.stringContaining('Enter a valid DNI or NIE'));
+  });
+
   it('a passport asks for the country that issued it, and needs it', async () => {
     const { user } = renderApp('/signUp');
     await screen.findByLabelText('DNI or NIE number');
@@ -231,7 +244,7 @@ describe('a step: /personal-info', () => {
     };
     answers[PERSONAL_INFO] = () => saved('contact-phone', { ...saving, email: 'ana@example.com', reviewNotes: 'not a form field' }, null);
     const { user, store, router } = renderApp('/personal-info', { state: midWizard(token) });
-    expect(await screen.findByText('Step 3 of 15')).toBeInTheDocument();
+    expect(await screen.findByText('Step 3')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'Nationality' })).toHaveValue('Spain');
     expect(screen.getByRole('combobox', { name: 'Country where you live' })).toHaveValue('Spain');
     await fillPersonalInfo(user);
@@ -299,7 +312,8 @@ describe('a step: /personal-info', () => {
   it('speaks Spanish: labels, title, progress and errors', async () => {
     const { user } = renderApp('/personal-info', { locale: 'es', state: midWizard(liveToken()) });
     expect(await screen.findByRole('heading', { name: 'Sobre ti' })).toBeInTheDocument();
-    expect(screen.getByText('Paso 3 de 15')).toBeInTheDocument();
+    // The path is not chosen yet: the step's number, no total that would change later.
+    expect(screen.getByText('Paso 3')).toBeInTheDocument();
     expect(screen.getByLabelText('Fecha de nacimiento')).toBeInTheDocument();
     expect(screen.getByRole('combobox', { name: 'País de residencia' })).toHaveValue('España');
     expect(screen.getByRole('link', { name: /Atrás/ })).toHaveAttribute('href', '/reg-code');
@@ -380,8 +394,36 @@ describe('Back', () => {
 
   it('is not offered on /signUp', async () => {
     renderApp('/signUp');
-    await screen.findByRole('heading', { name: 'Open your business account' });
+    await screen.findByRole('heading', { name: 'Open your Divilo account' });
     expect(screen.queryByRole('link', { name: /Back/ })).not.toBeInTheDocument();
+  });
+
+  it('/signUp speaks to freelancers and companies alike: no modelo 036, no step total before the path is chosen', async () => {
+    renderApp('/signUp');
+    await screen.findByRole('heading', { name: 'Open your Divilo account' }, { timeout: 20_000 });
+    expect(screen.getByText(/Have your ID document at hand/)).toBeInTheDocument();
+    expect(screen.queryByText(/modelo 036/)).not.toBeInTheDocument();
+    const progress = screen.getByRole('navigation', { name: 'Your progress' });
+    expect(progress).toHaveTextContent('Step 1');
+    expect(progress).not.toHaveTextContent(/Step 1 of/);
+  });
+
+  it('shows the total once the path is chosen', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const progress = await screen.findByRole('navigation', { name: 'Your progress' }, { timeout: 20_000 });
+    expect(progress).toHaveTextContent(/Step \d+ of \d+/);
+  });
+
+  it('marks a finished section with a tick, heard as "(done)" and not read twice', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    const progress = await screen.findByRole('navigation', { name: 'Your progress' }, { timeout: 20_000 });
+    const done = within(progress).getByText('You (done)');
+    expect(done).toHaveClass('dv-visually-hidden');
+    const item = done.closest('li')!;
+    expect(item.querySelector('svg.dv-progress__check')).toHaveAttribute('aria-hidden', 'true');
+    // What shows is the tick and the name; the words "(done)" are for screen readers only.
+    const shown = [...item.querySelectorAll('[aria-hidden=true]')].map((node) => node.textContent).join('');
+    expect(shown).toBe('You');
   });
 });
 
@@ -436,6 +478,17 @@ describe('/your-activity', () => {
     await user.click(nif);
     await user.tab();
     expect(nif).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('does not ask again for a promotional code given at sign-up; asks for one when none was', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance', promotionalCode: 'SUMMER26' }) });
+    await screen.findByLabelText('NIF (tax ID)', {}, { timeout: 20_000 });
+    expect(screen.queryByLabelText('Promotional code (optional)')).not.toBeInTheDocument();
+  });
+
+  it('asks for a promotional code when none was given at sign-up', async () => {
+    renderApp('/your-activity', { state: midWizard(liveToken(), { personType: 'freelance' }) });
+    expect(await screen.findByLabelText('Promotional code (optional)', {}, { timeout: 20_000 })).toHaveValue('');
   });
 
   it('leaves the NIF empty for an applicant who signed up with a passport', async () => {

@@ -3,8 +3,8 @@ import { useAppSelector } from '../../../app/hooks';
 import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
-import { DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
-import { selectForm } from '../../form/formSlice';
+import { DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
+import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { CountriesSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
@@ -84,6 +84,15 @@ export function TellUsMoreCompanyScreen() {
   return <TellUsMoreStep company />;
 }
 
+/** Where a person's money comes from, not a company's: a company is not offered them. */
+const PERSONAL_ORIGINS: ReadonlySet<string> = new Set(['savings', 'salary', 'inheritance-or-gift']);
+
+/** The applicant's own "politically exposed" answer, given when they added themselves on /royal-owners. */
+function ownAnswer(form: OnboardingForm): boolean | undefined {
+  if (form.idType !== 'nif' || !form.id) return undefined;
+  return form.owners.find((owner) => ownerDocumentKey(owner.identificationDocument) === ownerDocumentKey(form.id))?.politicalPosition;
+}
+
 function TellUsMoreStep({ company }: { company: boolean }) {
   const intl = useIntl();
   const form = useAppSelector(selectForm);
@@ -100,14 +109,15 @@ function TellUsMoreStep({ company }: { company: boolean }) {
       diviloProduct: form.diviloProduct,
       foundsOrigin: form.foundsOrigin,
       assetsOrigin: form.assetsOrigin,
-      politicalPosition: answered ? form.politicalPosition : undefined,
+      // Asked once: an applicant who listed themselves among the company's owners answered it in that form.
+      politicalPosition: answered ? form.politicalPosition : company ? ownAnswer(form) : undefined,
       operativeCountries: form.operativeCountries.length > 0 ? form.operativeCountries : ['ES'],
       kindOfCompany: form.kindOfCompany,
       subsidiaries: form.subsidiaries,
     }),
     toBody: (values) => Object.fromEntries(fields.map((name) => [name, values[name]])),
   });
-  const origins = FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
+  const origins = (company ? FUNDS_ORIGINS.filter((value) => !PERSONAL_ORIGINS.has(value)) : FUNDS_ORIGINS).map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
   const product = field('diviloProduct');
   const subsidiaries = field('subsidiaries');
   const { ref: pepRef, value: pepValue, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = field('politicalPosition');

@@ -207,7 +207,8 @@ export function DocuSignScreen() {
         <>
         <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
           <p>{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{sentTo}</strong> })}</p>
-          <CodeEntry label={intl.formatMessage(messages.code)} field={field('code')} state={code} />
+          {/* The button that asked goes away as the code field appears: focus follows to where the code goes. */}
+          <CodeEntry label={intl.formatMessage(messages.code)} field={field('code')} state={code} focusOnMount />
           <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.sign)} />
         </form>
         <ResendCode state={code} resending={resending} onResend={askAgain} />

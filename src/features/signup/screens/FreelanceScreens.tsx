@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppSelector } from '../../../app/hooks';
+import { useAppSelector, useAppStore } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { isIaeCode } from '../../../data/iae';
 import { describeMessages } from '../../../i18n/messages';
@@ -62,6 +63,9 @@ type ActivityValues = Pick<OnboardingForm, 'selfEmployedId' | 'selfEmployedActiv
 /** /your-activity: the freelancer's NIF (their DNI/NIE, filled in), IAE epigraph, start date and codes. */
 export function YourActivityScreen() {
   const intl = useIntl();
+  const store = useAppStore();
+  // Asked once: a code given at /signUp (typed, or from the link) is kept and sent again, not asked for here.
+  const [codeGiven] = useState(() => store.getState().form.promotionalCode !== '');
   const { formik, field, text } = useStepForm<ActivityValues>({
     step: 'your-activity',
     schema: yourActivitySchema(isIaeCode),
@@ -82,7 +86,7 @@ export function YourActivityScreen() {
         <ActivitySelect label={intl.formatMessage(messages.activity)} description={intl.formatMessage(messages.activityHint)} field={field('selfEmployedActivity')} />
         <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.startDate)} description={intl.formatMessage(messages.dateHint)} {...text('selfEmployedDate')} />
         <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.ata)} {...text('selfEmployedAtaCode')} />
-        <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.promo)} {...text('promotionalCode')} />
+        {!codeGiven && <TextInput autoCapitalize="characters" spellCheck={false} label={intl.formatMessage(messages.promo)} {...text('promotionalCode')} />}
         <ContinueButton loading={formik.isSubmitting} />
       </form>
     </StepLayout>

@@ -1,13 +1,13 @@
 import { useFormik } from 'formik';
-import { createRef, useState, type RefObject } from 'react';
+import { createRef, useEffect, useRef, useState, type RefObject } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
 import { canonicalIdDocument } from '../../../validation/identifiers';
-import { isValidationMessage } from '../../../validation/messages';
-import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
+import { isValidationMessage, validationMessage } from '../../../validation/messages';
+import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
 import { formActions, selectForm, type Owner } from '../../form/formSlice';
 import { CountrySelect } from '../pickers';
@@ -23,7 +23,7 @@ const messages = describeMessages({
   total: { id: 'onboarding.royal-owners.total', defaultMessage: 'Shares declared: {total}% of 100%' },
   empty: { id: 'onboarding.royal-owners.empty', defaultMessage: 'Nobody added yet.' },
   listLabel: { id: 'onboarding.royal-owners.list', defaultMessage: 'People added' },
-  addOwner: { id: 'onboarding.royal-owners.addOwner', defaultMessage: 'Add a real owner' },
+  addOwner: { id: 'onboarding.royal-owners.addOwner', defaultMessage: 'Add a beneficial owner' },
   addAdministrator: { id: 'onboarding.royal-owners.addAdministrator', defaultMessage: 'Add an administrator' },
   addMe: { id: 'onboarding.royal-owners.addMe', defaultMessage: 'Add myself' },
   edit: { id: 'onboarding.royal-owners.edit', defaultMessage: 'Edit {name}' },
@@ -32,21 +32,22 @@ const messages = describeMessages({
   remove: { id: 'onboarding.royal-owners.remove', defaultMessage: 'Remove {name}' },
   ownerSummary: {
     id: 'onboarding.royal-owners.ownerSummary',
-    defaultMessage: '{role, select, owner {Real owner, {share}% {ownership, select, indirect {indirectly} other {directly}}} other {Administrator}}{pep, select, yes {, politically exposed} other {}}',
+    defaultMessage: '{role, select, owner {Beneficial owner, {share}% {ownership, select, indirect {indirectly} other {directly}}} other {Administrator}}{pep, select, yes {, politically exposed} other {}}',
   },
-  editorOwner: { id: 'onboarding.royal-owners.editor.owner', defaultMessage: 'Real owner' },
+  editorOwner: { id: 'onboarding.royal-owners.editor.owner', defaultMessage: 'Beneficial owner' },
   editorAdministrator: { id: 'onboarding.royal-owners.editor.administrator', defaultMessage: 'Administrator' },
   role: { id: 'onboarding.royal-owners.role', defaultMessage: 'This person is' },
-  roleOwner: { id: 'onboarding.royal-owners.role.owner', defaultMessage: 'A real owner (more than {threshold}%)' },
+  roleOwner: { id: 'onboarding.royal-owners.role.owner', defaultMessage: 'A beneficial owner (more than {threshold}%)' },
   roleAdministrator: { id: 'onboarding.royal-owners.role.administrator', defaultMessage: 'An administrator (nobody has more than {threshold}%)' },
   firstName: { id: 'onboarding.personal-info.firstName', defaultMessage: 'First name' },
   firstSurname: { id: 'onboarding.personal-info.firstSurname', defaultMessage: 'First surname' },
   secondSurname: { id: 'onboarding.personal-info.secondSurname', defaultMessage: 'Second surname (optional)' },
   document: { id: 'onboarding.royal-owners.document', defaultMessage: 'DNI or NIE' },
+  documentHint: { id: 'onboarding.royal-owners.documentHint', defaultMessage: 'With its letter, for example 12345678Z or X1234567L' },
   nationality: { id: 'onboarding.personal-info.nationality', defaultMessage: 'Nationality' },
   birthDate: { id: 'onboarding.personal-info.birthDate', defaultMessage: 'Date of birth' },
   dateHint: { id: 'onboarding.date.hint', defaultMessage: 'dd/mm/yyyy, for example 24/05/1988' },
-  ownership: { id: 'onboarding.royal-owners.ownership', defaultMessage: 'Holds it' },
+  ownership: { id: 'onboarding.royal-owners.ownership', defaultMessage: 'How does this person hold their share?' },
   direct: { id: 'onboarding.royal-owners.ownership.direct', defaultMessage: 'Directly' },
   indirect: { id: 'onboarding.royal-owners.ownership.indirect', defaultMessage: 'Through other companies' },
   percentage: { id: 'onboarding.royal-owners.percentage', defaultMessage: 'Share of capital or votes (%)' },
@@ -56,6 +57,10 @@ const messages = describeMessages({
   pepNo: { id: 'onboarding.royal-owners.pepNo', defaultMessage: 'No, they are not' },
   save: { id: 'onboarding.royal-owners.save', defaultMessage: 'Save this person' },
   cancel: { id: 'onboarding.royal-owners.cancel', defaultMessage: 'Cancel' },
+  nobody: {
+    id: 'onboarding.royal-owners.nobody',
+    defaultMessage: 'Add the beneficial owners, or the administrators if nobody holds more than {threshold}%.',
+  },
   finishEditing: { id: 'onboarding.royal-owners.finishEditing', defaultMessage: 'Save or cancel the person you are editing first.' },
   indirectOwners: { id: 'onboarding.royal-owners.indirectOwners', defaultMessage: 'Is any of the company held through other companies (indirect ownership)?' },
   indirectYes: { id: 'onboarding.royal-owners.indirectYes', defaultMessage: 'Yes' },
@@ -78,6 +83,7 @@ const BLANK: Owner = {
 const OWNER_FIELDS: (keyof Owner)[] = ['role', 'firstName', 'firstSurname', 'secondSurname', 'identificationDocument', 'nationality', 'birthDate', 'ownership', 'percentage', 'politicalPosition'];
 
 const share = (owner: Owner) => Number(owner.percentage.replace(',', '.')) || 0;
+const sameDocument = (a: string, b: string) => Boolean(a.trim()) && ownerDocumentKey(a) === ownerDocumentKey(b);
 const fullName = (owner: Owner) => [owner.firstName, owner.firstSurname, owner.secondSurname].filter(Boolean).join(' ');
 
 /** The message of a field's error (a validation descriptor) in the page's language. */
@@ -87,12 +93,19 @@ function useErrorText() {
 }
 
 /** The form of one person: filled in and checked on its own, then saved into the list. */
-function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: Owner): void; onCancel(): void }) {
+function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others: Owner[]; onSave(owner: Owner): void; onCancel(): void }) {
   const intl = useIntl();
   const [refs] = useState(() => Object.fromEntries(OWNER_FIELDS.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Owner, RefObject<HTMLInputElement | null>>);
   const formik = useFormik<Owner>({
     initialValues: owner,
-    validate: async (values) => toFormErrors(await validateSchema(ownerSchema(), values)),
+    validate: async (values) => {
+      const errors = await validateSchema(ownerSchema(), values);
+      // The same person twice is refused here, where the DNI was typed, not only at Continue.
+      if (!errors.identificationDocument && others.some((other) => sameDocument(other.identificationDocument, values.identificationDocument))) {
+        errors.identificationDocument = validationMessage('validations.duplicateOwner');
+      }
+      return toFormErrors(errors);
+    },
     validateOnChange: false,
     onSubmit: (values) => onSave({ ...values, ...(values.role === 'administrator' ? { ownership: '', percentage: '' } : {}) }),
   });
@@ -104,18 +117,23 @@ function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: 
       value: formik.values[name],
       onChange: formik.handleChange as StepField<Owner[K]>['onChange'],
       onBlur: () => void formik.setFieldTouched(name, true),
-      set: (value) => void formik.setFieldValue(name, value, false),
+      // A field showing an error is checked again as it changes: the error goes as soon as the value is good.
+      set: (value) => void formik.setFieldValue(name, value, errors[name]?.error ?? false),
       ...errors[name],
     };
   }
   const text = (name: 'firstName' | 'firstSurname' | 'secondSurname' | 'identificationDocument' | 'birthDate' | 'percentage') => {
     const { ref, value, error, errorText } = bind(name);
-    return { ref, name: `owner-${name}`, value: String(value ?? ''), onChange: (event: { target: { value: string } }) => void formik.setFieldValue(name, event.target.value, false), onBlur: () => void formik.setFieldTouched(name, true), error, errorText };
+    return { ref, name: `owner-${name}`, value: String(value ?? ''), onChange: (event: { target: { value: string } }) => void formik.setFieldValue(name, event.target.value, error), onBlur: () => void formik.setFieldTouched(name, true), error, errorText };
   };
   const { ref: roleRef, value: role, set: setRole, error: roleError, errorText: roleErrorText } = bind('role');
   const { ref: ownershipRef, value: ownership, set: setOwnership, error: ownershipError, errorText: ownershipErrorText } = bind('ownership');
   const { ref: pepRef, value: pep, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = bind('politicalPosition');
   const threshold = REAL_OWNER_THRESHOLD;
+  // The editor replaces the button that opened it: focus goes to its first question still open, not to the page.
+  useEffect(() => {
+    (owner.role ? refs.firstName : refs.role).current?.focus();
+  }, [owner.role, refs]);
   return (
     <fieldset className="dv-owner-editor">
       <legend className="dv-owner-editor__legend">{intl.formatMessage(role === 'administrator' ? messages.editorAdministrator : messages.editorOwner)}</legend>
@@ -137,7 +155,7 @@ function OwnerEditor({ owner, onSave, onCancel }: { owner: Owner; onSave(owner: 
         <TextInput autoComplete="off" label={intl.formatMessage(messages.firstSurname)} {...text('firstSurname')} />
         <TextInput autoComplete="off" label={intl.formatMessage(messages.secondSurname)} {...text('secondSurname')} />
       </div>
-      <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.document)} {...text('identificationDocument')} />
+      <TextInput autoCapitalize="characters" spellCheck={false} autoComplete="off" label={intl.formatMessage(messages.document)} description={intl.formatMessage(messages.documentHint)} {...text('identificationDocument')} />
       <CountrySelect label={intl.formatMessage(messages.nationality)} field={bind('nationality')} />
       <TextInput inputMode="numeric" autoComplete="off" label={intl.formatMessage(messages.birthDate)} description={intl.formatMessage(messages.dateHint)} {...text('birthDate')} />
       {role === 'owner' && (
@@ -198,6 +216,20 @@ export function RoyalOwnersScreen() {
   const form = useAppSelector(selectForm);
   const [editing, setEditing] = useState<{ index: number | null; owner: Owner } | null>(null);
   const [finishFirst, setFinishFirst] = useState(false);
+  // Where focus goes once the editor closes or a row goes away: the saved person's row, else the list.
+  const focusAfter = useRef<{ row: number | null } | null>(null);
+  const setFocusAfter = (target: { row: number | null }) => {
+    focusAfter.current = target;
+  };
+  const rowRefs = useRef<(HTMLLIElement | null)[]>([]);
+  const listFocusRef = useRef<HTMLUListElement>(null);
+  // After the render that closed the editor or removed the row.
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (!target) return;
+    focusAfter.current = null;
+    (rowRefs.current[target.row ?? -1] ?? listFocusRef.current)?.focus();
+  });
   const { formik, field } = useStepForm<OwnersValues>({
     step: 'royal-owners',
     schema: royalOwnersSchema(),
@@ -207,24 +239,48 @@ export function RoyalOwnersScreen() {
   const owners = formik.values.owners;
   const total = owners.reduce((sum, owner) => sum + share(owner), 0);
   const ownerErrors = (formik.errors.owners ?? undefined) as unknown;
-  const listError = formik.submitCount > 0 ? errorText(ownerErrors) : undefined;
-  const errorsOf = (index: number) =>
-    formik.submitCount > 0 && Array.isArray(ownerErrors) && ownerErrors[index] ? Object.values(ownerErrors[index] as Record<string, unknown>).map(errorText).filter(Boolean) : [];
+  const submitted = formik.submitCount > 0;
+  // A rule on the whole list hides its items' errors in the form's errors (and the other way round): each rule is
+  // looked at here, so the total over 100 and a person listed twice are both said.
+  const totalText = intl.formatMessage({ id: 'validations.ownersTotal' }, { max: 100 });
+  const duplicateText = intl.formatMessage({ id: 'validations.duplicateOwner' });
+  const listErrors = submitted
+    ? [
+        ...new Set(
+          [
+            owners.length === 0 ? intl.formatMessage(messages.nobody, { threshold: REAL_OWNER_THRESHOLD }) : errorText(ownerErrors),
+            total > 100 ? totalText : undefined,
+          ].filter((text): text is string => Boolean(text)),
+        ),
+      ]
+    : [];
+  const errorsOf = (index: number) => {
+    if (!submitted) return [];
+    const own = Array.isArray(ownerErrors) && ownerErrors[index] ? Object.values(ownerErrors[index] as Record<string, unknown>).map(errorText) : [];
+    const listedBefore = owners.slice(0, index).some((other) => sameDocument(other.identificationDocument, owners[index].identificationDocument));
+    return [...new Set([...own, listedBefore ? duplicateText : undefined].filter((text): text is string => Boolean(text)))];
+  };
   const { ref: listRef } = field('owners');
   const { ref: indirectRef, value: indirect, set: setIndirect, onBlur: indirectBlur, error: indirectError, errorText: indirectErrorText } = field('indirectOwners');
 
   // The list is kept in USER_FORM as it changes: a reload before Continue loses nobody.
   const setOwners = (next: Owner[]) => {
-    void formik.setFieldValue('owners', next, false);
+    // Once Continue was tried, the list's errors follow it: an error goes as soon as the list is right.
+    void formik.setFieldValue('owners', next, formik.submitCount > 0);
     dispatch(formActions.ownersSubmitted({ owners: next }));
   };
   const save = (owner: Owner) => {
     const next = [...owners];
-    if (editing?.index === null || editing?.index === undefined) next.push(owner);
-    else next[editing.index] = owner;
+    const index = editing?.index ?? next.length;
+    next[index] = owner;
     setOwners(next);
     setEditing(null);
     setFinishFirst(false);
+    setFocusAfter({ row: index });
+  };
+  const cancel = () => {
+    setFocusAfter({ row: editing?.index ?? null });
+    setEditing(null);
   };
   const me: Owner = {
     ...BLANK,
@@ -244,12 +300,23 @@ export function RoyalOwnersScreen() {
         {intl.formatMessage(messages.total, { total: intl.formatNumber(total, { maximumFractionDigits: 2 }) })}
       </p>
       <p id="owners-error" className="dv-step__feedback" role="alert" tabIndex={-1} ref={listRef as never}>
-        {listError}
+        {listErrors.map((text) => (
+          <span key={text} className="dv-owners__list-error">
+            {text}
+          </span>
+        ))}
       </p>
-      <ul className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
+      <ul ref={listFocusRef} tabIndex={-1} className="dv-owners" aria-label={intl.formatMessage(messages.listLabel)}>
         {owners.length === 0 && <li className="dv-owners__empty">{intl.formatMessage(messages.empty)}</li>}
         {owners.map((owner, index) => (
-          <li key={`${owner.identificationDocument}-${index}`} className="dv-owners__item">
+          <li
+            key={`${owner.identificationDocument}-${index}`}
+            ref={(element) => {
+              rowRefs.current[index] = element;
+            }}
+            tabIndex={-1}
+            className="dv-owners__item"
+          >
             <div className="dv-owners__who">
               <strong>{fullName(owner)}</strong>
               <span>{owner.identificationDocument}</span>
@@ -274,7 +341,10 @@ export function RoyalOwnersScreen() {
               <button
                 type="button"
                 className="dv-link-button"
-                onClick={() => setOwners(owners.filter((_, other) => other !== index))}
+                onClick={() => {
+                  setOwners(owners.filter((_, other) => other !== index));
+                  setFocusAfter({ row: null });
+                }}
                 aria-label={intl.formatMessage(messages.remove, { name: fullName(owner) })}
               >
                 {intl.formatMessage(messages.removeShort)}
@@ -284,7 +354,13 @@ export function RoyalOwnersScreen() {
         ))}
       </ul>
       {editing ? (
-        <OwnerEditor key={editing.index ?? 'new'} owner={editing.owner} onSave={save} onCancel={() => setEditing(null)} />
+        <OwnerEditor
+          key={editing.index ?? 'new'}
+          owner={editing.owner}
+          others={owners.filter((_, index) => index !== editing.index)}
+          onSave={save}
+          onCancel={cancel}
+        />
       ) : (
         <div className="dv-owners__add">
           <LoadingButton color="gray" onClick={() => setEditing({ index: null, owner: { ...BLANK, role: 'owner' } })}>

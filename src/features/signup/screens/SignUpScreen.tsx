@@ -20,7 +20,11 @@ import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
-  lead: { id: 'onboarding.signUp.lead', defaultMessage: 'It takes about 10 minutes. Have your ID document and your modelo 036 or 037 at hand.' },
+  // Neutral until the applicant says whether they are self-employed or a company (/register-as).
+  lead: {
+    id: 'onboarding.signUp.lead',
+    defaultMessage: 'It takes about 10 minutes. Have your ID document at hand: we will ask for the rest once we know whether you are self-employed or a company.',
+  },
   email: { id: 'onboarding.signUp.email', defaultMessage: 'E-mail' },
   emailHint: { id: 'onboarding.signUp.emailHint', defaultMessage: 'We will send you a code to confirm it.' },
   idType: { id: 'onboarding.signUp.idType', defaultMessage: 'Your ID document' },
