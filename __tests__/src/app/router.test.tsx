@@ -98,7 +98,7 @@ describe('start-up', () => {
   it('a browser that never signed in does not ask for a session: no 401 on /signUp', async () => {
     server.requests.length = 0;
     const { navigation, store } = renderApp('/signUp');
-    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(await heading('Open your Divilo account')).toBeInTheDocument();
     // A query is registered in the store as soon as a screen subscribes to it: none was.
     expect(Object.keys(store.getState().api.queries)).not.toContainEqual(expect.stringContaining('getSession'));
     expect(server.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('get-session'));
@@ -109,7 +109,7 @@ describe('start-up', () => {
     signedIn();
     server.requests.length = 0;
     const { navigation } = renderApp('/signUp');
-    expect(await heading('Open your business account')).toBeInTheDocument();
+    expect(await heading('Open your Divilo account')).toBeInTheDocument();
     await waitFor(() => expect(server.requests.map((request) => request.url)).toContainEqual(expect.stringContaining('get-session')));
     expect(navigation.leaveApp).not.toHaveBeenCalled();
   });

@@ -41,10 +41,11 @@ describe('browser storage', () => {
     expect(localStorage.length).toBe(0);
   });
 
-  it('clearing the stored session keeps the chosen language', () => {
+  it('clearing the stored session keeps the chosen language, and which refusal page a closed application shows', () => {
     for (const key of Object.values(StorageKey)) saveItem(key, 'x');
     clearStoredSession();
-    expect(Object.keys({ ...localStorage })).toEqual(['locale']);
+    // The refusal page survives its own clearing of the session (a reload, a language switch); a new sign-up forgets it.
+    expect(Object.keys({ ...localStorage }).sort()).toEqual(['CLOSED_APPLICATION', 'locale']);
   });
 });
 
