@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto';
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
