@@ -224,8 +224,12 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     if (decision === 'approved') {
       // Held since the identity was verified; claimed here for an application verified before documents were held.
       await claimOrRefuse(deps, application, now);
-      // The sign-in user is made at verification; made here if that failed half-way.
-      ready = await deps.signInUsers.ensureUser(application, now);
+      // The sign-in user is made at verification; made here if that failed half-way (nothing recorded if it fails).
+      if (application.answers.identityUserSub === undefined) {
+        ready = await deps.signInUsers.ensureUser(application, now).catch((error: unknown) => {
+          throw new ReviewError(`Application ${id} cannot be approved yet: its sign-in user could not be made (${describeFailure(error)}). Nothing was recorded; run the command again`);
+        });
+      }
     }
     const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
     const saved = await recordDecision(deps, ready, { status: decision }, [audit], decision, now);

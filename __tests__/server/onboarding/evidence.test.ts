@@ -208,8 +208,9 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
     expect(record).toContain('Documentos aportados (SHA-256)');
     expect(record).toContain(sha256(pdf));
 
-    expect(await call(server, token, 'POST', 'storage-identity')).toMatchObject({ status: 409, body: { code: 'EVIDENCE_FROZEN' } });
-    expect(await call(server, token, 'POST', 'documents', { kind: 'model036', key })).toMatchObject({ status: 409, body: { code: 'EVIDENCE_FROZEN' } });
+    // A signed application is closed to its token: neither storage credentials nor another document.
+    expect(await call(server, token, 'POST', 'storage-identity')).toMatchObject({ status: 409, body: { code: 'APPLICATION_CLOSED' } });
+    expect(await call(server, token, 'POST', 'documents', { kind: 'model036', key })).toMatchObject({ status: 409, body: { code: 'APPLICATION_CLOSED' } });
   });
 
   it('a document reported while the contract is signed is either refused or signed with: the record page names the document on record', async () => {

@@ -14,10 +14,10 @@ import * as openCodesIndex from './0013_open_codes_index';
 import * as messageBudgets from './0017_message_budgets';
 import * as contractTemplateVersion from './0020_contract_template_version';
 import * as documentEvidence from './0021_document_evidence';
-import * as storageReservations from './0024_storage_reservations';
-import * as reviewEffects from './0027_review_effects';
 import * as idDocumentHolds from './0023_id_document_holds';
+import * as storageReservations from './0024_storage_reservations';
 import * as canonicalIdDocuments from './0025_canonical_id_documents';
+import * as reviewEffects from './0027_review_effects';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,8 +36,8 @@ export const migrations: Record<string, Migration> = {
   '0017_message_budgets': messageBudgets,
   '0020_contract_template_version': contractTemplateVersion,
   '0021_document_evidence': documentEvidence,
-  '0024_storage_reservations': storageReservations,
-  '0027_review_effects': reviewEffects,
   '0023_id_document_holds': idDocumentHolds,
+  '0024_storage_reservations': storageReservations,
   '0025_canonical_id_documents': canonicalIdDocuments,
+  '0027_review_effects': reviewEffects,
 };

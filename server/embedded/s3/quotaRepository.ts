@@ -38,32 +38,42 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
         if (postgres) await sql`select pg_advisory_xact_lock(hashtextextended(${`${bucket}/${area}`}, 0))`.execute(trx);
         await trx.deleteFrom('storage_reservations').where('bucket', '=', bucket).where('area', '=', area).where('created_at', '<', toDbTime(request.staleBefore)).execute();
 
-        const objects = await trx
-          .selectFrom('storage_objects')
-          .select((eb) => eb.fn.sum<string | number | null>('size').as('total'))
-          .where('bucket', '=', bucket)
-          .where('object_key', '>=', area)
-          .where('object_key', '<', prefixEnd(area))
-          // An object written again gives its bytes back when the new version lands.
-          .where('object_key', '!=', key)
-          .executeTakeFirst();
-        let parts = trx
-          .selectFrom('storage_parts as p')
-          .innerJoin('storage_uploads as u', 'u.upload_id', 'p.upload_id')
-          .select((eb) => eb.fn.sum<string | number | null>('p.size').as('total'))
-          .where('u.bucket', '=', bucket)
-          .where('u.object_key', '>=', area)
-          .where('u.object_key', '<', prefixEnd(area));
+        // The area's objects, its parts and the bytes still arriving, read in ONE statement: one snapshot. An upload
+        // that ends records its object and then releases its reservation; separate statements could see the
+        // object missing and the reservation gone, and let two uploads share the last free bytes. One snapshot
+        // sees at least one of them (at worst both: counted twice for a moment, never not at all).
         const { part } = request;
-        if (part) parts = parts.where((eb) => eb.not(eb.and([eb('p.upload_id', '=', part.uploadId), eb('p.part_number', '=', part.partNumber)])));
-        const partsTotal = total(await parts.executeTakeFirst());
-        const reservations = await trx
-          .selectFrom('storage_reservations')
-          .select(['object_key', 'bytes'])
-          .where('bucket', '=', bucket)
-          .where('area', '=', area)
-          .execute();
-        const reservedTotal = reservations.reduce((sum, row) => sum + Number(row.bytes), 0);
+        const sums = await trx
+          .selectNoFrom((eb) => [
+            eb
+              .selectFrom('storage_objects')
+              .select((inner) => inner.fn.sum<string | number | null>('size').as('total'))
+              .where('bucket', '=', bucket)
+              .where('object_key', '>=', area)
+              .where('object_key', '<', prefixEnd(area))
+              // An object written again gives its bytes back when the new version lands.
+              .where('object_key', '!=', key)
+              .as('objects'),
+            eb
+              .selectFrom('storage_parts as p')
+              .innerJoin('storage_uploads as u', 'u.upload_id', 'p.upload_id')
+              .select((inner) => inner.fn.sum<string | number | null>('p.size').as('total'))
+              .where('u.bucket', '=', bucket)
+              .where('u.object_key', '>=', area)
+              .where('u.object_key', '<', prefixEnd(area))
+              .$if(part !== undefined, (query) => query.where((inner) => inner.not(inner.and([inner('p.upload_id', '=', part!.uploadId), inner('p.part_number', '=', part!.partNumber)]))))
+              .as('parts'),
+            eb
+              .selectFrom('storage_reservations')
+              .select((inner) => inner.fn.sum<string | number | null>('bytes').as('total'))
+              .where('bucket', '=', bucket)
+              .where('area', '=', area)
+              .as('reserved'),
+          ])
+          .executeTakeFirstOrThrow();
+        const reservedTotal = Number(sums.reserved ?? 0);
+        const partsTotal = Number(sums.parts ?? 0);
+        const objectsTotal = Number(sums.objects ?? 0);
 
         if (part) {
           // The object a multipart upload makes is its parts: those recorded, those arriving, this one.
@@ -73,11 +83,19 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
             .where('upload_id', '=', part.uploadId)
             .where('part_number', '!=', part.partNumber)
             .executeTakeFirst();
-          const arriving = reservations.filter((row) => row.object_key === key).reduce((sum, row) => sum + Number(row.bytes), 0);
+          const arriving = total(
+            await trx
+              .selectFrom('storage_reservations')
+              .select((eb) => eb.fn.sum<string | number | null>('bytes').as('total'))
+              .where('bucket', '=', bucket)
+              .where('area', '=', area)
+              .where('object_key', '=', key)
+              .executeTakeFirst(),
+          );
           const objectBytes = total(recorded) + arriving + request.bytes;
           if (objectBytes > request.maxObjectBytes) return { refused: 'object' as const, usedBytes: objectBytes - request.bytes };
         }
-        const usedBytes = total(objects) + partsTotal + reservedTotal;
+        const usedBytes = objectsTotal + partsTotal + reservedTotal;
         if (usedBytes + request.bytes > request.maxAreaBytes) return { refused: 'area' as const, usedBytes };
 
         const id = randomUUID();
