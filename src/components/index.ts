@@ -1,5 +1,5 @@
 export { GlobalModal, type GlobalModalProps } from './GlobalModal';
-export { HelpPanel, type HelpPanelProps } from './HelpPanel';
+export { HelpPanel, phoneHref, type HelpPanelProps } from './HelpPanel';
 export { LanguageSelector, type LanguageCode, type LanguageSelectorProps } from './LanguageSelector';
 export { Layout, type LayoutProps } from './Layout';
 export { LoadingButton, INVALID_COLOR_MESSAGE, type ButtonColor, type LoadingButtonProps } from './LoadingButton';

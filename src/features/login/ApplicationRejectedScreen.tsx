@@ -1,10 +1,5 @@
-import { useIntl } from 'react-intl';
-import { Link, useLocation } from 'react-router';
-import { getRuntimeConfig } from '../../config';
 import { describeMessages } from '../../i18n/messages';
-import { carryQuery } from '../../routing/query';
-import { RouteTitle } from '../../routing/RouteTitle';
-import './login.css';
+import { LoginOutcome } from './LoginOutcome';
 
 const messages = describeMessages({
   body: {
@@ -20,17 +15,5 @@ const messages = describeMessages({
 
 /** Where a customer lands whose application the bank rejected: the answer, as the rejection e-mail gives it. */
 export function ApplicationRejectedScreen() {
-  const intl = useIntl();
-  const location = useLocation();
-  const phone = getRuntimeConfig().supportPhone;
-  return (
-    <section className="dv-login" aria-labelledby="rejected-title">
-      <RouteTitle name="application-rejected" id="rejected-title" />
-      <p>{intl.formatMessage(messages.body)}</p>
-      <p className="dv-login__subtitle">
-        {intl.formatMessage(messages.help, { phone: <a key="phone" href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a> })}
-      </p>
-      <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.back)}</Link>
-    </section>
-  );
+  return <LoginOutcome name="application-rejected" titleId="rejected-title" {...messages} />;
 }

@@ -1,10 +1,5 @@
-import { useIntl } from 'react-intl';
-import { Link, useLocation } from 'react-router';
-import { getRuntimeConfig } from '../../config';
 import { describeMessages } from '../../i18n/messages';
-import { carryQuery } from '../../routing/query';
-import { RouteTitle } from '../../routing/RouteTitle';
-import './login.css';
+import { LoginOutcome } from './LoginOutcome';
 
 const messages = describeMessages({
   body: {
@@ -21,17 +16,5 @@ const messages = describeMessages({
 
 /** Where a customer lands whose sign-in the identity service refused with ERR-2809. */
 export function ClientVerificationScreen() {
-  const intl = useIntl();
-  const location = useLocation();
-  const phone = getRuntimeConfig().supportPhone;
-  return (
-    <section className="dv-login" aria-labelledby="verification-title">
-      <RouteTitle name="client-verification" id="verification-title" />
-      <p>{intl.formatMessage(messages.body)}</p>
-      <p className="dv-login__subtitle">
-        {intl.formatMessage(messages.help, { phone: <a key="phone" href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a> })}
-      </p>
-      <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.back)}</Link>
-    </section>
-  );
+  return <LoginOutcome name="client-verification" titleId="verification-title" {...messages} />;
 }

@@ -4,7 +4,7 @@ import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
-import { CodeInput, LoadingButton } from '../../components';
+import { CodeInput, LoadingButton, phoneHref } from '../../components';
 import { getRuntimeConfig } from '../../config';
 import { codeProblem } from '../../forms/codeProblem';
 import { useCountdown } from '../../forms/useCountdown';
@@ -135,7 +135,7 @@ export function ConfirmTelephoneScreen() {
               : intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(blocked.until, { hour: '2-digit', minute: '2-digit' }) })}
           </p>
         </div>
-        <p>{intl.formatMessage(messages.blockedHelp, { phone: () => <a href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a> })}</p>
+        <p>{intl.formatMessage(messages.blockedHelp, { phone: () => <a href={`tel:${phoneHref(phone)}`}>{phone}</a> })}</p>
         <p>
           <Link to={carryQuery('/login', location.search)}>{intl.formatMessage(messages.backToLogin)}</Link>
         </p>

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { phoneHref } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
@@ -79,7 +80,7 @@ function SupportLine() {
   return (
     <p>
       {intl.formatMessage(messages.support, {
-        phone: () => <a href={`tel:${phone.replace(/[^+\d]/g, '')}`}>{phone}</a>,
+        phone: () => <a href={`tel:${phoneHref(phone)}`}>{phone}</a>,
       }) as ReactNode}
     </p>
   );
