@@ -6,9 +6,9 @@ import { mayAccess } from './access';
 import type { S3Request, StorageContext } from './context';
 import { errors, S3Error } from './errors';
 import { removeObjectFiles } from './files';
-import { readSmallBody } from './http';
+import { parseXmlBody, readSmallBody } from './http';
 import { auditWrite } from './writeAudit';
-import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
+import { element, textElement, xmlDocument } from './xml';
 
 const MAX_KEYS = 1000;
 /** 1000 keys of 1024 bytes, with their markup. */
@@ -33,14 +33,7 @@ function checkBodyDigest(s3: S3Request, body: Buffer): void {
 }
 
 function parseDeleteRequest(body: Buffer): { keys: string[]; quiet: boolean } {
-  let root;
-  try {
-    root = parseXml(body.toString('utf8'));
-  } catch (error) {
-    if (error instanceof XmlSyntaxError) throw errors.malformedXml();
-    throw error;
-  }
-  if (root.name !== 'Delete') throw errors.malformedXml();
+  const root = parseXmlBody(body, 'Delete');
   const objects = root.children.filter((child) => child.name === 'Object');
   if (objects.length === 0 || objects.length > MAX_KEYS) throw errors.malformedXml();
   const keys = objects.map((object) => {

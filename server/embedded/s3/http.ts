@@ -9,6 +9,7 @@ import { checkChunkedHeaders, decodeAwsChunked, STREAMING_PAYLOADS } from './chu
 import { errors, S3Error } from './errors';
 import { receiveFile, type WrittenFile } from './files';
 import type { BodyHashing, DigestName } from './hashing';
+import { parseXml, XmlSyntaxError, type XmlNode } from './xml';
 
 export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
@@ -206,4 +207,17 @@ export function evaluateConditions(headers: IncomingHttpHeaders, etag: string, l
   if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag) ? 'not-modified' : 'proceed';
   if (ifModifiedSince !== undefined && modified <= ifModifiedSince) return 'not-modified';
   return 'proceed';
+}
+
+/** A request's XML body whose root element must be `root`: MalformedXML when it does not parse or is another document. */
+export function parseXmlBody(body: Buffer, root: string): XmlNode {
+  let document: XmlNode;
+  try {
+    document = parseXml(body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof XmlSyntaxError) throw errors.malformedXml();
+    throw error;
+  }
+  if (document.name !== root) throw errors.malformedXml();
+  return document;
 }

@@ -7,9 +7,9 @@ import { auditWrite } from './writeAudit';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, PartFileError, removeObjectFiles, removeQuietly, UPLOAD_ID, uploadDir } from './files';
-import { checkEmptyPayload, contentTypeOf, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
+import { checkEmptyPayload, contentTypeOf, parseXmlBody, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
 import type { UploadRecord } from './repository';
-import { element, parseXml, textElement, xmlDocument, XmlSyntaxError } from './xml';
+import { element, textElement, xmlDocument } from './xml';
 
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 export const MAX_PART_BYTES = 5 * 1024 ** 3;
@@ -92,14 +92,8 @@ export async function uploadPart(context: StorageContext, s3: S3Request) {
 
 /** The parts the client lists in CompleteMultipartUpload, in its order. */
 function parseCompleteRequest(body: Buffer): { partNumber: number; etag: string }[] {
-  let root;
-  try {
-    root = parseXml(body.toString('utf8'));
-  } catch (error) {
-    if (error instanceof XmlSyntaxError) throw errors.malformedXml();
-    throw error;
-  }
-  if (root.name !== 'CompleteMultipartUpload' || root.children.length === 0) throw errors.malformedXml();
+  const root = parseXmlBody(body, 'CompleteMultipartUpload');
+  if (root.children.length === 0) throw errors.malformedXml();
   return root.children.map((part) => {
     if (part.name !== 'Part') throw errors.malformedXml();
     const number = part.children.find((child) => child.name === 'PartNumber')?.text.trim();
