@@ -2,9 +2,7 @@
 // the legal forms of each, the documents the server checked, the first-year rule of the modelo 200 on the
 // server's clock, the owners (25% and 25.01%, over 100, twice, a bad ID, administrators, a PEP raising the risk),
 // idempotent saves, the contract naming the company, and `npm run admin show` with its document links.
-import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
-import { outboxSender } from '../../../server/services/messaging/outboxSender';
-import { loadServerSecret } from '../../../server/services/serverSecret';
+import { adminProgram } from '../../../scripts/admin';
 import { pageTexts } from '../pdfInspection';
 import { plainPdf } from '../pdfs';
 import { renderContract } from '../../../server/services/contract';
@@ -12,6 +10,7 @@ import { loadContractTemplates } from '../../../server/services/contractTemplate
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
 import { describeEachDialect } from '../helpers';
 import { startLoginServerOn } from '../login/loginServer';
+import { reviewDependenciesOf } from './reviewDependencies';
 
 const BEFORE_COMPANY = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as'];
 const INFO = { socialDenomination: 'Martín Software S.L.', legalForm: 'SL', cnae: '62.10', foundedDate: '15/06/2019' };
@@ -262,20 +261,7 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     const who = await companyApplication(upTo('articles-of-association'), { cif: 'B12345674', ...INFO, owners: [owner()] });
     await checkedPdf(who, 'companyDeeds');
     const lines: string[] = [];
-    const secret = loadServerSecret(server.config.dataDir, server.config.serverSecret);
-    const deps = async () => ({
-      db: server.app.db,
-      applications: server.app.applications,
-      contracts: server.app.contracts,
-      identity: server.app.identity,
-      signInUsers: server.app.signInUsers,
-      auditLog: server.app.auditLog,
-      // The bank's notices go straight to the provider, as `npm run admin` sends them.
-      messages: outboxSender(server.app.db, server.app.log),
-      documents: documentsWithLinks(server.app.db, server.config, secret),
-      supportPhone: server.config.supportPhone,
-      close: async () => undefined,
-    });
+    const deps = async () => ({ ...reviewDependenciesOf(server, { links: true }), close: async () => undefined });
     await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);
     const shown = JSON.parse(lines.join('\n')) as { answers: Record<string, unknown>; documents: { kind: string; link: string }[] };
     expect(shown.answers).toMatchObject({ socialDenomination: 'Martín Software S.L.', owners: [{ firstName: 'Lucía', percentage: '60' }] });

@@ -4,9 +4,8 @@
 // reaches the copies), the identity data the check compared, and the bank's review reading the copies.
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { adminProgram, documentsWithLinks } from '../../../scripts/admin';
+import { adminProgram } from '../../../scripts/admin';
 import { embeddedStorageCredentials, storageAreaOf } from '../../../server/plugins/storage';
-import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
 import { describeEachDialect } from '../helpers';
@@ -15,6 +14,7 @@ import { plainPdf } from '../pdfs';
 import { pageTexts } from '../pdfInspection';
 import { lastCode, startLoginServerOn } from '../login/loginServer';
 import { call, consentAndSign, PHONE, readyToSign, STEPS_BEFORE_PASSWORD } from './signing';
+import { reviewDependenciesOf } from './reviewDependencies';
 
 type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
 const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: 'Núñez', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };
@@ -247,19 +247,7 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
     const who = await applicant();
     const { keys, files } = await photosOf(who);
     expect((await call(server, who.bearer, 'POST', 'identity-check', keys)).status).toBe(200);
-    const secret = loadServerSecret(server.config.dataDir, server.config.serverSecret);
-    const deps = async () => ({
-      db: server.app.db,
-      applications: server.app.applications,
-      contracts: server.app.contracts,
-      identity: server.app.identity,
-      signInUsers: server.app.signInUsers,
-      supportPhone: server.config.supportPhone,
-      auditLog: server.app.auditLog,
-      messages: outboxSender(server.app.db, server.app.log),
-      documents: documentsWithLinks(server.app.db, server.config, secret),
-      close: async () => undefined,
-    });
+    const deps = async () => ({ ...reviewDependenciesOf(server, { links: true }), close: async () => undefined });
     const show = async () => {
       const lines: string[] = [];
       await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);

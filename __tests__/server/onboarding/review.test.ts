@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { adminProgram } from '../../../scripts/admin';
-import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import { reviewEffectRepository } from '../../../server/repositories/reviewEffectRepository';
 import {
   approveApplication,
@@ -22,23 +21,14 @@ import {
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
 import { consentAndSign, readyToSign, setPasswordOf, signUpAndConfirm } from './signing';
+import { reviewDependenciesOf } from './reviewDependencies';
 
 describeEachDialect('onboarding: the review', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   let deps: ReviewDependencies;
   beforeAll(async () => {
     server = await startLoginServerOn(dialect);
-    deps = {
-      db: server.app.db,
-      applications: server.app.applications,
-      contracts: server.app.contracts,
-      identity: server.app.identity,
-      signInUsers: server.app.signInUsers,
-      auditLog: server.app.auditLog,
-      // The bank's notices go straight to the provider, as `npm run admin` sends them.
-      messages: outboxSender(server.app.db, server.app.log),
-      supportPhone: server.config.supportPhone,
-    };
+    deps = reviewDependenciesOf(server);
   });
   afterAll(() => server.close());
 

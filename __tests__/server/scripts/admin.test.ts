@@ -2,10 +2,10 @@
 // table that fits the terminal, and an application's audit trail from the sign-up on.
 import { randomUUID } from 'node:crypto';
 import { adminProgram, applicationTable, cut } from '../../../scripts/admin';
-import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import type { ApplicationSummary, ReviewDependencies } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { passCaptcha, startLoginServerOn } from '../login/loginServer';
+import { reviewDependenciesOf } from '../onboarding/reviewDependencies';
 
 const summary = (overrides: Partial<ApplicationSummary>): ApplicationSummary => ({
   id: '5f0c4a52-1d1e-4c55-9d3a-3f7f0b3c2a11',
@@ -67,16 +67,7 @@ describeEachDialect('npm run admin on applications made through the API', (diale
   let deps: ReviewDependencies;
   beforeAll(async () => {
     server = await startLoginServerOn(dialect);
-    deps = {
-      db: server.app.db,
-      applications: server.app.applications,
-      contracts: server.app.contracts,
-      identity: server.app.identity,
-      signInUsers: server.app.signInUsers,
-      supportPhone: server.config.supportPhone,
-      auditLog: server.app.auditLog,
-      messages: outboxSender(server.app.db, server.app.log),
-    };
+    deps = reviewDependenciesOf(server);
   });
   afterAll(() => server.close());
 
