@@ -14,12 +14,12 @@ import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cogn
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
-import { freePort } from '../server/helpers';
+import { freePort, postgresUrlInSchema } from '../server/helpers';
 import { documentPhoto, realSelfie } from '../server/images';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { plainPdf } from '../server/pdfs';
 import { loadBalancer, redisAnswers, startServerProcess, type LoadBalancer, type ServerProcess } from '../server/processes';
-import { deployToMoto, motoUnavailable, REGION, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { deployToMoto, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const unavailable = motoUnavailable() ?? (redisAnswers(redisUrl) ? undefined : `no Redis answers at ${new URL(redisUrl).host} (REDIS_URL)`);
@@ -75,18 +75,11 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     serverEnv = {
       PUBLIC_URL: base,
       DATA_DIR: dataDir,
-      DATABASE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: postgresUrlInSchema(postgres, schema),
       SERVER_SECRET: Buffer.alloc(32, 7).toString('base64'),
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
-      AWS_REGION: REGION,
-      AWS_ENDPOINT_URL: moto.endpoint,
-      AWS_ACCESS_KEY_ID: deployment.server.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: deployment.server.secretAccessKey,
-      COGNITO_USER_POOL_ID: deployment.userPoolId,
-      COGNITO_CLIENT_ID: deployment.clientId,
-      COGNITO_IDENTITY_POOL_ID: deployment.identityPoolId,
-      S3_BUCKET: deployment.bucket,
+      ...serverEnvOnMoto(moto, deployment),
       IDENTITY_PROVIDER: 'manual',
       RATE_LIMIT_MAX: '5000',
       RATE_LIMIT_SENSITIVE_MAX: '1000',

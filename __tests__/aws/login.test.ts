@@ -9,8 +9,8 @@ import { ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGat
 import { createIdentityService } from '../../server/services/identity';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { startServerProcess, type ServerProcess } from '../server/processes';
-import { freePort } from '../server/helpers';
-import { deployToMoto, motoUnavailable, REGION, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { freePort, postgresUrlInSchema } from '../server/helpers';
+import { deployToMoto, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
 
 // The server as it runs on AWS, against an AWS emulator (moto) with IAM enforcement on and the resources made
 // from the deployment's own template: the server signs with an IAM user that has exactly the deployed server
@@ -65,17 +65,9 @@ describeOnMoto('the server on "AWS" (moto, IAM enforced)', () => {
       PORT: String(port),
       PUBLIC_URL: base,
       DATA_DIR: dataDir,
-      DATABASE_URL: `${postgres}${postgres.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: postgresUrlInSchema(postgres, schema),
       SERVER_SECRET: Buffer.alloc(32, 9).toString('base64'),
-      AWS_REGION: REGION,
-      // One endpoint for every AWS service, as the SDK reads it: the browser's configuration and the key fetch follow it.
-      AWS_ENDPOINT_URL: moto.endpoint,
-      AWS_ACCESS_KEY_ID: deployment.server.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: deployment.server.secretAccessKey,
-      COGNITO_USER_POOL_ID: deployment.userPoolId,
-      COGNITO_CLIENT_ID: deployment.clientId,
-      COGNITO_IDENTITY_POOL_ID: deployment.identityPoolId,
-      S3_BUCKET: deployment.bucket,
+      ...serverEnvOnMoto(moto, deployment),
       RATE_LIMIT_SENSITIVE_MAX: '1000',
       LOG_LEVEL: 'warn',
     });

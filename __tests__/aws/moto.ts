@@ -150,6 +150,23 @@ export interface Deployment {
   server: Credentials;
 }
 
+/**
+ * The server's environment on the emulator: the deployment's resources, signed as the server's IAM user, and one
+ * endpoint for every AWS service, as the SDK reads it (the browser's configuration and the key fetch follow it).
+ */
+export function serverEnvOnMoto(moto: Moto, deployment: Deployment): Record<string, string> {
+  return {
+    AWS_REGION: REGION,
+    AWS_ENDPOINT_URL: moto.endpoint,
+    AWS_ACCESS_KEY_ID: deployment.server.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: deployment.server.secretAccessKey,
+    COGNITO_USER_POOL_ID: deployment.userPoolId,
+    COGNITO_CLIENT_ID: deployment.clientId,
+    COGNITO_IDENTITY_POOL_ID: deployment.identityPoolId,
+    S3_BUCKET: deployment.bucket,
+  };
+}
+
 /** Makes the template's identity, storage and server-permission resources in moto. `appOrigin` stands for PublicUrl. */
 export async function deployToMoto(moto: Moto, template: Template, appOrigin: string): Promise<Deployment> {
   const config = { region: REGION, endpoint: moto.endpoint, credentials: moto.admin };

@@ -39,6 +39,11 @@ function noticePostgresSkipped(): void {
   process.stderr.write('DATABASE_URL is not set: the PostgreSQL variants of the database tests are skipped.\n');
 }
 
+/** A PostgreSQL URL whose connections work in `schema` (a server process of its own on a test's schema). */
+export function postgresUrlInSchema(url: string, schema: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
 /**
  * The databases repository tests run on: always SQLite; PostgreSQL too when DATABASE_URL is set. The
  * PostgreSQL cases are reported as skipped (never as passed) when it is not.

@@ -16,7 +16,7 @@ import { onboardingTokens } from '../../server/services/onboardingTokens';
 import { deriveKey } from '../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
 import { sealForServer } from '../../src/features/recovery/sealForServer';
-import { freePort } from './helpers';
+import { freePort, postgresUrlInSchema } from './helpers';
 import { passCaptcha, signIn, verificationSignature } from './login/loginServer';
 import { loadBalancer, redisAnswers, startServerProcess, type LoadBalancer, type ServerProcess } from './processes';
 import { plainPdf } from './pdfs';
@@ -74,7 +74,7 @@ const pdf = plainPdf({ size: 2048 });
       PUBLIC_URL: `http://127.0.0.1:${internal.port}`,
       DATA_DIR: dataDir,
       // The schema goes in the URL as libpq's `options`; every replica the same.
-      DATABASE_URL: `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: postgresUrlInSchema(postgresUrl!, schema),
       SERVER_SECRET: secret.toString('base64'),
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
