@@ -251,7 +251,8 @@ const COMPANY_TEXT = {
     founded: 'Date of incorporation', deeds: 'Deeds of incorporation', articles: 'Articles of association (estatutos)', employees: 'Number of employees',
     turnover: 'Yearly turnover, in euros', addOwner: 'Add a beneficial owner', addMe: 'Add myself', role: 'A beneficial owner (more than 25%)', direct: 'Directly',
     percentage: 'Share of capital or votes (%)', pepNo: 'No, they are not', save: 'Save this person', firstName: 'First name', firstSurname: 'First surname',
-    document: 'DNI or NIE', birthDate: 'Date of birth', indirectNo: 'No, all directly', operative: 'Countries where the company has offices or staff',
+    document: 'DNI or NIE', birthDate: 'Date of birth', indirectNo: 'No, all directly',
+    onlySpain: 'No, only in Spain', companyAssets: "Where do the company's assets come from?",
     kind: 'What does the company mainly do?', subsidiariesNone: 'No, none', total: 'The shares add up to more than 100%',
   },
   es: {
@@ -259,7 +260,8 @@ const COMPANY_TEXT = {
     founded: 'Fecha de constitución', deeds: 'Escritura de constitución', articles: 'Estatutos sociales', employees: 'Número de empleados',
     turnover: 'Facturación anual, en euros', addOwner: 'Añadir un titular real', addMe: 'Añadirme a mí', role: 'Titular real (más del 25 %)', direct: 'Directamente',
     percentage: 'Participación en el capital o los votos (%)', pepNo: 'No, no lo es', save: 'Guardar esta persona', firstName: 'Nombre', firstSurname: 'Primer apellido',
-    document: 'DNI o NIE', birthDate: 'Fecha de nacimiento', indirectNo: 'No, todo directamente', operative: 'Países en los que la sociedad tiene oficinas o personal',
+    document: 'DNI o NIE', birthDate: 'Fecha de nacimiento', indirectNo: 'No, todo directamente',
+    onlySpain: 'No, solo en España', companyAssets: '¿De dónde procede el patrimonio de la sociedad?',
     kind: '¿A qué se dedica principalmente la sociedad?', subsidiariesNone: 'No, ninguna', total: 'Los porcentajes suman más del 100 %',
   },
 } as const;
@@ -327,11 +329,12 @@ export async function addOwner(page: Page, lang: Lang, share: string, person?: {
 export async function tellUsMoreCompany(page: Page, lang: Lang) {
   const t = { ...TEXT[lang], ...COMPANY_TEXT[lang] };
   await arrived(page, /\/tell-us-more-company/);
+  await page.getByLabel(t.onlySpain).check();
   await page.getByLabel(t.kind).selectOption('services');
   await page.getByLabel(t.subsidiariesNone).check();
   await page.getByLabel(t.product).check();
   await page.getByLabel(t.funds).selectOption('business-activity');
-  await page.getByLabel(t.assets).selectOption('business-activity');
+  await page.getByLabel(t.companyAssets).selectOption('business-activity');
   await page.getByLabel(t.notPep, { exact: true }).check();
   await continueOn(page, lang, /\/divilo-password/);
 }

@@ -27,6 +27,8 @@ export const PERSON_TYPES = ['freelance', 'company'] as const;
 export const SELF_EMPLOYED_TAX_REGIMES = ['direct-normal', 'direct-simplified', 'objective'] as const;
 export const DIVILO_PRODUCTS = ['account', 'account-and-cards', 'account-cards-and-payments'] as const;
 export const FUNDS_ORIGINS = ['business-activity', 'savings', 'salary', 'inheritance-or-gift', 'investments', 'loan', 'other'] as const;
+/** Where a company's money comes from: a company has no salary, savings or inheritance of its own. */
+export const COMPANY_FUNDS_ORIGINS = ['business-activity', 'partners-contributions', 'investments', 'loan', 'grants', 'other'] as const;
 /** The documents of the identity check, uploaded as JPEG or PNG. */
 export const IDENTITY_IMAGE_KINDS = ['documentFront', 'documentBack', 'selfie'] as const;
 
@@ -335,9 +337,17 @@ export const royalOwnersSchema = (options: StepSchemaOptions = {}) =>
     indirectOwners: boolean().test(rules.required()),
   });
 
-/** /tell-us-more-company: what the freelancer's step asks, and the company's countries, kind and subsidiaries. */
+/**
+ * /tell-us-more-company: what the freelancer's step asks, with a company's origins of money, and whether it has
+ * offices or staff abroad (it is established in Spain: its CIF says so) and where, its kind and subsidiaries.
+ */
 export const tellUsMoreCompanySchema = tellUsMoreFreelanceSchema.shape({
-  operativeCountries: array(string().test(country())).test(rules.required()),
+  foundsOrigin: string().test(rules.required()).test(oneOf(COMPANY_FUNDS_ORIGINS)),
+  assetsOrigin: string().test(rules.required()).test(oneOf(COMPANY_FUNDS_ORIGINS)),
+  establishedAbroad: boolean().test(rules.required()),
+  operativeCountries: array(string().test(country()).test(check('validations.choice', (value) => value !== 'ES'))).test(
+    rules.requiredIf('establishedAbroad', (abroad) => abroad === true),
+  ),
   kindOfCompany: string().test(rules.required()).test(oneOf(KINDS_OF_COMPANY)),
   subsidiaries: string().test(rules.required()).test(oneOf(SUBSIDIARIES)),
 });

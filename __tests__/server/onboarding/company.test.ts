@@ -18,8 +18,9 @@ const ADDRESS = { companyAddress: 'Paseo de la Castellana 100', companyAdditiona
 const NUMBERS = { employeeNumber: '12', bussinesVolume: '850000' };
 const MORE = {
   website: '',
-  operativeCountries: ['ES'],
   countriesWhereOperate: ['ES', 'PT'],
+  establishedAbroad: false,
+  operativeCountries: [],
   kindOfCompany: 'services',
   subsidiaries: 'none',
   diviloProduct: 'account',
@@ -235,11 +236,26 @@ describeEachDialect('onboarding: the company path', (dialect) => {
 
   it('tell-us-more-company, then the closing steps; a freelancer cannot use a company step', async () => {
     const who = await companyApplication(upTo('tell-us-more-company'), { cif: 'B12345674', ...INFO, owners: [owner()], indirectOwners: false });
-    expect(fieldsOf((await save('/moreinfo', who.bearer, { ...MORE, kindOfCompany: 'bank', operativeCountries: [] })).body)).toEqual({
+    expect(fieldsOf((await save('/moreinfo', who.bearer, { ...MORE, kindOfCompany: 'bank', establishedAbroad: true, operativeCountries: [] })).body)).toEqual({
       kindOfCompany: 'validations.choice',
       operativeCountries: 'validations.required',
     });
     expect((await save('/moreinfo', who.bearer, MORE)).body).toMatchObject({ next: 'divilo-password', application: { currentStep: 'divilo-password' } });
+
+    const saved = async () => (await server.app.applications.find(who.id))!.answers;
+    expect(await saved()).toMatchObject({ establishedAbroad: false, operativeCountries: [] });
+    // A company has no salary, savings or inheritance of its own; Spain is not abroad; the question is answered.
+    expect(fieldsOf((await save('/moreinfo', who.bearer, { ...MORE, foundsOrigin: 'salary', assetsOrigin: 'inheritance-or-gift' })).body)).toEqual({
+      foundsOrigin: 'validations.choice',
+      assetsOrigin: 'validations.choice',
+    });
+    expect(fieldsOf((await save('/moreinfo', who.bearer, { ...MORE, establishedAbroad: true, operativeCountries: ['PT', 'ES'] })).body)).toEqual({ 'operativeCountries[1]': 'validations.choice' });
+    expect(fieldsOf((await save('/moreinfo', who.bearer, { ...MORE, establishedAbroad: undefined })).body)).toEqual({ establishedAbroad: 'validations.required' });
+    // Countries abroad are kept only with a yes; a company's own origins are taken.
+    expect((await save('/moreinfo', who.bearer, { ...MORE, establishedAbroad: false, operativeCountries: ['FR'] })).status).toBe(200);
+    expect((await saved()).operativeCountries).toEqual([]);
+    expect((await save('/moreinfo', who.bearer, { ...MORE, establishedAbroad: true, operativeCountries: ['FR'], foundsOrigin: 'partners-contributions', assetsOrigin: 'grants' })).status).toBe(200);
+    expect(await saved()).toMatchObject({ establishedAbroad: true, operativeCountries: ['FR'], foundsOrigin: 'partners-contributions', assetsOrigin: 'grants' });
 
     const freelancer = await server.app.applications.create(
       { email: `freelancer-${dialect}@example.com`, idDocument: '00000001R', answers: { residenceCountry: 'ES' }, completedSteps: BEFORE_COMPANY, language: 'es' },

@@ -172,8 +172,9 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
     schema: () => tellUsMoreCompanySchema,
     fields: {
       website: 'string',
-      operativeCountries: 'countries',
       countriesWhereOperate: 'countries',
+      establishedAbroad: 'boolean',
+      operativeCountries: 'countries',
       kindOfCompany: 'string',
       subsidiaries: 'string',
       diviloProduct: 'string',
@@ -181,7 +182,8 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
       assetsOrigin: 'string',
       politicalPosition: 'boolean',
     },
-    normalise: withWebsite,
+    // Only the countries abroad are kept, and none when it has no offices or staff outside Spain.
+    normalise: (body) => ({ ...withWebsite(body), operativeCountries: body.establishedAbroad === true ? body.operativeCountries : [] }),
   },
 ];
 

@@ -74,6 +74,9 @@ export interface OnboardingForm {
   companyCountry: string;
   // Company extra
   website: string;
+  /** Whether the company has offices or staff outside Spain; null until answered. */
+  establishedAbroad: boolean | null;
+  /** The countries abroad where it has them. */
   operativeCountries: string[];
   countriesWhereOperate: string[];
   kindOfCompany: string;
@@ -157,6 +160,7 @@ export const initialFormState: OnboardingForm = {
   companyCity: '',
   companyCountry: '',
   website: '',
+  establishedAbroad: null,
   operativeCountries: [],
   countriesWhereOperate: [],
   kindOfCompany: '',

@@ -7,7 +7,7 @@ import esCountries from 'i18n-iso-countries/langs/es.json';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import { Combobox, type ComboboxOption } from '../../components';
+import { Combobox, RadioGroup, type ComboboxOption } from '../../components';
 import { activityIndex, loadSynonyms, type Catalogue, type SynonymEntry } from '../../data/activityIndexes';
 import { CNAE_ACTIVITIES } from '../../data/cnae';
 import { IAE_ACTIVITIES } from '../../data/iae';
@@ -90,11 +90,22 @@ export function DialingCountrySelect({ label, field, countries: only }: PickerPr
 }
 
 /** Several countries: a picker that adds each chosen one to a list of removable chips. */
-export function CountriesSelect({ label, description, field: { ref, name, value, set, onBlur, error, errorText } }: { label: string; description?: ReactNode; field: StepField<string[]> }) {
+export function CountriesSelect({
+  label,
+  description,
+  exclude,
+  field: { ref, name, value, set, onBlur, error, errorText },
+}: {
+  label: string;
+  description?: ReactNode;
+  /** Countries the question leaves out (Spain, where the question is about abroad). */
+  exclude?: string;
+  field: StepField<string[]>;
+}) {
   const intl = useIntl();
   const { noMatches, placeholder, locale } = usePickerTexts();
   const [picking, setPicking] = useState('');
-  const options = useMemo(() => countryOptions(locale).filter((option) => !value.includes(option.value)), [locale, value]);
+  const options = useMemo(() => countryOptions(locale).filter((option) => !value.includes(option.value) && option.value !== exclude), [locale, value, exclude]);
   const nameOf = (code: string) => countries.getName(code, locale) ?? code;
   return (
     <>
@@ -203,6 +214,46 @@ export function ActivityCnaeSelect({ label, description, field }: PickerProps) {
       maxResults={ACTIVITY_RESULTS}
       search={search}
       {...comboboxProps(field)}
+    />
+  );
+}
+
+/** A yes-or-no question as two radios, its answer a boolean (undefined until chosen). */
+export function YesNoGroup({
+  legend,
+  description,
+  yes,
+  no,
+  noFirst = false,
+  name,
+  field: { ref, name: fieldName, value, set, onBlur, error, errorText },
+}: {
+  legend: string;
+  description?: string;
+  yes: string;
+  no: string;
+  /** "No" first, where it is the common answer. */
+  noFirst?: boolean;
+  /** The radios' name, when the field's own could clash with another form on the page. */
+  name?: string;
+  field: StepField<boolean | undefined>;
+}) {
+  const options = [
+    { value: 'yes', label: yes },
+    { value: 'no', label: no },
+  ];
+  return (
+    <RadioGroup
+      legend={legend}
+      description={description}
+      options={noFirst ? options.reverse() : options}
+      name={name ?? fieldName}
+      ref={ref}
+      value={value === undefined ? '' : value ? 'yes' : 'no'}
+      onChange={(chosen) => set(chosen === 'yes')}
+      onBlur={onBlur}
+      error={error}
+      errorText={errorText}
     />
   );
 }

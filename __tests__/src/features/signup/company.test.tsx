@@ -212,14 +212,54 @@ describe('/royal-owners', () => {
 describe('/tell-us-more-company', () => {
   it('offers a company the origins of money that fit a company, not a salary or savings', async () => {
     renderApp('/tell-us-more-company', { state: midWizard() });
-    for (const label of ['Where will the money in the account come from?', 'Where do your assets come from?']) {
+    for (const label of ['Where will the money in the account come from?', "Where do the company's assets come from?"]) {
       const select = await screen.findByLabelText(label, {}, { timeout: 20_000 });
       const options = within(select).getAllByRole('option').map((option) => option.getAttribute('value'));
-      expect(options).toContain('business-activity');
+      expect(options).toEqual(expect.arrayContaining(['business-activity', 'partners-contributions', 'grants']));
       expect(options).not.toContain('salary');
       expect(options).not.toContain('savings');
       expect(options).not.toContain('inheritance-or-gift');
     }
+    expect(screen.queryByLabelText('Where do your assets come from?')).toBeNull();
+  });
+
+  it('asks one list of countries, and the countries abroad only of a company that has offices or staff there', async () => {
+    const MORE = 'onboarding-management-private/legalperson/company/moreinfo';
+    answers[MORE] = (request) => saved('divilo-password', request.body as Record<string, unknown>);
+    const { user, router } = renderApp('/tell-us-more-company', { state: midWizard() });
+    const abroad = await screen.findByRole('group', { name: 'Does the company have offices or staff outside Spain?' }, { timeout: 20_000 });
+    expect(screen.getAllByRole('combobox', { name: /^Countries/ })).toHaveLength(1);
+    expect(screen.queryByRole('combobox', { name: 'Countries outside Spain where it has offices or staff' })).toBeNull();
+
+    await user.click(within(abroad).getByRole('radio', { name: 'Yes, abroad too' }));
+    const where = screen.getByRole('combobox', { name: 'Countries outside Spain where it has offices or staff' });
+    await user.type(where, 'Españ');
+    expect(screen.queryByRole('option', { name: /España|Spain/ })).toBeNull();
+    await user.clear(where);
+    await user.type(where, 'Portugal');
+    await user.click(await screen.findByRole('option', { name: /Portugal/ }));
+
+    // Changing the answer to "no" sends no countries abroad, whatever was picked before.
+    await user.click(within(abroad).getByRole('radio', { name: 'No, only in Spain' }));
+    await user.selectOptions(screen.getByLabelText('What does the company mainly do?'), 'services');
+    await user.click(screen.getByRole('radio', { name: 'No, none' }));
+    await user.click(screen.getByRole('radio', { name: 'A business account' }));
+    await user.selectOptions(screen.getByLabelText('Where will the money in the account come from?'), 'partners-contributions');
+    await user.selectOptions(screen.getByLabelText("Where do the company's assets come from?"), 'business-activity');
+    await user.click(screen.getByRole('radio', { name: "No, I don't" }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/divilo-password'));
+    const [request] = server.requests.filter((r) => pathOf(r) === MORE);
+    expect(request.body).toMatchObject({ countriesWhereOperate: ['ES'], establishedAbroad: false, foundsOrigin: 'partners-contributions' });
+    expect((request.body as { operativeCountries: string[] }).operativeCountries).not.toContain('ES');
+  });
+
+  it('shows an application saved with offices abroad as a yes, with Spain left out of the list abroad', async () => {
+    renderApp('/tell-us-more-company', { state: midWizard({ foundsOrigin: 'business-activity', operativeCountries: ['ES', 'PT'] }) });
+    const abroad = await screen.findByRole('group', { name: 'Does the company have offices or staff outside Spain?' }, { timeout: 20_000 });
+    expect(within(abroad).getByRole('radio', { name: 'Yes, abroad too' })).toBeChecked();
+    const chips = screen.getByRole('list', { name: 'Countries outside Spain where it has offices or staff' });
+    expect(within(chips).getAllByRole('listitem').map((item) => item.textContent)).toEqual([expect.stringMatching(/^Portugal/)]);
   });
 
   it("takes the applicant's politically exposed answer from their own entry among the owners: asked once", async () => {

@@ -3,9 +3,9 @@ import { useAppSelector } from '../../../app/hooks';
 import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
-import { DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
+import { COMPANY_FUNDS_ORIGINS, DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
-import { CountriesSelect } from '../pickers';
+import { CountriesSelect, YesNoGroup } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
 
@@ -21,10 +21,13 @@ const messages = describeMessages({
   'account-cards-and-payments': { id: 'onboarding.tell-us-more.product.account-cards-and-payments', defaultMessage: 'An account, cards and payment collection' },
   fundsOrigin: { id: 'onboarding.tell-us-more.fundsOrigin', defaultMessage: 'Where will the money in the account come from?' },
   assetsOrigin: { id: 'onboarding.tell-us-more.assetsOrigin', defaultMessage: 'Where do your assets come from?' },
+  companyAssetsOrigin: { id: 'onboarding.tell-us-more.companyAssetsOrigin', defaultMessage: "Where do the company's assets come from?" },
   choose: { id: 'onboarding.select.choose', defaultMessage: 'Choose…' },
-  operativeCountries: { id: 'onboarding.tell-us-more.operativeCountries', defaultMessage: 'Countries where the company has offices or staff' },
-  operativeCountriesHint: { id: 'onboarding.tell-us-more.operativeCountriesHint', defaultMessage: 'Add each country where it is established.' },
-  companyCountries: { id: 'onboarding.tell-us-more.companyCountries', defaultMessage: 'Countries where the company does business' },
+  establishedAbroad: { id: 'onboarding.tell-us-more.establishedAbroad', defaultMessage: 'Does the company have offices or staff outside Spain?' },
+  'establishedAbroad.no': { id: 'onboarding.tell-us-more.establishedAbroad.no', defaultMessage: 'No, only in Spain' },
+  'establishedAbroad.yes': { id: 'onboarding.tell-us-more.establishedAbroad.yes', defaultMessage: 'Yes, abroad too' },
+  operativeCountries: { id: 'onboarding.tell-us-more.operativeCountries', defaultMessage: 'Countries outside Spain where it has offices or staff' },
+  companyCountries: { id: 'onboarding.tell-us-more.companyCountries', defaultMessage: 'Countries where the company has customers or suppliers' },
   kindOfCompany: { id: 'onboarding.tell-us-more.kindOfCompany', defaultMessage: 'What does the company mainly do?' },
   'kind.trading': { id: 'onboarding.kindOfCompany.trading', defaultMessage: 'Buys and sells goods' },
   'kind.services': { id: 'onboarding.kindOfCompany.services', defaultMessage: 'Provides services' },
@@ -38,6 +41,9 @@ const messages = describeMessages({
   'subsidiaries.abroad': { id: 'onboarding.subsidiaries.abroad', defaultMessage: 'Yes, abroad' },
   'subsidiaries.spain-and-abroad': { id: 'onboarding.subsidiaries.spain-and-abroad', defaultMessage: 'Yes, in Spain and abroad' },
   'business-activity': { id: 'onboarding.origin.business-activity', defaultMessage: 'My business activity' },
+  'company.business-activity': { id: 'onboarding.origin.company.business-activity', defaultMessage: "The company's business" },
+  'partners-contributions': { id: 'onboarding.origin.partners-contributions', defaultMessage: 'Contributions from its partners or shareholders' },
+  grants: { id: 'onboarding.origin.grants', defaultMessage: 'Public grants or subsidies' },
   savings: { id: 'onboarding.origin.savings', defaultMessage: 'Savings' },
   salary: { id: 'onboarding.origin.salary', defaultMessage: 'A salary or pension' },
   'inheritance-or-gift': { id: 'onboarding.origin.inheritance-or-gift', defaultMessage: 'An inheritance or a gift' },
@@ -66,13 +72,14 @@ interface MoreValues {
   assetsOrigin: string;
   politicalPosition: boolean | undefined;
   // The company's own questions
+  establishedAbroad: boolean | undefined;
   operativeCountries: string[];
   kindOfCompany: string;
   subsidiaries: string;
 }
 
 const FREELANCE_FIELDS: (keyof MoreValues)[] = ['website', 'countriesWhereOperate', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'];
-const COMPANY_FIELDS: (keyof MoreValues)[] = ['website', 'operativeCountries', 'countriesWhereOperate', 'kindOfCompany', 'subsidiaries', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'];
+const COMPANY_FIELDS: (keyof MoreValues)[] = ['website', 'countriesWhereOperate', 'establishedAbroad', 'operativeCountries', 'kindOfCompany', 'subsidiaries', 'diviloProduct', 'foundsOrigin', 'assetsOrigin', 'politicalPosition'];
 
 /** /tell-us-more-freelance: how the account will be used (know your customer); feeds the server's risk. */
 export function TellUsMoreFreelanceScreen() {
@@ -83,9 +90,6 @@ export function TellUsMoreFreelanceScreen() {
 export function TellUsMoreCompanyScreen() {
   return <TellUsMoreStep company />;
 }
-
-/** Where a person's money comes from, not a company's: a company is not offered them. */
-const PERSONAL_ORIGINS: ReadonlySet<string> = new Set(['savings', 'salary', 'inheritance-or-gift']);
 
 /** The applicant's own "politically exposed" answer, given when they added themselves on /royal-owners. */
 function ownAnswer(form: OnboardingForm): boolean | undefined {
@@ -111,16 +115,19 @@ function TellUsMoreStep({ company }: { company: boolean }) {
       assetsOrigin: form.assetsOrigin,
       // Asked once: an applicant who listed themselves among the company's owners answered it in that form.
       politicalPosition: answered ? form.politicalPosition : company ? ownAnswer(form) : undefined,
-      operativeCountries: form.operativeCountries.length > 0 ? form.operativeCountries : ['ES'],
+      // Applications saved before the question was asked kept Spain among these countries.
+      establishedAbroad: form.establishedAbroad ?? (answered ? form.operativeCountries.some((code) => code !== 'ES') : undefined),
+      operativeCountries: form.operativeCountries.filter((code) => code !== 'ES'),
       kindOfCompany: form.kindOfCompany,
       subsidiaries: form.subsidiaries,
     }),
     toBody: (values) => Object.fromEntries(fields.map((name) => [name, values[name]])),
   });
-  const origins = (company ? FUNDS_ORIGINS.filter((value) => !PERSONAL_ORIGINS.has(value)) : FUNDS_ORIGINS).map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
+  const origins = company
+    ? COMPANY_FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value === 'business-activity' ? 'company.business-activity' : value]) }))
+    : FUNDS_ORIGINS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }));
   const product = field('diviloProduct');
   const subsidiaries = field('subsidiaries');
-  const { ref: pepRef, value: pepValue, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = field('politicalPosition');
   const select = (name: 'foundsOrigin' | 'assetsOrigin' | 'kindOfCompany') => {
     const { ref, value, error, errorText } = field(name);
     return { name, value, onChange: formik.handleChange, onBlur: formik.handleBlur, error, errorText, ref: ref as never };
@@ -129,9 +136,21 @@ function TellUsMoreStep({ company }: { company: boolean }) {
     <StepLayout step={company ? 'tell-us-more-company' : 'tell-us-more-freelance'} lead={intl.formatMessage(messages.moreLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <TextInput type="url" inputMode="url" autoComplete="url" spellCheck={false} label={intl.formatMessage(messages.website)} description={intl.formatMessage(messages.websiteHint)} {...text('website')} />
+        <CountriesSelect
+          label={intl.formatMessage(company ? messages.companyCountries : messages.countries)}
+          description={company ? undefined : intl.formatMessage(messages.countriesHint)}
+          field={field('countriesWhereOperate')}
+        />
         {company && (
           <>
-            <CountriesSelect label={intl.formatMessage(messages.operativeCountries)} description={intl.formatMessage(messages.operativeCountriesHint)} field={field('operativeCountries')} />
+            <YesNoGroup
+              legend={intl.formatMessage(messages.establishedAbroad)}
+              yes={intl.formatMessage(messages['establishedAbroad.yes'])}
+              no={intl.formatMessage(messages['establishedAbroad.no'])}
+              noFirst
+              field={field('establishedAbroad')}
+            />
+            {formik.values.establishedAbroad === true && <CountriesSelect label={intl.formatMessage(messages.operativeCountries)} exclude="ES" field={field('operativeCountries')} />}
             <SelectInput
               label={intl.formatMessage(messages.kindOfCompany)}
               placeholder={intl.formatMessage(messages.choose)}
@@ -146,11 +165,6 @@ function TellUsMoreStep({ company }: { company: boolean }) {
             />
           </>
         )}
-        <CountriesSelect
-          label={intl.formatMessage(company ? messages.companyCountries : messages.countries)}
-          description={intl.formatMessage(messages.countriesHint)}
-          field={field('countriesWhereOperate')}
-        />
         <RadioGroup
           legend={intl.formatMessage(messages.product)}
           options={DIVILO_PRODUCTS.map((value) => ({ value, label: intl.formatMessage(messages[value]) }))}
@@ -158,21 +172,13 @@ function TellUsMoreStep({ company }: { company: boolean }) {
           onChange={product.set}
         />
         <SelectInput label={intl.formatMessage(messages.fundsOrigin)} placeholder={intl.formatMessage(messages.choose)} options={origins} {...select('foundsOrigin')} />
-        <SelectInput label={intl.formatMessage(messages.assetsOrigin)} placeholder={intl.formatMessage(messages.choose)} options={origins} {...select('assetsOrigin')} />
-        <RadioGroup
+        <SelectInput label={intl.formatMessage(company ? messages.companyAssetsOrigin : messages.assetsOrigin)} placeholder={intl.formatMessage(messages.choose)} options={origins} {...select('assetsOrigin')} />
+        <YesNoGroup
           legend={intl.formatMessage(messages.pep)}
           description={intl.formatMessage(messages.pepHint)}
-          options={[
-            { value: 'yes', label: intl.formatMessage(messages.yes) },
-            { value: 'no', label: intl.formatMessage(messages.no) },
-          ]}
-          name="politicalPosition"
-          ref={pepRef}
-          value={pepValue === undefined ? '' : pepValue ? 'yes' : 'no'}
-          onChange={(value) => setPep(value === 'yes')}
-          onBlur={pepBlur}
-          error={pepError}
-          errorText={pepErrorText}
+          yes={intl.formatMessage(messages.yes)}
+          no={intl.formatMessage(messages.no)}
+          field={field('politicalPosition')}
         />
         <ContinueButton loading={formik.isSubmitting} />
       </form>

@@ -10,7 +10,7 @@ import { isValidationMessage, validationMessage } from '../../../validation/mess
 import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
 import { formActions, selectForm, type Owner } from '../../form/formSlice';
-import { CountrySelect } from '../pickers';
+import { CountrySelect, YesNoGroup } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm, type StepField } from '../useStepForm';
 
@@ -128,7 +128,6 @@ function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others
   };
   const { ref: roleRef, value: role, set: setRole, error: roleError, errorText: roleErrorText } = bind('role');
   const { ref: ownershipRef, value: ownership, set: setOwnership, error: ownershipError, errorText: ownershipErrorText } = bind('ownership');
-  const { ref: pepRef, value: pep, set: setPep, onBlur: pepBlur, error: pepError, errorText: pepErrorText } = bind('politicalPosition');
   const threshold = REAL_OWNER_THRESHOLD;
   // The editor replaces the button that opened it: focus goes to its first question still open, not to the page.
   useEffect(() => {
@@ -173,19 +172,12 @@ function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others
           <TextInput inputMode="decimal" autoComplete="off" label={intl.formatMessage(messages.percentage)} description={intl.formatMessage(messages.percentageHint)} {...text('percentage')} />
         </>
       )}
-      <RadioGroup
+      <YesNoGroup
         legend={intl.formatMessage(messages.pep)}
         name="owner-politicalPosition"
-        options={[
-          { value: 'yes', label: intl.formatMessage(messages.pepYes) },
-          { value: 'no', label: intl.formatMessage(messages.pepNo) },
-        ]}
-        ref={pepRef}
-        value={pep === undefined ? '' : pep ? 'yes' : 'no'}
-        onChange={(value) => setPep(value === 'yes')}
-        onBlur={pepBlur}
-        error={pepError}
-        errorText={pepErrorText}
+        yes={intl.formatMessage(messages.pepYes)}
+        no={intl.formatMessage(messages.pepNo)}
+        field={bind('politicalPosition')}
       />
       <div className="dv-owner-editor__actions">
         <LoadingButton loading={formik.isSubmitting} onClick={() => void formik.submitForm()}>
@@ -261,7 +253,6 @@ export function RoyalOwnersScreen() {
     return [...new Set([...own, listedBefore ? duplicateText : undefined].filter((text): text is string => Boolean(text)))];
   };
   const { ref: listRef } = field('owners');
-  const { ref: indirectRef, value: indirect, set: setIndirect, onBlur: indirectBlur, error: indirectError, errorText: indirectErrorText } = field('indirectOwners');
 
   // The list is kept in USER_FORM as it changes: a reload before Continue loses nobody.
   const setOwners = (next: Owner[]) => {
@@ -388,19 +379,11 @@ export function RoyalOwnersScreen() {
           formik.handleSubmit(event);
         }}
       >
-        <RadioGroup
+        <YesNoGroup
           legend={intl.formatMessage(messages.indirectOwners)}
-          name="indirectOwners"
-          options={[
-            { value: 'yes', label: intl.formatMessage(messages.indirectYes) },
-            { value: 'no', label: intl.formatMessage(messages.indirectNo) },
-          ]}
-          ref={indirectRef}
-          value={indirect === undefined ? '' : indirect ? 'yes' : 'no'}
-          onChange={(value) => setIndirect(value === 'yes')}
-          onBlur={indirectBlur}
-          error={indirectError}
-          errorText={indirectErrorText}
+          yes={intl.formatMessage(messages.indirectYes)}
+          no={intl.formatMessage(messages.indirectNo)}
+          field={field('indirectOwners')}
         />
         {finishFirst && (
           <p className="dv-step__feedback" role="alert">
