@@ -1,3 +1,4 @@
+import { applicationRepository } from '../../server/repositories/applicationRepository';
 import { auditLogRepository } from '../../server/repositories/auditLogRepository';
 import { loginSessionRepository } from '../../server/repositories/loginSessionRepository';
 import { sql } from 'kysely';
@@ -70,6 +71,28 @@ describeEachDialect('repositories', (dialect) => {
     expect(entries.map((entry) => entry.action)).toEqual(['step.saved', 'code.sent']);
     expect(entries[0]).toMatchObject({ actor: 'applicant:1', requestId: 'r-1', details: { step: 'personal-info' } });
     expect(entries[1].id).toBeGreaterThan(entries[0].id);
+  });
+
+  it('saves an application and the audit entries recording it together, or neither', async () => {
+    const applications = applicationRepository(database.db);
+    const audit = auditLogRepository(database.db);
+    const now = new Date('2026-11-28T10:00:00.000Z');
+    const created = await applications.create({ email: `audited-${dialect}@example.com`, idDocument: '00000094K', answers: {}, completedSteps: [], language: 'es' }, now);
+    const subject = `application:${created.id}`;
+    const entry = { actor: subject, action: 'onboarding.step_saved', subject };
+
+    // The second entry breaks a constraint of the table: the answers saved a statement before go with it.
+    await expect(applications.saveAudited(created, { answers: { firstName: 'Ana' } }, [entry, { ...entry, actor: null as never }], now)).rejects.toThrow();
+    expect(await applications.find(created.id)).toMatchObject({ version: created.version, answers: {} });
+    expect(await audit.listBySubject(subject)).toEqual([]);
+
+    const saved = await applications.saveAudited(created, { answers: { firstName: 'Ana' } }, [entry], now);
+    expect(saved).toMatchObject({ version: created.version + 1, answers: { firstName: 'Ana' } });
+    expect(await applications.find(created.id)).toMatchObject({ version: created.version + 1 });
+    expect((await audit.listBySubject(subject)).map((kept) => kept.action)).toEqual(['onboarding.step_saved']);
+    // A stale version saves nothing and records nothing.
+    expect(await applications.saveAudited(created, { answers: { firstName: 'Eva' } }, [entry], now)).toBeUndefined();
+    expect(await audit.listBySubject(subject)).toHaveLength(1);
   });
 
   describe('login sessions', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
+import { auditLogRepository, type AuditEntry } from './auditLogRepository';
 
 /** `expired`: inactive too long, being removed by housekeeping (a row in that state is one whose removal is not finished). */
 export type ApplicationStatus = 'in-progress' | 'not-allowed' | 'pending-review' | 'approved' | 'rejected' | 'expired';
@@ -32,6 +33,27 @@ export interface Application {
 }
 
 type ApplicationRow = Database['onboarding_applications'];
+
+export type ApplicationChanges = Partial<Pick<Application, 'answers' | 'completedSteps' | 'status' | 'personType' | 'riskfactor'>>;
+
+async function saveOn(db: Kysely<Database>, application: Application, changes: ApplicationChanges, now: Date): Promise<Application | undefined> {
+  const next = { ...application, ...changes, version: application.version + 1, updatedAt: toDbTime(now) };
+  const result = await db
+    .updateTable('onboarding_applications')
+    .set({
+      answers: JSON.stringify(next.answers),
+      completed_steps: JSON.stringify(next.completedSteps),
+      status: next.status,
+      person_type: next.personType,
+      riskfactor: next.riskfactor,
+      version: next.version,
+      updated_at: next.updatedAt,
+    })
+    .where('id', '=', application.id)
+    .where('version', '=', application.version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? next : undefined;
+}
 
 function toApplication(row: ApplicationRow): Application {
   return {
@@ -135,27 +157,21 @@ export function applicationRepository(db: Kysely<Database>) {
      * Saves new answers and steps if the application is still at `version`: one conditional update, so of two
      * saves made from the same version (two tabs, a retried request) only one applies; the other learns it.
      */
-    async save(
+    /** The application with `changes`, saved on its version: undefined when another save came first. */
+    save: (application: Application, changes: ApplicationChanges, now: Date) => saveOn(db, application, changes, now),
+
+    /** `save` and the audit entries that record it, in one transaction: both are kept, or neither. */
+    async saveAudited(
       application: Application,
-      changes: Partial<Pick<Application, 'answers' | 'completedSteps' | 'status' | 'personType' | 'riskfactor'>>,
+      changes: ApplicationChanges,
+      audits: AuditEntry[],
       now: Date,
     ): Promise<Application | undefined> {
-      const next = { ...application, ...changes, version: application.version + 1, updatedAt: toDbTime(now) };
-      const result = await db
-        .updateTable('onboarding_applications')
-        .set({
-          answers: JSON.stringify(next.answers),
-          completed_steps: JSON.stringify(next.completedSteps),
-          status: next.status,
-          person_type: next.personType,
-          riskfactor: next.riskfactor,
-          version: next.version,
-          updated_at: next.updatedAt,
-        })
-        .where('id', '=', application.id)
-        .where('version', '=', application.version)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1 ? next : undefined;
+      return db.transaction().execute(async (trx) => {
+        const saved = await saveOn(trx, application, changes, now);
+        if (saved) for (const entry of audits) await auditLogRepository(trx).append(entry, now);
+        return saved;
+      });
     },
   };
 }

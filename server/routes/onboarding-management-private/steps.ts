@@ -31,7 +31,7 @@ import type { Application } from '../../repositories/applicationRepository';
 import { applicationView } from '../../services/onboardingApplications';
 import { identityFrozen } from '../../services/evidence';
 import { riskOf } from '../../services/risk';
-import { applicationOf } from './tokens';
+import { openApplicationOf } from './tokens';
 
 type FieldType = 'string' | 'boolean' | 'countries' | 'owners';
 
@@ -262,13 +262,12 @@ export async function stepRoutes(app: FastifyInstance) {
         },
       },
       async (request) => {
-        const applicationId = await applicationOf(app, request);
+        const before = await openApplicationOf(app, request);
+        const applicationId = before.id;
         // The same rules as the screen's, on what was sent (fields not sent are empty, as on a blank form).
         const body = Object.fromEntries(
           Object.keys(declaration.fields).map((name) => [name, request.body[name] ?? (['countries', 'owners'].includes(declaration.fields[name]) ? [] : declaration.fields[name] === 'boolean' ? undefined : '')]),
         );
-        const before = await app.applications.find(applicationId);
-        if (!before) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
         const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
@@ -280,7 +279,8 @@ export async function stepRoutes(app: FastifyInstance) {
         if (unchecked.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: unchecked });
 
         for (let attempt = 0; attempt < 3; attempt += 1) {
-          const application = await app.applications.find(applicationId);
+          // The application as read for the rules, then as it is after another save came first.
+          const application = attempt === 0 ? before : await app.applications.find(applicationId);
           if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
           checkTurn(application, declaration.step);
           const { frozen } = declaration;
@@ -292,7 +292,15 @@ export async function stepRoutes(app: FastifyInstance) {
           const next = flowStep.next(flowAnswersOf({ answers: merged, personType })) ?? 'welcome';
           const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(declaration.step);
           const riskfactor = riskOf(merged, app.highRiskCountries);
-          const saved = await app.applications.save(
+          // One entry per change: a retried save of the same answers writes nothing new.
+          const actor = `application:${applicationId}`;
+          const audits = changed
+            ? [
+                { actor, action: 'onboarding.step_saved', subject: actor, requestId: request.id, details: { step: declaration.step } },
+                ...(riskfactor !== application.riskfactor ? [{ actor, action: 'onboarding.risk_changed', subject: actor, requestId: request.id, details: { riskfactor } }] : []),
+              ]
+            : [];
+          const saved = await app.applications.saveAudited(
             application,
             {
               answers: merged,
@@ -301,17 +309,10 @@ export async function stepRoutes(app: FastifyInstance) {
               status: next === 'forbidden-user' || next === 'company-error' ? 'not-allowed' : application.status,
               riskfactor,
             },
+            audits,
             app.codes.now(),
           );
           if (!saved) continue;
-          // One entry per change: a retried save of the same answers writes nothing new.
-          if (changed) {
-            const actor = `application:${applicationId}`;
-            await app.auditLog.append({ actor, action: 'onboarding.step_saved', subject: actor, requestId: request.id, details: { step: declaration.step } });
-            if (riskfactor !== application.riskfactor) {
-              await app.auditLog.append({ actor, action: 'onboarding.risk_changed', subject: actor, requestId: request.id, details: { riskfactor } });
-            }
-          }
           return { next, application: applicationView(saved) };
         }
         throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../plugins/errors';
-import type { ApplicationStatus } from '../../repositories/applicationRepository';
+import type { Application, ApplicationStatus } from '../../repositories/applicationRepository';
 import { OnboardingTokenError, type VerifiedToken } from '../../services/onboardingTokens';
 
 /** The subject of a sign-up token: a registration until its e-mail code is confirmed, then the application's id. */
@@ -48,6 +48,14 @@ export async function applicationOf(app: FastifyInstance, request: FastifyReques
   const application = await app.applications.find(applicationId);
   if (application && isClosed(application.status)) throw applicationClosed();
   return applicationId;
+}
+
+/** The application as `applicationOf` finds it, for a route that reads it anyway; 404 when it is gone. */
+export async function openApplicationOf(app: FastifyInstance, request: FastifyRequest): Promise<Application> {
+  const application = await app.applications.find(await anyApplicationOf(app, request));
+  if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+  if (isClosed(application.status)) throw applicationClosed();
+  return application;
 }
 
 /** The sign-up waiting for its e-mail code that the bearer token names; 401 otherwise. */
