@@ -8,7 +8,7 @@ import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
 import { formActions, SECRET_FORM_FIELDS, selectForm, type OnboardingForm } from '../form/formSlice';
-import { stepById, type StepId } from './flow';
+import { stepById, type StepId } from '../../onboarding/flow';
 import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
 
 /** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
