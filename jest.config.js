@@ -32,7 +32,7 @@ module.exports = {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/aws/**/*.test.ts'],
+      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/aws/**/*.test.ts', '<rootDir>/__tests__/lint/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/server.ts'],
       transformIgnorePatterns: [esmOnlyPackages],
     },

@@ -6,7 +6,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { expect, test } from '@playwright/test';
 import { onboardingTokens } from '../server/services/onboardingTokens';
 import { deriveKey } from '../server/services/serverSecret';
-import { applicantCredentials, createStorageClient } from '../src/features/documents/uploadDocument';
+import { applicantCredentials, createStorageClient } from '../src/documentStorage/uploadDocument';
 import { E2E_SERVER_SECRET } from './secrets';
 
 interface RuntimeConfig {

@@ -35,7 +35,7 @@ import { signInUsers } from '../server/services/signInUsers';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db';
-import { presignGetObject } from '../src/features/documents/uploadDocument';
+import { presignGetObject } from '../src/documentStorage/uploadDocument';
 import { onboardingDocumentRepository } from '../server/repositories/onboardingDocumentRepository';
 import { embeddedStorageCredentials } from '../server/plugins/storage';
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../src/documentStorage/uploadDocument';
 import { freePort, postgresUrlInSchema } from '../server/helpers';
 import { documentPhoto, realSelfie } from '../server/images';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';

@@ -24,7 +24,7 @@ describe("the server's AWS permissions", () => {
       import type { PutObjectCommand } from '@aws-sdk/client-s3';
       import { SendEmailCommand } from '@aws-sdk/client-sesv2';
       import { Upload } from '@aws-sdk/lib-storage';
-      import { presignGetObject } from '../src/features/documents/uploadDocument';
+      import { presignGetObject } from '../src/documentStorage/uploadDocument';
       const s3 = new S3Client({});
       await s3.send(new CopyObjectCommand({ Bucket: 'b', Key: 'k', CopySource: 'b/x' }));
       await s3.send(new List({ Bucket: 'b' }));

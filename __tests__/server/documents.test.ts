@@ -3,7 +3,7 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { embeddedStorageCredentials } from '../../server/plugins/storage';
 import { loadServerSecret } from '../../server/services/serverSecret';
-import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../src/documentStorage/uploadDocument';
 import { describeEachDialect, openTestDatabase } from './helpers';
 import { plainPdf } from './pdfs';
 import { startLoginServer } from './login/loginServer';

@@ -14,7 +14,7 @@ import { applicationRepository } from '../../server/repositories/applicationRepo
 import { createIdentityService } from '../../server/services/identity';
 import { onboardingTokens } from '../../server/services/onboardingTokens';
 import { deriveKey } from '../../server/services/serverSecret';
-import { applicantCredentials, uploadDocument } from '../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../src/documentStorage/uploadDocument';
 import { sealForServer } from '../../src/features/recovery/sealForServer';
 import { freePort, postgresUrlInSchema } from './helpers';
 import { passCaptcha, signIn, verificationSignature } from './login/loginServer';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { awsServiceOrigin } from '../../src/config/awsPartition';
-import { storageOrigin } from '../../src/features/documents/storageOrigin';
+import { storageOrigin } from '../../src/documentStorage/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
 import { connectRedis } from './redis';
 

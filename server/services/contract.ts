@@ -4,7 +4,7 @@
 // same answers, template and `now` give the same bytes, so the contract's SHA-256 names exactly what the
 // applicant saw.
 import { PDFDocument } from 'pdf-lib';
-import type { ContractBlock } from '../../src/features/signup/contractBlocks';
+import type { ContractBlock } from '../../src/onboarding/contractBlocks';
 import { LEGAL_FORM_ABBREVIATIONS, type LegalForm } from '../../src/validation/onboarding';
 import type { Application } from '../repositories/applicationRepository';
 import { fill, type ContractLanguage, type ContractTemplate } from './contractTemplates';

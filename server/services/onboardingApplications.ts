@@ -1,6 +1,6 @@
 // The onboarding application as the wizard sees it, and the decision an e-mail code confirms: a new
 // application, one to resume (another device, a cleared browser), or an applicant who is a customer already.
-import { journey, type StepId } from '../../src/features/signup/flow';
+import { journey, type StepId } from '../../src/onboarding/flow';
 import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';

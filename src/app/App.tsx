@@ -3,7 +3,7 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
 import { selectLocale } from '../features/ui/uiSlice';
-import { IntlRoot } from '../i18n/IntlRoot';
+import { IntlRoot } from './IntlRoot';
 import { useAppSelector } from './hooks';
 import type { AppStore } from './store';
 

@@ -1,6 +1,6 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { getRuntimeConfig, REQUEST_TIMEOUT_MS } from '../config';
-import { errorRaised, requestFinished, requestStarted } from './requestEvents';
+import { errorRaised } from './requestEvents';
 import { ensureSessionId } from './sessionId';
 
 /** What an endpoint asks the base query for. */
@@ -91,7 +91,6 @@ export const apiBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, A
   const onCallerAbort = () => controller.abort();
   api.signal.addEventListener('abort', onCallerAbort);
 
-  api.dispatch(requestStarted({ at: Date.now() }));
   try {
     const response = await fetch(buildUrl(getRuntimeConfig().apiBaseUrl, request.url, request.params), {
       method,
@@ -114,7 +113,6 @@ export const apiBaseQuery: BaseQueryFn<ApiRequest | string, unknown, ApiError, A
   } finally {
     clearTimeout(timer);
     api.signal.removeEventListener('abort', onCallerAbort);
-    api.dispatch(requestFinished());
   }
 
   function fail(error: ApiError) {

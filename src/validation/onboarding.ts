@@ -1,6 +1,6 @@
 // The onboarding wizard's step schemas, shared by the SPA (Formik's validationSchema) and the API server (each
 // step route runs the same schema before it saves). One schema per step; the order of the steps and the rule
-// that picks the next one live in src/features/signup/flow.ts.
+// that picks the next one live in src/onboarding/flow.ts.
 
 import { isValid as isCountryCode } from 'i18n-iso-countries';
 import { array, boolean, object, string, type TestConfig } from 'yup';

@@ -3,6 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { makeStore } from '../../../src/app/store';
 import { setRuntimeConfig } from '../../../src/config';
 import { loginRequested } from '../../../src/features/auth/authSlice';
+import { initialFormState } from '../../../src/features/form/formSlice';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/services/onboardingGate';
 import { toRuntimeConfig } from '../../../server/config';
@@ -64,12 +65,18 @@ describe('the login listener', () => {
     }
   });
 
-  it('200: keeps the id, masked phone and token, and goes to the SMS step', async () => {
+  it('200: keeps the masked phone and token in the login state only, and goes to the SMS step', async () => {
     const { store, navigation } = await runLogin(ana.username, ana.password);
     expect(store.getState().auth.signingIn).toBe(false);
     expect(navigation.navigate).toHaveBeenCalledWith('/login/confirm-telephone');
-    expect(store.getState().form).toMatchObject({ id: ana.username, telephoneNumber: '********001', verificationPhoneToken: expect.stringMatching(/^[\w-]{40,}$/) });
-    expect(store.getState().auth.signInResult).toMatchObject({ phone: '********001', status: 200, resendAvailableAt: expect.any(Number) });
+    expect(store.getState().auth.signInResult).toMatchObject({
+      phone: '********001',
+      token: expect.stringMatching(/^[\w-]{40,}$/),
+      status: 200,
+      resendAvailableAt: expect.any(Number),
+    });
+    // The onboarding form (persisted as USER_FORM) is not the login's: nothing of the sign-in goes there.
+    expect(store.getState().form).toEqual(initialFormState);
     expect(store.getState().ui.toast).toBeNull();
   });
 
@@ -78,7 +85,8 @@ describe('the login listener', () => {
     await server.app.identity.setPassword('X1082303S', 'Clave-Nadia-2026', true);
     const { store, navigation } = await runLogin(' x01082303s ', 'Clave-Nadia-2026');
     expect(navigation.navigate).toHaveBeenCalledWith('/login/confirm-telephone');
-    expect(store.getState().form).toMatchObject({ id: 'X1082303S', telephoneNumber: '********088' });
+    // Nadia's phone: the identity service, which knows only X1082303S, let her in.
+    expect(store.getState().auth.signInResult).toMatchObject({ phone: '********088' });
   });
 
   it('ERR-2809: goes to client-verification, no toast', async () => {

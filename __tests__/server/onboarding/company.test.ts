@@ -7,7 +7,7 @@ import { pageTexts } from '../pdfInspection';
 import { plainPdf } from '../pdfs';
 import { renderContract } from '../../../server/services/contract';
 import { loadContractTemplates } from '../../../server/services/contractTemplates';
-import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../../src/documentStorage/uploadDocument';
 import { describeEachDialect } from '../helpers';
 import { startLoginServerOn } from '../login/loginServer';
 import { reviewDependenciesOf } from './reviewDependencies';

@@ -7,7 +7,7 @@ import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectC
 import { adminProgram } from '../../../scripts/admin';
 import { embeddedStorageCredentials, storageAreaOf } from '../../../server/plugins/storage';
 import { loadServerSecret } from '../../../server/services/serverSecret';
-import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../../src/documentStorage/uploadDocument';
 import { describeEachDialect } from '../helpers';
 import { documentPhoto } from '../images';
 import { plainPdf } from '../pdfs';

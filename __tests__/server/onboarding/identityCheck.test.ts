@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { embeddedStorageCredentials } from '../../../server/plugins/storage';
 import { loadServerSecret } from '../../../server/services/serverSecret';
-import { applicantCredentials, uploadDocument } from '../../../src/features/documents/uploadDocument';
+import { applicantCredentials, uploadDocument } from '../../../src/documentStorage/uploadDocument';
 import { describeEachDialect, logCollector } from '../helpers';
 import { declaredHugePng, documentPhoto, flatPhoto, gradientPhoto, jpeg, pictureLessJpeg, pictureLessPng, png, realPhotoFile, realSelfie, selfiePhoto } from '../images';
 import { plainPdf } from '../pdfs';

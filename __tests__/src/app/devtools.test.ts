@@ -17,17 +17,17 @@ describe('Redux DevTools', () => {
     /* eslint-disable @typescript-eslint/no-require-imports */
     jest.isolateModules(() => {
       const { makeStore } = require('../../../src/app/store') as typeof import('../../../src/app/store');
-      const { formActions } = require('../../../src/features/form/formSlice') as typeof import('../../../src/features/form/formSlice');
+      const { signInSucceeded } = require('../../../src/features/auth/authSlice') as typeof import('../../../src/features/auth/authSlice');
       const { sessionStarted } = require('../../../src/features/session/sessionSlice') as typeof import('../../../src/features/session/sessionSlice');
       /* eslint-enable @typescript-eslint/no-require-imports */
 
       const store = makeStore(undefined, { persist: false });
       expect(captured).toBeDefined();
-      const password = formActions.passwordChosen({ diviloPassword: 'Secreto-2026!' });
-      store.dispatch(password);
+      const signedIn = signInSucceeded({ phone: '******000', token: 'create-session-token-xyz', status: 200, resendAvailableAt: null });
+      store.dispatch(signedIn);
       store.dispatch(sessionStarted({ token: 'header.payload.signature' }));
-      const dumped = JSON.stringify([captured!.stateSanitizer(store.getState()), captured!.actionSanitizer(password)]);
-      expect(dumped).not.toContain('Secreto-2026!');
+      const dumped = JSON.stringify([captured!.stateSanitizer(store.getState()), captured!.actionSanitizer(signedIn)]);
+      expect(dumped).not.toContain('create-session-token-xyz');
       expect(dumped).not.toContain('header.payload.signature');
       expect(dumped).toContain('[redacted]');
     });

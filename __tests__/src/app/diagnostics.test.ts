@@ -6,15 +6,14 @@ import { formActions } from '../../../src/features/form/formSlice';
 import { sessionStarted } from '../../../src/features/session/sessionSlice';
 import { liveToken } from '../tokens';
 
-const SECRETS = ['Secreto-2026!', '482913', '551177', 'create-session-token-xyz'];
+const SECRETS = ['create-session-token-xyz'];
 
 function storeWithSecrets() {
   const store = makeStore(undefined, { persist: false, navigation: { navigate: jest.fn(), leaveApp: jest.fn() } });
   const jwt = liveToken();
   store.dispatch(sessionStarted({ token: jwt }));
-  store.dispatch(formActions.registrationSubmitted({ email: 'ana@example.es', id: '12345678Z', verificationEmailToken: '482913', passportExpeditionCountry: '' }));
-  store.dispatch(formActions.passwordChosen({ diviloPassword: 'Secreto-2026!' }));
-  store.dispatch(formActions.signInCompleted({ telephoneNumber: '+34600000000', verificationPhoneToken: '551177', id: '12345678Z' }));
+  store.dispatch(formActions.registrationSubmitted({ email: 'ana@example.es', id: '12345678Z', passportExpeditionCountry: '' }));
+  store.dispatch(formActions.phoneSubmitted({ telephoneNumber: '+34600000000' }));
   store.dispatch(signInSucceeded({ phone: '******000', token: 'create-session-token-xyz', status: 200, resendAvailableAt: null }));
   return { store, jwt };
 }
@@ -39,10 +38,10 @@ describe('the diagnostics dump', () => {
     const file = JSON.parse(buildDiagnosticsDump(store.recorder, store.getState())) as { payload: string; preloadedState: string };
     const lifted = JSON.parse(file.payload);
     const types = lifted.stagedActionIds.map((id: number) => lifted.actionsById[id].action.type);
-    expect(types.slice(-3)).toEqual(['form/passwordChosen', 'form/signInCompleted', 'auth/signInSucceeded']);
+    expect(types.slice(-3)).toEqual(['form/registrationSubmitted', 'form/phoneSubmitted', 'auth/signInSucceeded']);
     expect(lifted.computedStates).toHaveLength(lifted.stagedActionIds.length);
     expect(lifted.currentStateIndex).toBe(lifted.stagedActionIds.length - 1);
-    expect(lifted.actionsById[lifted.stagedActionIds.at(-2)].action.payload.verificationPhoneToken).toBe('[redacted]');
+    expect(lifted.actionsById[lifted.stagedActionIds.at(-1)].action.payload.token).toBe('[redacted]');
   });
 
   it('a store built from the dump ends in the same (redacted) state', () => {
@@ -50,7 +49,8 @@ describe('the diagnostics dump', () => {
     const replayed = makeStore(stateFromDiagnosticsDump(buildDiagnosticsDump(store.recorder, store.getState())) as never, { persist: false });
     expect(replayed.getState().form.email).toBe('ana@example.es');
     expect(replayed.getState().form.telephoneNumber).toBe('+34600000000');
-    expect(replayed.getState().form.diviloPassword).toBe('[redacted]');
+    expect(replayed.getState().auth.signInResult?.token).toBe('[redacted]');
+    expect(replayed.getState().session.authorizationToken).toBe('[redacted]');
   });
 
   it('keeps only the most recent actions', () => {

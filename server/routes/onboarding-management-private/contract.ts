@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parsePhoneNumberWithError } from 'libphonenumber-js/min';
-import { CONTRACT_BLOCK_KINDS } from '../../../src/features/signup/contractBlocks';
+import { CONTRACT_BLOCK_KINDS } from '../../../src/onboarding/contractBlocks';
 import { codeStepSchema, docuSignSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';

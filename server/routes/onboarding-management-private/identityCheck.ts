@@ -2,7 +2,7 @@
 // and the waiting page asks for its result. Starting is one conditional save of the application (retried on a
 // concurrent one); the same photos sent again while their check is pending or approved start no new check.
 import type { FastifyInstance } from 'fastify';
-import { stepById } from '../../../src/features/signup/flow';
+import { stepById } from '../../../src/onboarding/flow';
 import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';

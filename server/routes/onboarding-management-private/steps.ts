@@ -3,7 +3,7 @@
 // (its version), retried on a concurrent save; the next step is the flow's rule on the saved answers.
 import type { FastifyInstance } from 'fastify';
 import { isIaeCode } from '../../../src/data/iae';
-import { journey, stepById, type StepId } from '../../../src/features/signup/flow';
+import { journey, stepById, type StepId } from '../../../src/onboarding/flow';
 import { isCnaeCode } from '../../../src/data/cnae';
 import {
   aboutCompanyInfoSchema,

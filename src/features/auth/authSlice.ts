@@ -1,5 +1,17 @@
-import type { LoginProblem } from '../login/loginProblem';
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+/**
+ * Why a login did not go through, as the form says it: the ID or the password is wrong (never which), the person
+ * is blocked for a while (until when, when the server says), the service could not be reached, or the captcha
+ * refused the attempt, or the SMS budgets (of the phone, the customer, the connection) are spent for now. In the
+ * last four the password may well have been right.
+ */
+export type LoginProblem =
+  | { kind: 'credentials' }
+  | { kind: 'blocked'; until: number | null }
+  | { kind: 'tooManyMessages'; until: number }
+  | { kind: 'unreachable' }
+  | { kind: 'captcha' };
 
 /** The answer of a sign-in: the masked phone the SMS went to, the session token, and the status. */
 export interface SignInResult {

@@ -185,7 +185,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
     setPhase({ name: 'uploading', fileName: file.name, fraction: 0 });
     try {
       const identity = await getStorageIdentity().unwrap();
-      const { applicantCredentials, uploadDocument } = await import(/* webpackChunkName: "upload" */ './uploadDocument');
+      const { applicantCredentials, uploadDocument } = await import(/* webpackChunkName: "upload" */ '../../documentStorage/uploadDocument');
       const config = getRuntimeConfig();
       const stored = await uploadDocument(file, {
         // A new name for every attempt: a failed replacement never overwrites the accepted document.

@@ -28,8 +28,6 @@ export interface OnboardingForm {
   /** The country of the phone's prefix (ES: +34); the number itself is kept in E.164. */
   telephoneCountry: string;
   telephoneNumber: string;
-  verificationEmailToken: string;
-  verificationPhoneToken: string;
   passportExpeditionCountry: string;
   personType: PersonType | '';
   sessionId: string;
@@ -96,8 +94,6 @@ export interface OnboardingForm {
   documentFront: string;
   documentBack: string;
   selfie: string;
-  // Auth
-  diviloPassword: string;
   // Consent dates (ISO 8601)
   privacyPolicyDate: string;
   precontractualinformationDate: string;
@@ -112,17 +108,12 @@ export interface OnboardingForm {
   drafts: Partial<Record<string, Record<string, unknown>>>;
 }
 
-/** Fields that are secrets: kept in memory for the step that needs them, never persisted or dumped. */
-export const SECRET_FORM_FIELDS = ['diviloPassword', 'verificationEmailToken', 'verificationPhoneToken'] as const;
-
 export const initialFormState: OnboardingForm = {
   idType: 'nif',
   id: '',
   email: '',
   telephoneCountry: 'ES',
   telephoneNumber: '',
-  verificationEmailToken: '',
-  verificationPhoneToken: '',
   passportExpeditionCountry: '',
   personType: '',
   sessionId: '',
@@ -177,7 +168,6 @@ export const initialFormState: OnboardingForm = {
   documentFront: '',
   documentBack: '',
   selfie: '',
-  diviloPassword: '',
   privacyPolicyDate: '',
   precontractualinformationDate: '',
   electronicIdentificationDate: '',
@@ -220,71 +210,20 @@ const formSlice = createSlice({
       promotionalCode: state.promotionalCode,
       promotionalCodeFromParam: state.promotionalCodeFromParam,
     }),
-    /** A saved record (from the server or storage) overlays the blank one. */
-    initialValuesLoaded: (_state, action: PayloadAction<Partial<OnboardingForm>>) => ({
-      ...initialFormState,
-      ...action.payload,
-    }),
     /**
      * The application as the server keeps it: its answers overlay the form (the same names), so a step shows
-     * what was saved, here or on another device. Keys the form does not know and secrets are ignored.
+     * what was saved, here or on another device. Keys the form does not know are ignored: the form holds no
+     * secret, so none comes in this way.
      */
     applicationSynced(state, action: PayloadAction<Record<string, unknown>>) {
       for (const [key, value] of Object.entries(action.payload)) {
-        if (key in initialFormState && !(SECRET_FORM_FIELDS as readonly string[]).includes(key) && value !== null && value !== undefined) {
-          (state as Record<string, unknown>)[key] = value;
-        }
+        if (key in initialFormState && value !== null && value !== undefined) (state as Record<string, unknown>)[key] = value;
       }
     },
-    registrationSubmitted: merge<'email' | 'idType' | 'id' | 'verificationEmailToken' | 'passportExpeditionCountry' | 'promotionalCode' | 'promotionalCodeFromParam'>(),
-    signInCompleted: merge<'telephoneNumber' | 'verificationPhoneToken' | 'id'>(),
-    personalInfoSubmitted:
-      merge<'firstName' | 'firstSurname' | 'secondSurname' | 'nationality' | 'residenceCountry' | 'birthCountry' | 'birthDate'>(),
+    registrationSubmitted: merge<'email' | 'idType' | 'id' | 'passportExpeditionCountry' | 'promotionalCode' | 'promotionalCodeFromParam'>(),
     phoneSubmitted: merge<'telephoneCountry' | 'telephoneNumber'>(),
-    activitySubmitted: merge<'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>(),
-    companyIdsSubmitted: merge<'cif' | 'isCif' | 'companyId'>(),
-    companyExtraSubmitted:
-      merge<
-        | 'website'
-        | 'operativeCountries'
-        | 'countriesWhereOperate'
-        | 'kindOfCompany'
-        | 'subsidiaries'
-        | 'diviloProduct'
-        | 'foundsOrigin'
-        | 'assetsOrigin'
-        | 'politicalPosition'
-      >(),
-    legalInfoSubmitted: merge<'socialDenomination' | 'legalForm' | 'cnae' | 'foundedDate'>(),
-    companyAddressSubmitted:
-      merge<'companyAddress' | 'companyAdditionalAddress' | 'companyPostalCode' | 'companyCity' | 'companyCountry'>(),
-    numbersSubmitted: merge<'employeeNumber' | 'bussinesVolume'>(),
-    fiscalAddressSubmitted:
-      merge<
-        | 'selfEmployedFiscalAddress'
-        | 'selfEmployedFiscalAdditionalAddress'
-        | 'selfEmployedFiscalPostalCode'
-        | 'selfEmployedFiscalCity'
-        | 'selfEmployedFiscalCountry'
-      >(),
-    passwordChosen: merge<'diviloPassword'>(),
     ownersSubmitted: merge<'owners' | 'indirectOwners'>(),
-    registrationIncomeDocumentsSubmitted: merge<'model036' | 'selfEmployedTax'>(),
-    articlesOfAssociationSubmitted: merge<'companyDeeds' | 'articlesOfIncorporation'>(),
-    corporateTaxSubmitted: merge<'model200'>(),
-    riskFactorAssessed: merge<'riskfactor'>(),
-    personTypeChosen: merge<'personType'>(),
-    emailTokenRenewed: merge<'verificationEmailToken'>(),
-    politicalPositionCleared(state) {
-      state.politicalPosition = false;
-    },
     promotionCodeApplied: merge<'promotionalCode' | 'promotionalCodeFromParam'>(),
-    consentsGiven(
-      state,
-      action: PayloadAction<Partial<Pick_<'privacyPolicyDate' | 'precontractualinformationDate' | 'electronicIdentificationDate'>>>,
-    ) {
-      Object.assign(state, action.payload);
-    },
   },
 });
 

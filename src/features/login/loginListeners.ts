@@ -6,7 +6,6 @@ import type { ApiError } from '../../services/baseQuery';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
 import { loginFailed, loginFinished, loginRequested, signInSucceeded } from '../auth/authSlice';
-import { formActions } from '../form/formSlice';
 import { toastShown } from '../ui/uiSlice';
 import { signInWithPassword } from './cognito';
 import { loginApi } from './loginApi';
@@ -51,7 +50,6 @@ export function addLoginListeners(startListening: AppStartListening): void {
           extra.navigation.leaveApp(mainAppUrl);
           return;
         }
-        dispatch(formActions.signInCompleted({ id: userId, telephoneNumber: answer.maskedPhone, verificationPhoneToken: answer.token }));
         dispatch(
           signInSucceeded({
             phone: answer.maskedPhone,

@@ -1,18 +1,6 @@
 import type { ApiError } from '../../services/baseQuery';
 import type { SignInFailure } from './cognito';
-
-/**
- * Why a login did not go through, as the form says it: the ID or the password is wrong (never which), the person
- * is blocked for a while (until when, when the server says), the service could not be reached, or the captcha
- * refused the attempt, or the SMS budgets (of the phone, the customer, the connection) are spent for now. In the
- * last four the password may well have been right.
- */
-export type LoginProblem =
-  | { kind: 'credentials' }
-  | { kind: 'blocked'; until: number | null }
-  | { kind: 'tooManyMessages'; until: number }
-  | { kind: 'unreachable' }
-  | { kind: 'captcha' };
+import type { LoginProblem } from '../auth/authSlice';
 
 /** The step of the login that failed: the captcha check, the password (SRP) or the session with its SMS. */
 export type LoginStage = 'captcha' | 'password' | 'session';

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { errorRaised, requestFinished, requestStarted, sessionIdAssigned } from '../../services/requestEvents';
+import { errorRaised, sessionIdAssigned } from '../../services/requestEvents';
 
 /**
  * An application the bank cannot serve: the page that says why, and the CIF's entity letter that page names
@@ -15,12 +15,8 @@ export interface SessionState {
   authorizationToken: string | null;
   /** Generated in the browser, uuid-like, mirrored in storage under SESSION_ID. */
   sessionId: string | null;
-  /** True while at least one API request is in flight. */
-  loading: boolean;
-  inFlight: number;
   /** Message id of the error the global modal shows, e.g. `error.sessionExpired`. */
   error: string | null;
-  lastRequestTimestamp: number | null;
   /** Name of the route the user is on, as remembered under CURRENT_PAGE. */
   currentPage: string | null;
   closedApplication: ClosedApplication | null;
@@ -29,10 +25,7 @@ export interface SessionState {
 export const initialSessionState: SessionState = {
   authorizationToken: null,
   sessionId: null,
-  loading: false,
-  inFlight: 0,
   error: null,
-  lastRequestTimestamp: null,
   currentPage: null,
   closedApplication: null,
 };
@@ -69,15 +62,6 @@ const sessionSlice = createSlice({
       .addCase(sessionIdAssigned, (state, action) => {
         state.sessionId = action.payload;
       })
-      .addCase(requestStarted, (state, action) => {
-        state.inFlight += 1;
-        state.loading = true;
-        state.lastRequestTimestamp = action.payload.at;
-      })
-      .addCase(requestFinished, (state) => {
-        state.inFlight = Math.max(0, state.inFlight - 1);
-        state.loading = state.inFlight > 0;
-      })
       .addCase(errorRaised, (state, action) => {
         state.error = action.payload;
       });
@@ -99,7 +83,5 @@ export const sessionReducer = sessionSlice.reducer;
 type WithSession = { session: SessionState };
 export const selectAuthorizationToken = (state: WithSession) => state.session.authorizationToken;
 export const selectSessionId = (state: WithSession) => state.session.sessionId;
-export const selectLoading = (state: WithSession) => state.session.loading;
 export const selectSessionError = (state: WithSession) => state.session.error;
 export const selectClosedApplication = (state: WithSession) => state.session.closedApplication;
-export const selectLastRequestTimestamp = (state: WithSession) => state.session.lastRequestTimestamp;

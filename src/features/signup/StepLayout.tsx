@@ -9,7 +9,7 @@ import { CheckIcon } from '../../components/icons';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
 import { selectForm } from '../form/formSlice';
-import { isStep, previousStep, progressOf, type SectionId } from './flow';
+import { isStep, previousStep, progressOf, type SectionId } from '../../onboarding/flow';
 import '../../components/base.css';
 import './signup.css';
 

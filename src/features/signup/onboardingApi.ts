@@ -1,8 +1,8 @@
 import { api } from '../../services/api';
 import type { ApiError } from '../../services/baseQuery';
 import type { FieldError } from '../../validation/validate';
-import type { StepId } from './flow';
-import type { ContractBlock } from './contractBlocks';
+import type { StepId } from '../../onboarding/flow';
+import type { ContractBlock } from '../../onboarding/contractBlocks';
 
 /** The application as the server shows it to the applicant (never a secret). */
 export interface ApplicationView {

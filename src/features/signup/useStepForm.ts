@@ -7,8 +7,8 @@ import { carryQuery } from '../../routing/query';
 import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
-import { formActions, SECRET_FORM_FIELDS, selectForm, type OnboardingForm } from '../form/formSlice';
-import { stepById, type StepId } from './flow';
+import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
+import { stepById, type StepId } from '../../onboarding/flow';
 import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
 
 /** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
@@ -59,7 +59,8 @@ export interface StepFormOptions<Values extends object> {
   keepDraft?: boolean;
 }
 
-const NEVER_DRAFTED: readonly string[] = [...SECRET_FORM_FIELDS, 'code', 'diviloPasswordConfirmation'];
+/** Secrets a screen may hold: never kept as a draft, whatever a step says. */
+const NEVER_DRAFTED: readonly string[] = ['code', 'diviloPassword', 'diviloPasswordConfirmation'];
 
 /** The step's own fields of a draft, and no secret, whatever storage held. */
 function draftOf(values: object | undefined, fields: readonly string[]): Record<string, unknown> {

@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { QuotaOf } from '../../../../server/embedded/s3';
 import { applicantQuota } from '../../../../server/plugins/storage';
-import { uploadDocument } from '../../../../src/features/documents/uploadDocument';
+import { uploadDocument } from '../../../../src/documentStorage/uploadDocument';
 import { APPLICATION_STORAGE_MAX_BYTES, DOCUMENT_FORMAT_MAX_BYTES, LARGEST_DOCUMENT_BYTES } from '../../../../src/validation/documentLimits';
 import { describeEachDialect } from '../../helpers';
 import { BUCKET, REGION, s3Failure, startStorage, testBytes, type StorageHarness, type TestIdentity } from './harness';

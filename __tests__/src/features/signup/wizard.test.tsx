@@ -549,8 +549,8 @@ describe('the end of the journey', () => {
 });
 
 describe('the form record', () => {
-  it('applicationSynced takes the answers the form knows, and ignores unknown keys, secrets and empty values', () => {
-    const before: OnboardingForm = { ...initialFormState, firstName: 'Old', birthDate: '01/01/1980', diviloPassword: 'Typed-in-memory-1!' };
+  it('applicationSynced takes the answers the form knows, and ignores unknown keys (secrets among them) and empty values', () => {
+    const before: OnboardingForm = { ...initialFormState, firstName: 'Old', birthDate: '01/01/1980' };
     const after = formReducer(
       before,
       formActions.applicationSynced({
@@ -566,9 +566,6 @@ describe('the form record', () => {
       }),
     );
     expect(after).toEqual({ ...before, firstName: 'Ana', countriesWhereOperate: ['ES', 'PT'], politicalPosition: false });
-    expect(after).not.toHaveProperty('reviewNotes');
-    expect(after.diviloPassword).toBe('Typed-in-memory-1!');
-    expect(after.verificationEmailToken).toBe('');
-    expect(after.verificationPhoneToken).toBe('');
+    for (const unknown of ['reviewNotes', 'diviloPassword', 'verificationEmailToken', 'verificationPhoneToken']) expect(after).not.toHaveProperty(unknown);
   });
 });

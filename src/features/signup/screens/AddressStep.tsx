@@ -2,7 +2,7 @@ import { useIntl } from 'react-intl';
 import { TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { addressSchema } from '../../../validation/onboarding';
-import type { StepId } from '../flow';
+import type { StepId } from '../../../onboarding/flow';
 import { CountrySelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';

@@ -26,7 +26,7 @@ import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
 import { useAppDispatch } from '../../../app/hooks';
 import { formActions } from '../../form/formSlice';
 import { errorRaised } from '../../session/sessionSlice';
-import { stepById } from '../flow';
+import { stepById } from '../../../onboarding/flow';
 
 const messages = describeMessages({
   needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },

@@ -9,8 +9,8 @@ import {
   stepById,
   type FlowAnswers,
   type OutcomeId,
-} from '../../../../src/features/signup/flow';
-import { ROUTES, routeByName } from '../../../../src/routing/routes';
+} from '../../../src/onboarding/flow';
+import { ROUTES, routeByName } from '../../../src/routing/routes';
 
 const ids = (answers: FlowAnswers) => journey(answers).map((step) => step.id);
 

@@ -1,4 +1,4 @@
-import { awsServiceOrigin } from '../../config/awsPartition';
+import { awsServiceOrigin } from '../config/awsPartition';
 
 /**
  * The origin the browser's storage client calls: the configured endpoint's, or Amazon S3's regional one, since

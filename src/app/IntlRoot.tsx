@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
-import { StartupError } from '../app/StartupError';
-import { FALLBACK_LOCALE, loadedMessages, loadMessages, onMessagesArrived, type Locale, type Messages } from './locale';
+import { StartupError } from './StartupError';
+import { FALLBACK_LOCALE, loadedMessages, loadMessages, onMessagesArrived, type Locale, type Messages } from '../i18n/locale';
 
 interface Props {
   locale: Locale;

@@ -8,8 +8,8 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { AbortMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { getDownloadUrl, PART_SIZE, storageKey, uploadDocument, type StorageConfig } from '../../../../src/features/documents/uploadDocument';
-import { BUCKET, MIB, REGION, startStorage, testBytes, type StorageHarness, type TestIdentity } from '../../../server/embedded/s3/harness';
+import { getDownloadUrl, PART_SIZE, storageKey, uploadDocument, type StorageConfig } from '../../../src/documentStorage/uploadDocument';
+import { BUCKET, MIB, REGION, startStorage, testBytes, type StorageHarness, type TestIdentity } from '../../server/embedded/s3/harness';
 
 /** A file as the browser hands it over. */
 const blobOf = (bytes: Buffer, type = '') => new Blob([new Uint8Array(bytes)], { type });

@@ -3,7 +3,7 @@
 // Continue in the SPA, and the server's step routes and resume logic all read this list; no screen names its
 // neighbour. No React here: the server imports it.
 
-import { isServedEntity } from '../../validation/onboarding';
+import { isServedEntity } from '../validation/onboarding';
 
 export type SectionId = 'you' | 'business' | 'security' | 'contract';
 

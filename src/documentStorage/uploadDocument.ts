@@ -1,13 +1,13 @@
-// Document storage for the upload screens: uploads through @aws-sdk/lib-storage and signed download URLs, the
-// same code against AWS S3 and the embedded endpoint. Only upload screens import this (it carries the S3 SDK);
-// login code never does.
+// Document storage: uploads through @aws-sdk/lib-storage and signed download URLs, the same code against AWS S3
+// and the embedded endpoint, in the browser and in Node (the admin script signs download URLs with it). In the
+// browser only the upload field loads it (it carries the S3 SDK); login code never does.
 import { AbortMultipartUploadCommand, ListPartsCommand, S3Client } from '@aws-sdk/client-s3';
 import { fromCognitoIdentity } from '@aws-sdk/credential-providers';
 import { Upload } from '@aws-sdk/lib-storage';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { EventEmitter } from 'events';
-import type { RuntimeConfig } from '../../config';
+import type { RuntimeConfig } from '../config';
 import { storageOrigin } from './storageOrigin';
 import { putWithProgress, type SignedRequest, type XhrLike } from './xhrPut';
 
