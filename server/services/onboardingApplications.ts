@@ -1,6 +1,6 @@
 // The onboarding application as the wizard sees it, and the decision an e-mail code confirms: a new
 // application, one to resume (another device, a cleared browser), or an applicant who is a customer already.
-import { journey, type StepId } from '../../src/onboarding/flow';
+import { flowAnswersOf, journey, nextStepOf, type OutcomeId, type StepId } from '../../src/onboarding/flow';
 import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';
@@ -9,6 +9,11 @@ import { withoutReviewNotes } from './identityCheck';
 
 /** The steps a registration confirmed by its e-mail code has done. */
 export const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
+
+/** The page after `step` for this application, by the flow's rule: no route names its neighbour. */
+export function nextAfter(step: StepId, application: Pick<Application, 'answers' | 'personType'>): StepId | OutcomeId {
+  return nextStepOf(step, flowAnswersOf(application.answers, application.personType));
+}
 
 /** `ana.garcia@example.com` → `a***@example.com`: enough for the applicant to recognise, little for anyone else. */
 export function maskEmail(email: string): string {
@@ -21,11 +26,7 @@ export function maskEmail(email: string): string {
  * is not done, or the page without a call just before it (a checklist, the identity check's wait).
  */
 export function currentStepOf(application: Pick<Application, 'answers' | 'personType' | 'completedSteps'>): string {
-  const steps = journey({
-    residenceCountry: application.answers.residenceCountry as string | undefined,
-    personType: application.personType ?? '',
-    cif: application.answers.cif as string | undefined,
-  });
+  const steps = journey(flowAnswersOf(application.answers, application.personType));
   const index = steps.findIndex((step) => step.endpoint !== undefined && !application.completedSteps.includes(step.id));
   if (index < 0) return steps[steps.length - 1].id;
   const before = steps[index - 1];

@@ -172,3 +172,21 @@ export function progressOf(id: StepId, answers: FlowAnswers): { number: number; 
     sections: [...new Set(steps.map((step) => step.section))],
   };
 }
+
+/**
+ * What the rules look at, from answers as they are kept (the server's application with its person type, or the
+ * browser's form, which holds both): the one mapping from saved answers to the rules' input.
+ */
+export function flowAnswersOf(answers: { readonly residenceCountry?: unknown; readonly cif?: unknown }, personType: string | null | undefined): FlowAnswers {
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    residenceCountry: text(answers.residenceCountry),
+    personType: personType === 'freelance' || personType === 'company' ? personType : '',
+    cif: text(answers.cif),
+  };
+}
+
+/** The page after `id` on these answers: its rule's step or outcome, `welcome` past the end of a path. */
+export function nextStepOf(id: StepId, answers: FlowAnswers): StepId | OutcomeId {
+  return byId.get(id)?.next(answers) ?? 'welcome';
+}

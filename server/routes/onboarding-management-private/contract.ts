@@ -19,7 +19,7 @@ import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { maskPhone } from '../../services/messaging/types';
-import { applicationView } from '../../services/onboardingApplications';
+import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
@@ -32,7 +32,7 @@ const CODE_SENT = { type: 'object', properties: { maskedPhone: { type: 'string' 
 const FILE_NAMES = { es: 'contrato-divilo.pdf', en: 'divilo-contract.pdf' } as const;
 
 const signed = (application: Application) => application.completedSteps.includes('docu-sign');
-const signedAnswer = (application: Application) => ({ next: 'welcome', application: applicationView(application) });
+const signedAnswer = (application: Application) => ({ next: nextAfter('docu-sign', application), application: applicationView(application) });
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** `+34611222333` → `+34******333`: the country and the last digits, as the signature record shows the phone. */

@@ -11,7 +11,7 @@ import { onboardingDocumentRepository } from '../../repositories/onboardingDocum
 import { DocumentError } from '../../services/documents';
 import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '../../services/identityCheck';
-import { applicationView } from '../../services/onboardingApplications';
+import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
 
@@ -64,7 +64,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         const application = await app.applications.find(applicationId);
         if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
         checkTurn(application, STEP.id);
-        const next = STEP.next({ residenceCountry: application.answers.residenceCountry as string | undefined, personType: application.personType ?? '' }) ?? 'welcome';
+        const next = nextAfter(STEP.id, application);
         const current = identityCheckOf(application);
         const samePhotos = IDENTITY_IMAGE_KINDS.every((kind) => application.answers[kind] === images[kind]);
         if (samePhotos && (current?.status === 'approved' || current?.status === 'needs-review')) return { next, application: applicationView(application) };

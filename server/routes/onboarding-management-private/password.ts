@@ -7,7 +7,7 @@ import { diviloPasswordSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
-import { applicationView } from '../../services/onboardingApplications';
+import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
 
@@ -62,7 +62,7 @@ export async function passwordRoutes(app: FastifyInstance) {
       const saved = ours ? stepped : await app.signInUsers.ensureUser(stepped, now);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.password_set', subject: actor, requestId: request.id });
-      return { next: 'check-identity', application: applicationView(saved) };
+      return { next: nextAfter('divilo-password', saved), application: applicationView(saved) };
     },
   );
 }

@@ -10,7 +10,7 @@ import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
 import { maskPhone } from '../../services/messaging/types';
 import { codeText, messageLocale } from '../../services/messaging/texts';
-import { applicationView } from '../../services/onboardingApplications';
+import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
@@ -83,7 +83,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       await sendCode(request, ticket, issued.code);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id });
-      return { next: 'confirm-telephone', maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds, application: applicationView(saved) };
+      return { next: nextAfter('contact-phone', saved), maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds, application: applicationView(saved) };
     },
   );
 
@@ -113,7 +113,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       if (result.recipient !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
       const saved = await saveFresh(app, application.id, (current) => ({ completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] }));
       await app.auditLog.append({ actor, action: 'onboarding.phone_confirmed', subject: actor, requestId: request.id });
-      return { next: 'register-as', application: applicationView(saved) };
+      return { next: nextAfter('confirm-telephone', saved), application: applicationView(saved) };
     },
   );
 

@@ -3,7 +3,7 @@
 // (its version), retried on a concurrent save; the next step is the flow's rule on the saved answers.
 import type { FastifyInstance } from 'fastify';
 import { isIaeCode } from '../../../src/data/iae';
-import { journey, stepById, type StepId } from '../../../src/onboarding/flow';
+import { flowAnswersOf, journey, nextStepOf, stepById, type StepId } from '../../../src/onboarding/flow';
 import { isCnaeCode } from '../../../src/data/cnae';
 import {
   aboutCompanyInfoSchema,
@@ -31,6 +31,7 @@ import type { Application } from '../../repositories/applicationRepository';
 import { applicationView } from '../../services/onboardingApplications';
 import { identityFrozen } from '../../services/evidence';
 import { riskOf } from '../../services/risk';
+import { onFreshApplication } from './saving';
 import { openApplicationOf } from './tokens';
 
 type FieldType = 'string' | 'boolean' | 'countries' | 'owners';
@@ -219,22 +220,13 @@ const BEARER = { type: 'object', properties: { authorization: { type: 'string', 
 
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
 export function checkTurn(application: Application, step: StepId): void {
-  const steps = journey(flowAnswersOf(application));
+  const steps = journey(flowAnswersOf(application.answers, application.personType));
   const index = steps.findIndex((candidate) => candidate.id === step);
   if (index < 0) throw new ApiError(409, 'STEP_NOT_ON_PATH', 'This step is not part of this application');
   // Steps without a call (checklists) need no saving; every other earlier step must be done.
   const missing = steps.slice(0, index).find((earlier) => earlier.endpoint !== undefined && !application.completedSteps.includes(earlier.id));
   if (missing) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'An earlier step is not done yet', { currentStep: missing.id });
   if (application.status !== 'in-progress') throw new ApiError(409, 'APPLICATION_CLOSED', 'This application can no longer change');
-}
-
-/** What the flow's rules look at, from an application. */
-export function flowAnswersOf(application: Pick<Application, 'answers' | 'personType'>) {
-  return {
-    residenceCountry: application.answers.residenceCountry as string | undefined,
-    personType: application.personType ?? '',
-    cif: application.answers.cif as string | undefined,
-  } as const;
 }
 
 /** Registers one POST route per declared step, at the path flow.ts gives it. */
@@ -278,44 +270,45 @@ export async function stepRoutes(app: FastifyInstance) {
         const unchecked = (await declaration.verify?.(app, applicationId, answers)) ?? [];
         if (unchecked.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: unchecked });
 
-        for (let attempt = 0; attempt < 3; attempt += 1) {
-          // The application as read for the rules, then as it is after another save came first.
-          const application = attempt === 0 ? before : await app.applications.find(applicationId);
-          if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
-          checkTurn(application, declaration.step);
-          const { frozen } = declaration;
-          if (frozen?.when(application) && Object.keys(answers).some((name) => JSON.stringify(answers[name] ?? '') !== JSON.stringify(application.answers[name] ?? ''))) {
-            throw new ApiError(409, frozen.code, frozen.message);
-          }
-          const merged = { ...application.answers, ...answers };
-          const personType = declaration.step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
-          const next = flowStep.next(flowAnswersOf({ answers: merged, personType })) ?? 'welcome';
-          const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(declaration.step);
-          const riskfactor = riskOf(merged, app.highRiskCountries);
-          // One entry per change: a retried save of the same answers writes nothing new.
-          const actor = `application:${applicationId}`;
-          const audits = changed
-            ? [
-                { actor, action: 'onboarding.step_saved', subject: actor, requestId: request.id, details: { step: declaration.step } },
-                ...(riskfactor !== application.riskfactor ? [{ actor, action: 'onboarding.risk_changed', subject: actor, requestId: request.id, details: { riskfactor } }] : []),
-              ]
-            : [];
-          const saved = await app.applications.saveAudited(
-            application,
-            {
-              answers: merged,
-              personType,
-              completedSteps: application.completedSteps.includes(declaration.step) ? application.completedSteps : [...application.completedSteps, declaration.step],
-              status: next === 'forbidden-user' || next === 'company-error' ? 'not-allowed' : application.status,
-              riskfactor,
-            },
-            audits,
-            app.codes.now(),
-          );
-          if (!saved) continue;
-          return { next, application: applicationView(saved) };
-        }
-        throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+        // Worked out on the application as read for the rules, then as it is after another save came first.
+        return onFreshApplication(
+          app,
+          applicationId,
+          async (application) => {
+            checkTurn(application, declaration.step);
+            const { frozen } = declaration;
+            if (frozen?.when(application) && Object.keys(answers).some((name) => JSON.stringify(answers[name] ?? '') !== JSON.stringify(application.answers[name] ?? ''))) {
+              throw new ApiError(409, frozen.code, frozen.message);
+            }
+            const merged = { ...application.answers, ...answers };
+            const personType = declaration.step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
+            const next = nextStepOf(declaration.step, flowAnswersOf(merged, personType));
+            const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(declaration.step);
+            const riskfactor = riskOf(merged, app.highRiskCountries);
+            // One entry per change: a retried save of the same answers writes nothing new.
+            const actor = `application:${applicationId}`;
+            const audits = changed
+              ? [
+                  { actor, action: 'onboarding.step_saved', subject: actor, requestId: request.id, details: { step: declaration.step } },
+                  ...(riskfactor !== application.riskfactor ? [{ actor, action: 'onboarding.risk_changed', subject: actor, requestId: request.id, details: { riskfactor } }] : []),
+                ]
+              : [];
+            const saved = await app.applications.saveAudited(
+              application,
+              {
+                answers: merged,
+                personType,
+                completedSteps: application.completedSteps.includes(declaration.step) ? application.completedSteps : [...application.completedSteps, declaration.step],
+                status: next === 'forbidden-user' || next === 'company-error' ? 'not-allowed' : application.status,
+                riskfactor,
+              },
+              audits,
+              app.codes.now(),
+            );
+            return saved && { next, application: applicationView(saved) };
+          },
+          before,
+        );
       },
     );
   }

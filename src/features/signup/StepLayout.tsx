@@ -9,7 +9,7 @@ import { CheckIcon } from '../../components/icons';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
 import { selectForm } from '../form/formSlice';
-import { isStep, previousStep, progressOf, type SectionId } from '../../onboarding/flow';
+import { flowAnswersOf, isStep, previousStep, progressOf, type SectionId } from '../../onboarding/flow';
 import '../../components/base.css';
 import './signup.css';
 
@@ -31,7 +31,7 @@ function Progress({ step }: { step: RouteName }) {
   const intl = useIntl();
   const form = useAppSelector(selectForm);
   if (!isStep(step) || step === 'welcome') return null;
-  const { number, total, section, sections } = progressOf(step, { residenceCountry: form.residenceCountry, personType: form.personType });
+  const { number, total, section, sections } = progressOf(step, flowAnswersOf(form, form.personType));
   const current = sections.indexOf(section);
   const name = (id: SectionId) => intl.formatMessage(messages[id]);
   return (
@@ -79,7 +79,7 @@ export function StepLayout({ step, lead, children, back = true }: StepLayoutProp
   const intl = useIntl();
   const location = useLocation();
   const form = useAppSelector(selectForm);
-  const previous = back && isStep(step) ? previousStep(step, { residenceCountry: form.residenceCountry, personType: form.personType }) : undefined;
+  const previous = back && isStep(step) ? previousStep(step, flowAnswersOf(form, form.personType)) : undefined;
   return (
     <section className="dv-step" aria-labelledby={`${step}-title`}>
       <div className="dv-step__top">

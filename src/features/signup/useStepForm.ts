@@ -8,7 +8,7 @@ import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
 import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
-import { stepById, type StepId } from '../../onboarding/flow';
+import { flowAnswersOf, nextStepOf, stepById, type StepId } from '../../onboarding/flow';
 import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
 
 /** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
@@ -17,6 +17,13 @@ export function useGoToStep() {
   const location = useLocation();
   return (next: string, state?: StepArrival) =>
     navigate(next === 'welcome' ? '/welcome' : carryQuery(next === 'signUp' ? '/signUp' : `/${next}`, location.search), { state });
+}
+
+/** Leaves `step` for the page its rule picks on the answers saved so far: a screen never names its neighbour. */
+export function useGoOn(step: StepId) {
+  const goTo = useGoToStep();
+  const form = useAppSelector(selectForm);
+  return (state?: StepArrival) => goTo(nextStepOf(step, flowAnswersOf(form, form.personType)), state);
 }
 
 /** What a step hands to the next page it opens (never a secret: navigation state is kept in history). */

@@ -19,7 +19,7 @@ import { useListDocumentsQuery, type DocumentKind } from '../../documents/docume
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
+import { useGoOn, useGoToStep, useStepForm, type StepField } from '../useStepForm';
 import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
 import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
@@ -66,7 +66,7 @@ const messages = describeMessages({
 /** /requirements-company: what a company's representative needs at hand; nothing to save. */
 export function RequirementsCompanyScreen() {
   const intl = useIntl();
-  const goTo = useGoToStep();
+  const goOn = useGoOn('requirements-company');
   return (
     <StepLayout step="requirements-company" lead={intl.formatMessage(messages.needLead)}>
       <ul className="dv-checklist">
@@ -77,7 +77,7 @@ export function RequirementsCompanyScreen() {
         <li>{intl.formatMessage(messages.needId)}</li>
       </ul>
       <div className="dv-step__actions">
-        <LoadingButton onClick={() => goTo('about-company')}>{intl.formatMessage(messages.start)}</LoadingButton>
+        <LoadingButton onClick={() => goOn()}>{intl.formatMessage(messages.start)}</LoadingButton>
       </div>
     </StepLayout>
   );

@@ -12,7 +12,7 @@ import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { ActivitySelect } from '../pickers';
 import { AddressStep } from './AddressStep';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useGoToStep, useStepForm } from '../useStepForm';
+import { useGoOn, useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
   needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
@@ -42,7 +42,7 @@ const messages = describeMessages({
 /** /requirements-freelance: what the applicant needs at hand; nothing to save. */
 export function RequirementsFreelanceScreen() {
   const intl = useIntl();
-  const goTo = useGoToStep();
+  const goOn = useGoOn('requirements-freelance');
   return (
     <StepLayout step="requirements-freelance" lead={intl.formatMessage(messages.needLead)}>
       <ul className="dv-checklist">
@@ -52,7 +52,7 @@ export function RequirementsFreelanceScreen() {
         <li>{intl.formatMessage(messages.needId)}</li>
       </ul>
       <div className="dv-step__actions">
-        <LoadingButton onClick={() => goTo('your-activity')}>{intl.formatMessage(messages.start)}</LoadingButton>
+        <LoadingButton onClick={() => goOn()}>{intl.formatMessage(messages.start)}</LoadingButton>
       </div>
     </StepLayout>
   );

@@ -11,7 +11,7 @@ import { useListDocumentsQuery } from '../../documents/documentsApi';
 import { selectForm } from '../../form/formSlice';
 import { useIdentityCheckStatusQuery } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useGoToStep, useStepForm } from '../useStepForm';
+import { useGoOn, useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
   lead: { id: 'onboarding.check-identity.lead', defaultMessage: 'Three photos: both sides of your ID document and a selfie. On a phone, the camera opens.' },
@@ -96,12 +96,12 @@ const STATUS_TEXT = { pending: 'waiting', 'needs-review': 'needsReview', approve
 export function CheckIdentityWaitingScreen() {
   const intl = useIntl();
   const location = useLocation();
-  const goTo = useGoToStep();
+  const goOn = useGoOn('check-identity-waiting');
   const { data } = useIdentityCheckStatusQuery(undefined, { pollingInterval: IDENTITY_POLL_MS, skipPollingIfUnfocused: false });
   const status = data?.status ?? 'pending';
   useEffect(() => {
-    if (status === 'approved') goTo('docu-sign');
-  }, [status, goTo]);
+    if (status === 'approved') goOn();
+  }, [status, goOn]);
   return (
     <StepLayout step="check-identity-waiting" back={false}>
       <div className="dv-waiting" role="status">
@@ -110,7 +110,7 @@ export function CheckIdentityWaitingScreen() {
       </div>
       {status === 'needs-review' && (
         <div className="dv-step__actions">
-          <LoadingButton onClick={() => goTo('docu-sign')}>{intl.formatMessage(messages.toContract)}</LoadingButton>
+          <LoadingButton onClick={() => goOn()}>{intl.formatMessage(messages.toContract)}</LoadingButton>
         </div>
       )}
       {status === 'rejected' && (

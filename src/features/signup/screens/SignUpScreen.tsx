@@ -11,6 +11,7 @@ import { useCaptcha } from '../../../services/captcha';
 import { ensureSessionId } from '../../../services/sessionId';
 import { canonicalIdDocument } from '../../../validation/identifiers';
 import { signUpSchema } from '../../../validation/onboarding';
+import { nextStepOf } from '../../../onboarding/flow';
 import { formActions } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
 import { useRegisterMutation } from '../onboardingApi';
@@ -119,7 +120,7 @@ export function SignUpScreen() {
           promotionalCodeFromParam,
         }),
       );
-      return { next: 'reg-code', arrival: { resendAfterSeconds: registered.resendAfterSeconds, sentTo: registered.maskedEmail } };
+      return { next: nextStepOf('signUp', {}), arrival: { resendAfterSeconds: registered.resendAfterSeconds, sentTo: registered.maskedEmail } };
     },
     // Too many e-mails for now (to this address, from this connection): said under the form, everything kept.
     onFailure: (error) => {
