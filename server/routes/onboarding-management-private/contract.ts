@@ -21,7 +21,7 @@ import { codeText, messageLocale } from '../../services/messaging/texts';
 import { maskPhone } from '../../services/messaging/types';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../user-authorization-management';
-import { saveFresh } from './saving';
+import { onFreshApplication, saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { anyApplicationOf, applicationOf } from './tokens';
 
@@ -157,7 +157,7 @@ export async function contractRoutes(app: FastifyInstance) {
 
   /** Checks the code and signs; a sign of a signed application answers as the first one did. */
   const sign = async (request: FastifyRequest<{ Body: { code: string } }>) => {
-    let application = await applicationFor(request, { signedToo: true });
+    const application = await applicationFor(request, { signedToo: true });
     if (signed(application)) return signedAnswer(application);
     checkContractTurn(application);
     if (application.answers.electronicIdentificationDate === undefined) throw new ApiError(409, 'CONSENT_MISSING', 'Give the consent to electronic identification first');
@@ -175,15 +175,18 @@ export async function contractRoutes(app: FastifyInstance) {
     if (phone !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
 
     const signedAt = app.codes.now();
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const saved = await signVersion(request, application, signedAt, phone);
-      if (saved) return signedAnswer(saved);
-      const fresh = await applicationFor(request, { signedToo: true });
-      if (signed(fresh)) return signedAnswer(fresh);
-      checkContractTurn(fresh);
-      application = fresh;
-    }
-    throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+    // Another save came first: signed meanwhile (its signature answers), or signed on the application as it is now.
+    return onFreshApplication(
+      app,
+      application.id,
+      async (current) => {
+        if (signed(current)) return signedAnswer(current);
+        checkContractTurn(current);
+        const saved = await signVersion(request, current, signedAt, phone);
+        return saved && signedAnswer(saved);
+      },
+      application,
+    );
   };
 
   app.get(

@@ -13,6 +13,7 @@ import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '../../services/identityCheck';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from './steps';
+import { onFreshApplication } from './saving';
 import { applicationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
@@ -60,9 +61,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
       const unchecked = IDENTITY_IMAGE_KINDS.filter((kind) => !documents.some((document) => document.kind === kind && document.key === images[kind]));
       if (unchecked.length > 0) throw invalid(unchecked.map((field) => ({ field, id: 'validations.documentMissing' })));
 
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const application = await app.applications.find(applicationId);
-        if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      return onFreshApplication(app, applicationId, async (application) => {
         checkTurn(application, STEP.id);
         const next = nextAfter(STEP.id, application);
         const current = identityCheckOf(application);
@@ -105,7 +104,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
           }
           return started;
         });
-        if (!saved) continue;
+        if (!saved) return undefined;
         const actor = `application:${applicationId}`;
         await app.auditLog.append({ actor, action: 'onboarding.identity_check_started', subject: actor, requestId: request.id, details: { provider: check.provider } }, now);
         for (const document of preserved) {
@@ -114,8 +113,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         await app.identityCheck.verifier.start(applicationId, images, request.id);
         // The manual check has answered already: the application as it is now.
         return { next, application: applicationView((await app.applications.find(applicationId)) ?? saved) };
-      }
-      throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+      });
     },
   );
 
