@@ -1,8 +1,8 @@
 // npm run bench:bundle — what the browser downloads for /login before the user types: every JavaScript
 // file a real Chromium fetches, with the share of each package (from the source maps), every style sheet, the
 // fonts and the page itself, and the largest route chunk. Sizes in gzip -9 and in brotli 11, which is what the
-// server sends. Budget: 161 KB brotli for all of it, bench:first-load's target for /login's transfer (175 KB)
-// less the response headers that one counts too: about 1.4 KB for each of the page's 10 files. Needs a production
+// server sends. Budget: 162 KB brotli for all of it, bench:first-load's target for /login's transfer (175 KB)
+// less the response headers that one counts too: about 1.4 KB for each of the page's 9 files. Needs a production
 // build (npm run build) and Chromium.
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 
-const BUDGET_KB = 161;
+const BUDGET_KB = 162;
 const dist = path.resolve(__dirname, '..', 'dist');
 const gz = (text: string | Buffer) => gzipSync(text, { level: 9 }).length;
 const br = (text: string | Buffer) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
