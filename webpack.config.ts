@@ -29,8 +29,8 @@ class ChunkGroupsPlugin {
         for (const [name, group] of compilation.namedChunkGroups) {
           if (!group.isInitial()) groups[name] = [...new Set(filesOf(group.chunks))].filter((file) => !initial.has(file));
         }
-        // The typeface's Latin file (src/styles/fonts.css): every page's text needs it at once.
-        groups[FONT_GROUP] = Object.keys(compilation.assets).filter((file) => /-latin-wght-normal\.[0-9a-f]+\.woff2$/.test(file));
+        // The typeface's login file (src/styles/fonts.css): every page's text needs it at once.
+        groups[FONT_GROUP] = Object.keys(compilation.assets).filter((file) => /figtree-login-wght-normal\.[0-9a-f]+\.woff2$/.test(file));
         compilation.emitAsset(CHUNK_GROUPS_FILE, new sources.RawSource(JSON.stringify(groups)));
       });
     });

@@ -575,5 +575,9 @@ describeEachDialect('the main app page', (dialect) => {
     expect(font.headers['content-type']).toBe('font/woff2');
     expect(font.headers['cache-control']).toContain('immutable');
     expect(font.rawPayload.subarray(0, 4).toString('latin1')).toBe('wOF2');
+    // The login's file, which the pages preload, under an address that changes with its content.
+    const login = /url\('(\/fonts\/figtree-[\d.]+\/login\.[0-9a-f]{10}\.woff2)'\)/.exec(css.body);
+    expect(login).not.toBeNull();
+    expect((await server.app.inject(login![1])).rawPayload.subarray(0, 4).toString('latin1')).toBe('wOF2');
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -35,7 +36,7 @@ export function page(title: string, body: string, lang: 'es' | 'en' | string = '
           `<a class="dv-languages__button" lang="${code}" hreflang="${code}" href="${escapeHtml(options.languageHref!(code))}"${code === language ? ' aria-current="true"' : ''}>${short}<span class="dv-visually-hidden"> ${name}</span></a>`,
       ).join('')}</nav>`
     : '';
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(title)} · Divilo</title><link rel="icon" href="/favicon.svg"><link rel="preload" href="${FONT_FILES.latin.url}" as="font" type="font/woff2" crossorigin><link rel="stylesheet" href="/server.css"></head><body><div class="dv-layout"><a href="#main" class="dv-layout__skip">${SKIP[language]}</a><header class="dv-layout__header"><span class="dv-logo">${LOGO_MARK}<span class="dv-logo__text">Divilo</span></span>${switcher}</header><div class="dv-layout__body"><main id="main" tabindex="-1" class="dv-layout__main">${body}</main></div></div>${options.after ?? ''}</body></html>`;
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(title)} · Divilo</title><link rel="icon" href="/favicon.svg"><link rel="preload" href="${FONT_FILES.login.url}" as="font" type="font/woff2" crossorigin><link rel="stylesheet" href="/server.css"></head><body><div class="dv-layout"><a href="#main" class="dv-layout__skip">${SKIP[language]}</a><header class="dv-layout__header"><span class="dv-logo">${LOGO_MARK}<span class="dv-logo__text">Divilo</span></span>${switcher}</header><div class="dv-layout__body"><main id="main" tabindex="-1" class="dv-layout__main">${body}</main></div></div>${options.after ?? ''}</body></html>`;
 }
 
 export function escapeHtml(text: string): string {
@@ -46,8 +47,15 @@ const root = path.resolve(__dirname, '..', '..');
 const fontDir = path.join(path.dirname(require.resolve('@fontsource-variable/figtree/package.json')), 'files');
 const { version: fontVersion } = JSON.parse(readFileSync(path.join(fontDir, '..', 'package.json'), 'utf8')) as { version: string };
 
-/** The brand typeface's files, at addresses that change with the package's version (so they can be cached for good). */
+const loginFont = path.join(root, 'src/styles/fonts/figtree-login-wght-normal.woff2');
+const loginFontHash = createHash('sha256').update(readFileSync(loginFont)).digest('hex').slice(0, 10);
+
+/**
+ * The brand typeface's files (src/styles/fonts.css), at addresses that change with the package's version or the
+ * file's content (so they can be cached for good).
+ */
 export const FONT_FILES = {
+  login: { url: `/fonts/figtree-${fontVersion}/login.${loginFontHash}.woff2`, file: loginFont },
   latin: { url: `/fonts/figtree-${fontVersion}/latin.woff2`, file: path.join(fontDir, 'figtree-latin-wght-normal.woff2') },
   'latin-ext': { url: `/fonts/figtree-${fontVersion}/latin-ext.woff2`, file: path.join(fontDir, 'figtree-latin-ext-wght-normal.woff2') },
 } as const;
@@ -58,6 +66,7 @@ export const FONT_FILES = {
  */
 export const SERVER_CSS = [
   readFileSync(path.join(root, 'src/styles/fonts.css'), 'utf8')
+    .replace(/url\('\.\/fonts\/figtree-login-wght-normal\.woff2'\)/, `url('${FONT_FILES.login.url}')`)
     .replace(/url\('@fontsource-variable\/figtree\/files\/figtree-latin-wght-normal\.woff2'\)/, `url('${FONT_FILES.latin.url}')`)
     .replace(/url\('@fontsource-variable\/figtree\/files\/figtree-latin-ext-wght-normal\.woff2'\)/, `url('${FONT_FILES['latin-ext'].url}')`),
   ...['src/styles/global.css', 'src/components/base.css', 'src/components/Layout.css', 'src/components/LanguageSelector.css', 'src/components/LoadingButton.css', 'src/components/Modal.css'].map(

@@ -1,26 +1,34 @@
 import { useMemo } from 'react';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, type NavigateFunction } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
 import { selectLocale } from '../features/ui/uiSlice';
 import { IntlRoot } from './IntlRoot';
 import { useAppSelector } from './hooks';
+import { AppRoutes, type RouteScreens } from './router';
 import type { AppStore } from './store';
 
-type AppRouter = Parameters<typeof RouterProvider>[0]['router'];
+interface Props {
+  store: AppStore;
+  screens: RouteScreens;
+  /** Given the router's navigate, for the store's listeners. */
+  onNavigator: (navigate: NavigateFunction) => void;
+}
 
-function LocalizedRouter({ router }: { router: AppRouter }) {
+function LocalizedRouter({ screens, onNavigator }: Omit<Props, 'store'>) {
   const locale = useAppSelector(selectLocale);
   return (
     <IntlRoot locale={locale}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes screens={screens} onNavigator={onNavigator} />
+      </BrowserRouter>
     </IntlRoot>
   );
 }
 
 /** The providers, outermost first: store, persisted form, translations, routes. */
-export function App({ store, router }: { store: AppStore; router: AppRouter }) {
-  const content = useMemo(() => <LocalizedRouter router={router} />, [router]);
+export function App({ store, screens, onNavigator }: Props) {
+  const content = useMemo(() => <LocalizedRouter screens={screens} onNavigator={onNavigator} />, [screens, onNavigator]);
   return (
     <Provider store={store}>
       {store.persistor ? (

@@ -1,28 +1,24 @@
-import { redirect } from 'react-router';
-import { pageVisited, sessionExpired } from '../features/session/sessionSlice';
 import { carryQuery } from '../routing/query';
 import { routeByName, type RouteInfo } from '../routing/routes';
 import { isTokenExpired } from '../storage/browserStorage';
-import type { AppStore } from './store';
+import type { RootState } from './store';
+
+/** Where a route's guard sends the user instead, and whether the session expired on the way; or that the page shows. */
+export type GuardOutcome = { redirect: string; expired: boolean } | { remember: boolean };
 
 /**
- * The navigation guard of a route, run before the route renders:
+ * The navigation guard of a route, decided before the route renders (router.tsx acts on it):
  * no token → signUp; an expired token → error.sessionExpired, the session forgotten, signUp;
  * otherwise the page is remembered (CURRENT_PAGE) so a reload or a new tab resumes it.
  * The refusal page of a closed application needs no token: it stays after its session ended.
  */
-export function guardRoute(store: AppStore, route: RouteInfo, requestUrl: string): Response | null {
-  if (route.access !== 'token') return null;
-  if (store.getState().session.closedApplication?.page === route.name) return null;
-  const search = new URL(requestUrl).search;
-  const token = store.getState().session.authorizationToken;
-  if (!token) return redirect(carryQuery('/signUp', search));
-  if (isTokenExpired(token)) {
-    store.dispatch(sessionExpired());
-    return redirect(carryQuery('/signUp', search));
-  }
-  store.dispatch(pageVisited(route.name));
-  return null;
+export function guardRoute(state: RootState, route: RouteInfo, search: string): GuardOutcome {
+  if (route.access !== 'token') return { remember: false };
+  if (state.session.closedApplication?.page === route.name) return { remember: false };
+  const token = state.session.authorizationToken;
+  if (!token) return { redirect: carryQuery('/signUp', search), expired: false };
+  if (isTokenExpired(token)) return { redirect: carryQuery('/signUp', search), expired: true };
+  return { remember: true };
 }
 
 /**

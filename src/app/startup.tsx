@@ -1,10 +1,11 @@
 import { createRoot, type Root } from 'react-dom/client';
+import type { NavigateFunction } from 'react-router';
 import { loadRuntimeConfig } from '../config';
 import { adoptInlinedMessages, detectLocale, localeFromQuery, shareLocale, storeLocale } from '../i18n/locale';
 import { App } from './App';
 import { StartupError } from './StartupError';
 import { resumePath } from './guards';
-import { createAppRouter } from './router';
+import { browserAreaNeeds, lazyScreens } from './router';
 import { initialStateFromBrowser, makeStore } from './store';
 
 /**
@@ -30,21 +31,24 @@ export async function startApp(container: HTMLElement): Promise<Root> {
   const resumeTo = resumePath(preloaded.session?.currentPage ?? null, window.location);
   if (resumeTo) window.history.replaceState(null, '', resumeTo);
 
-  // The router needs the store (its guards dispatch) and listeners need the router to navigate: moves asked
-  // for while the router is being made (its first guards run at once) wait for it.
-  const built: { router?: ReturnType<typeof createAppRouter>; pending?: [string, { replace?: boolean; state?: unknown } | undefined] } = {};
+  // The routes need the store (their guards read it) and listeners need the router to navigate: moves asked for
+  // before the router is there wait for it.
+  const built: { navigate?: NavigateFunction; pending?: [string, { replace?: boolean; state?: unknown } | undefined] } = {};
   const navigation = {
     navigate: (to: string, options?: { replace?: boolean; state?: unknown }) => {
-      if (built.router) void built.router.navigate(to, options);
+      if (built.navigate) void built.navigate(to, options);
       else built.pending = [to, options];
     },
     leaveApp: (url: string) => window.location.assign(url),
   };
   const store = makeStore(preloaded, { navigation });
-  const router = createAppRouter(store);
-  built.router = router;
-  if (built.pending) void router.navigate(...built.pending);
+  const onNavigator = (navigate: NavigateFunction) => {
+    built.navigate = navigate;
+    const pending = built.pending;
+    built.pending = undefined;
+    if (pending) void navigate(...pending);
+  };
 
-  root.render(<App store={store} router={router} />);
+  root.render(<App store={store} screens={lazyScreens(browserAreaNeeds(store))} onNavigator={onNavigator} />);
   return root;
 }

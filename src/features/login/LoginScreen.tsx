@@ -10,7 +10,7 @@ import { getRuntimeConfig } from '../../config';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
-import { canonicalIdDocument, loginSchema, validateSchema, type LoginValues } from '../../validation';
+import { canonicalIdDocument, type LoginValues } from '../../validation';
 import { authReset, loginRequested, selectLoginProblem, selectSigningIn } from '../auth/authSlice';
 import { formActions } from '../form/formSlice';
 import { sessionCleared } from '../session/sessionSlice';
@@ -52,6 +52,18 @@ const messages = describeMessages({
 
 const FIELDS: (keyof LoginValues)[] = ['userId', 'password'];
 
+/**
+ * The form's rules arrive when the form is first focused (or checked), not with the page. Should they not arrive,
+ * the form goes without its own checks: the sign-in itself still refuses what is wrong.
+ */
+const loginRules = () => import(/* webpackChunkName: "login-rules" */ './loginRules');
+const prefetchLoginRules = () => void loginRules().catch(() => undefined);
+
+async function validateLogin(values: LoginValues) {
+  const rules = await loginRules().catch(() => undefined);
+  return rules ? rules.validateSchema(rules.loginSchema, values) : {};
+}
+
 export function LoginScreen() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
@@ -84,7 +96,7 @@ export function LoginScreen() {
 
   const formik = useFormik<LoginValues>({
     initialValues: { userId: '', password: '' },
-    validate: (values) => validateSchema(loginSchema, values),
+    validate: validateLogin,
     validateOnChange: false,
     onSubmit: async (values) => {
       // The SMS step's screen arrives while the captcha and the password are checked.
@@ -125,7 +137,7 @@ export function LoginScreen() {
           </p>
         </div>
       )}
-      <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
+      <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit} onFocus={prefetchLoginRules}>
         <DocumentNumberInput label={intl.formatMessage(messages.userId)} description={intl.formatMessage(messages.userIdHint)} {...field('userId')} />
         <PasswordInput label={intl.formatMessage(messages.password)} autoComplete="current-password" {...field('password')} />
         <p className="dv-login__forgot">
