@@ -157,7 +157,6 @@ export function applicationRepository(db: Kysely<Database>) {
      * Saves new answers and steps if the application is still at `version`: one conditional update, so of two
      * saves made from the same version (two tabs, a retried request) only one applies; the other learns it.
      */
-    /** The application with `changes`, saved on its version: undefined when another save came first. */
     save: (application: Application, changes: ApplicationChanges, now: Date) => saveOn(db, application, changes, now),
 
     /** `save` and the audit entries that record it, in one transaction: both are kept, or neither. */
