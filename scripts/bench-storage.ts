@@ -7,9 +7,12 @@
 // the ratio is measured under the same load. Also printed: the raw speed of writing the same bytes to the same
 // disk (write + fsync) and the server's peak memory. Measured, not asserted: the target is 0.8 of the ceiling,
 // with memory bounded by the parts in flight, not by the file size.
+// The server's CPU per MiB is set against a floor, what an upload cannot avoid: the discarding server's CPU per
+// MiB (receiving the bytes over HTTP) plus an MD5 (the ETag) and a SHA-256 (the signed payload hash) of a MiB,
+// hashed by the server's process after each run, so each run and its floor see the same machine load.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -25,6 +28,30 @@ const REGION = 'eu-west-1';
 const BUCKET = 'divilo-documents';
 const SERVER = { accessKeyId: 'AKIABENCHSTORAGE0001', secretAccessKey: 'bench-storage-secret-000000000000000000' };
 const MIB = 1024 * 1024;
+/** The most the endpoint's server CPU per MiB may be, as a multiple of the floor. */
+const TARGET_CPU_RATIO = 1.15;
+/** MiB hashed for each floor measurement, in 1 MiB updates as the endpoint hashes its batches. */
+const FLOOR_HASH_MIB = 32;
+
+/** CPU ms per MiB of an MD5 and of a SHA-256, on this thread. */
+interface HashFloor {
+  md5: number;
+  sha256: number;
+}
+
+function hashFloor(): HashFloor {
+  const bytes = randomBytes(MIB);
+  const perMib = (algorithm: string) => {
+    createHash(algorithm).update(bytes).digest(); // warm-up
+    const before = process.cpuUsage();
+    const hash = createHash(algorithm);
+    for (let i = 0; i < FLOOR_HASH_MIB; i += 1) hash.update(bytes);
+    hash.digest();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / FLOOR_HASH_MIB;
+  };
+  return { md5: perMib('md5'), sha256: perMib('sha256') };
+}
 
 interface MemoryReport {
   idle: NodeJS.MemoryUsage;
@@ -116,6 +143,8 @@ async function serve(dataDir: string, hashThreads: number): Promise<void> {
         threads: threadTimesSince(threadsAtReset),
         loopDelay: { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       } satisfies MemoryReport);
+    } else if (message === 'hash-floor') {
+      process.send!(hashFloor());
     } else if (message === 'stop') {
       clearInterval(sampler);
       await app.close();
@@ -200,6 +229,7 @@ async function main(): Promise<void> {
     const rawSeconds: number[] = [];
     const embedded: Measure[] = [];
     const discarded: Measure[] = [];
+    const hashFloors: HashFloor[] = [];
     // One warm-up upload to each (connections, JIT, the hashing threads), not counted.
     await upload(client, 'public/warm-up');
     await upload(discarding, 'public/warm-up');
@@ -209,6 +239,7 @@ async function main(): Promise<void> {
       if (run % 2 === 0) embedded.push(await upload(client, `public/bench-${run}`));
       discarded.push(await upload(discarding, 'public/discarded'));
       if (run % 2 === 1) embedded.push(await upload(client, `public/bench-${run}`));
+      hashFloors.push(await ask<HashFloor>(child, 'hash-floor'));
     }
     client.destroy();
     discarding.destroy();
@@ -245,6 +276,20 @@ async function main(): Promise<void> {
     console.log(
       `  CPU-bound limit on ${cpus} CPUs          embedded ${boundOf(embedded).toFixed(0)} MB/s, discarding ${boundOf(discarded).toFixed(0)} MB/s (ratio at most ${(boundOf(embedded) / boundOf(discarded)).toFixed(2)} when both are CPU-bound)`,
     );
+    // Against the floor: each run's server CPU per MiB (all threads) over its discarding upload's plus its hashes.
+    const serverPerMib = (m: Measure) => (m.server.threads.mainMs + m.server.threads.otherMs) / (size / MIB);
+    const floors = discarded.map((m, run) => ({ discarding: serverPerMib(m), ...hashFloors[run], total: serverPerMib(m) + hashFloors[run].md5 + hashFloors[run].sha256 }));
+    const cpuRatios = embedded.map((m, run) => serverPerMib(m) / floors[run].total);
+    const cpuRatio = median(cpuRatios);
+    const medianOf = (values: number[]) => median(values).toFixed(2);
+    console.log('  server CPU against the floor (what an upload cannot avoid, measured in the same process and run)');
+    console.log(`    figure                   ${medianOf(embedded.map(serverPerMib))} ms per MiB, embedded endpoint (all its threads)`);
+    console.log(
+      `    floor                    ${medianOf(floors.map((f) => f.total))} ms per MiB = discarding server ${medianOf(floors.map((f) => f.discarding))} ` +
+        `+ MD5 ${medianOf(floors.map((f) => f.md5))} + SHA-256 ${medianOf(floors.map((f) => f.sha256))} (medians)`,
+    );
+    console.log(`    ratio                    ${cpuRatio.toFixed(2)} (median of the runs' own: ${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`);
+    console.log(`    target                   ≤ ${TARGET_CPU_RATIO}: ${cpuRatio <= TARGET_CPU_RATIO ? 'PASS' : 'FAIL'}`);
     const delays = (measures: Measure[]) =>
       `p50 ${median(measures.map((m) => m.server.loopDelay.p50)).toFixed(1)}, p99 ${median(measures.map((m) => m.server.loopDelay.p99)).toFixed(1)}, max ${median(measures.map((m) => m.server.loopDelay.max)).toFixed(1)} ms`;
     console.log(`  server event loop delay    embedded ${delays(embedded)}; discarding ${delays(discarded)} (medians)`);
