@@ -242,6 +242,8 @@ const NUMBERS_MAX = 1_000_000_000_000;
 /** /about-company: the company's tax ID (CIF), with its check character. */
 export const aboutCompanySchema = object({
   cif: string().trim().transform(normaliseCif).test(rules.required()).test(rules.cif()),
+  /** The applicant's yes to "is this CIF right?" when its entity type is one the bank does not serve. */
+  confirmNotServed: boolean(),
 });
 
 /** /about-company-info. `isCnaeCode` is the membership test of CNAE-2025; `cif` narrows the legal forms to its entity. */
@@ -312,7 +314,9 @@ export const ownerDocumentKey = (document: string) => canonicalIdDocument(docume
  */
 export const royalOwnersSchema = (options: StepSchemaOptions = {}) =>
   object({
+    // Twenty people at most in a body: more than any company declares as owners or administrators.
     owners: array(ownerSchema(options))
+      .meta({ maxItems: 20 })
       .test(rules.required())
       .test({
         name: 'validations.ownersTotal',

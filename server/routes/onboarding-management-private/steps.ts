@@ -1,7 +1,9 @@
-// The wizard's steps that save answers, one declaration each: the shared schema the screen runs, the fields
-// the step owns, and the path of its call (from flow.ts). Saving is one conditional update of the application
-// (its version), retried on a concurrent save; the next step is the flow's rule on the saved answers.
+// The wizard's steps that save answers, one declaration each: the shared schema the screen runs (its fields are
+// the step's: the body's JSON shape comes from it, bodyShape.ts), and what only the server does (normalise, verify,
+// freeze); the path of its call and the next step come from the flow (src/onboarding/flow.ts). Saving is one
+// conditional update of the application with its audit entries, retried on a concurrent save.
 import type { FastifyInstance } from 'fastify';
+import type { AnyObjectSchema } from 'yup';
 import { isIaeCode } from '../../../src/data/iae';
 import { flowAnswersOf, journey, nextStepOf, stepById, type StepId } from '../../../src/onboarding/flow';
 import { isCnaeCode } from '../../../src/data/cnae';
@@ -25,22 +27,23 @@ import {
 } from '../../../src/validation/onboarding';
 import { canonicalIdDocument } from '../../../src/validation';
 import { normaliseCif, normaliseWebsite, normaliseWholeNumber } from '../../../src/validation/normalise';
-import { toFieldErrors, validateSchema, type FieldError, type ValidatableSchema } from '../../../src/validation/validate';
+import { toFieldErrors, validateSchema, type FieldError } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
 import type { Application } from '../../repositories/applicationRepository';
 import { applicationView } from '../../services/onboardingApplications';
 import { identityFrozen } from '../../services/evidence';
 import { riskOf } from '../../services/risk';
+import { bodyFieldsOf, bodyShapeOf } from './bodyShape';
 import { onFreshApplication } from './saving';
 import { openApplicationOf } from './tokens';
 
-type FieldType = 'string' | 'boolean' | 'countries' | 'owners';
-
 interface StepDeclaration {
   step: StepId;
-  /** The step's shared schema; some rules depend on answers saved before (the CIF, the founding date). */
-  schema: (saved: Record<string, unknown>, now: () => Date) => ValidatableSchema;
-  fields: Record<string, FieldType>;
+  /**
+   * The step's shared schema, the one its screen runs; some rules depend on answers saved before (the CIF, the
+   * founding date). Its fields are the step's: the body's JSON shape and the answers saved come from it.
+   */
+  schema: (saved: Record<string, unknown>, now: () => Date) => AnyObjectSchema;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
   /**
@@ -74,46 +77,34 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'personal-info',
     schema: (_saved, now) => personalInfoSchema({ now }),
-    fields: { firstName: 'string', firstSurname: 'string', secondSurname: 'string', nationality: 'string', residenceCountry: 'string', birthCountry: 'string', birthDate: 'string' },
     // The identity check compares the photos with these answers, and the contract names the person by them.
     frozen: { when: identityFrozen, code: 'IDENTITY_DATA_FROZEN', message: 'The identity data were checked already and can no longer change' },
   },
-  { step: 'register-as', schema: () => registerAsSchema, fields: { personType: 'string' } },
+  { step: 'register-as', schema: () => registerAsSchema },
   {
     step: 'your-activity',
     schema: (_saved, now) => yourActivitySchema(isIaeCode, { now }),
-    fields: { selfEmployedId: 'string', selfEmployedActivity: 'string', selfEmployedDate: 'string', selfEmployedAtaCode: 'string', promotionalCode: 'string' },
     normalise: (body) => ({ ...trimmed(body), selfEmployedId: canonicalIdDocument(body.selfEmployedId) }),
   },
   {
     step: 'fiscal-address',
     schema: () => fiscalAddressSchema,
-    fields: {
-      selfEmployedFiscalAddress: 'string',
-      selfEmployedFiscalAdditionalAddress: 'string',
-      selfEmployedFiscalPostalCode: 'string',
-      selfEmployedFiscalCity: 'string',
-      selfEmployedFiscalCountry: 'string',
-    },
   },
   {
     step: 'tax-registration-income',
     schema: () => taxRegistrationSchema,
-    fields: { selfEmployedTax: 'string', model036: 'string' },
     // The modelo 036/037 must be the document the server checked for this application.
     verify: checkedDocuments('model036'),
   },
   {
     step: 'tell-us-more-freelance',
     schema: () => tellUsMoreFreelanceSchema,
-    fields: { website: 'string', countriesWhereOperate: 'countries', diviloProduct: 'string', foundsOrigin: 'string', assetsOrigin: 'string', politicalPosition: 'boolean' },
     normalise: withWebsite,
   },
   // The company path
   {
     step: 'about-company',
     schema: () => aboutCompanySchema,
-    fields: { cif: 'string', confirmNotServed: 'boolean' },
     // One mistyped letter (G58378431 for B58378431) can pass the check character: a refusal is asked for first.
     unconfirmedClosing: (answers, body) => (!isServedEntity(answers.cif) && body.confirmNotServed !== true ? entityLetterOf(answers.cif) : undefined),
     // The company is known by its tax ID: companyId is the CIF as stored, isCif says the ID is an entity's.
@@ -125,36 +116,30 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'about-company-info',
     schema: (saved, now) => aboutCompanyInfoSchema(isCnaeCode, { cif: saved.cif as string | undefined, now }),
-    fields: { socialDenomination: 'string', legalForm: 'string', cnae: 'string', foundedDate: 'string' },
   },
   {
     step: 'about-company-address',
     schema: () => companyAddressSchema,
-    fields: { companyAddress: 'string', companyAdditionalAddress: 'string', companyPostalCode: 'string', companyCity: 'string', companyCountry: 'string' },
   },
   {
     step: 'articles-of-association',
     schema: () => articlesOfAssociationSchema,
-    fields: { companyDeeds: 'string', articlesOfIncorporation: 'string' },
     verify: checkedDocuments('companyDeeds', 'articlesOfIncorporation'),
   },
   {
     step: 'corporate-tax',
     schema: (saved, now) => corporateTaxSchema({ foundedDate: saved.foundedDate as string | undefined, now }),
-    fields: { model200: 'string' },
     verify: checkedDocuments('model200'),
   },
   {
     step: 'about-company-numbers',
     schema: () => aboutCompanyNumbersSchema,
-    fields: { employeeNumber: 'string', bussinesVolume: 'string' },
     // `250.000 €` is stored as the number it is.
     normalise: (body) => ({ employeeNumber: normaliseWholeNumber(body.employeeNumber), bussinesVolume: normaliseWholeNumber(body.bussinesVolume) }),
   },
   {
     step: 'royal-owners',
     schema: (_saved, now) => royalOwnersSchema({ now }),
-    fields: { owners: 'owners', indirectOwners: 'boolean' },
     normalise: (body) => ({
       owners: (body.owners as Record<string, unknown>[]).map((owner) => {
         const clean = trimmed(owner);
@@ -171,50 +156,11 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'tell-us-more-company',
     schema: () => tellUsMoreCompanySchema,
-    fields: {
-      website: 'string',
-      countriesWhereOperate: 'countries',
-      establishedAbroad: 'boolean',
-      operativeCountries: 'countries',
-      kindOfCompany: 'string',
-      subsidiaries: 'string',
-      diviloProduct: 'string',
-      foundsOrigin: 'string',
-      assetsOrigin: 'string',
-      politicalPosition: 'boolean',
-    },
     // Only the countries abroad are kept, and none when it has no offices or staff outside Spain.
     normalise: (body) => ({ ...withWebsite(body), operativeCountries: body.establishedAbroad === true ? body.operativeCountries : [] }),
   },
 ];
 
-const OWNER_FIELD = { type: 'string', maxLength: 100 };
-
-const JSON_TYPES: Record<FieldType, object> = {
-  string: { type: 'string', maxLength: 200 },
-  boolean: { type: 'boolean' },
-  countries: { type: 'array', maxItems: 250, items: { type: 'string', maxLength: 2 } },
-  owners: {
-    type: 'array',
-    maxItems: 20,
-    items: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        role: OWNER_FIELD,
-        firstName: OWNER_FIELD,
-        firstSurname: OWNER_FIELD,
-        secondSurname: OWNER_FIELD,
-        identificationDocument: OWNER_FIELD,
-        nationality: OWNER_FIELD,
-        birthDate: OWNER_FIELD,
-        ownership: OWNER_FIELD,
-        percentage: OWNER_FIELD,
-        politicalPosition: { type: 'boolean' },
-      },
-    },
-  },
-};
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
@@ -233,6 +179,9 @@ export function checkTurn(application: Application, step: StepId): void {
 export async function stepRoutes(app: FastifyInstance) {
   for (const declaration of STEP_DECLARATIONS) {
     const flowStep = stepById(declaration.step)!;
+    // The schema's fields (the rules in it that read saved answers or the clock do not change them).
+    const shapeSchema = declaration.schema({}, () => new Date(0));
+    const fields = bodyFieldsOf(shapeSchema);
     const path = `/${flowStep.endpoint!.replace(/^onboarding-management-private\//, '')}`;
     app.post<{ Body: Record<string, unknown> }>(
       path,
@@ -245,11 +194,7 @@ export async function stepRoutes(app: FastifyInstance) {
             '409 CONFIRMATION_REQUIRED { entity } for an answer that would close the application, until it is sent again confirmed' +
             (declaration.frozen ? `; 409 ${declaration.frozen.code} once the identity check started (until a rejection): the same answers again are fine.` : '.'),
           headers: BEARER,
-          body: {
-            type: 'object',
-            additionalProperties: false,
-            properties: Object.fromEntries(Object.entries(declaration.fields).map(([name, type]) => [name, JSON_TYPES[type]])),
-          },
+          body: bodyShapeOf(shapeSchema),
           response: { 200: { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] }, '4xx': { $ref: 'error#' } },
         },
       },
@@ -258,7 +203,7 @@ export async function stepRoutes(app: FastifyInstance) {
         const applicationId = before.id;
         // The same rules as the screen's, on what was sent (fields not sent are empty, as on a blank form).
         const body = Object.fromEntries(
-          Object.keys(declaration.fields).map((name) => [name, request.body[name] ?? (['countries', 'owners'].includes(declaration.fields[name]) ? [] : declaration.fields[name] === 'boolean' ? undefined : '')]),
+          fields.map(({ name, list, flag }) => [name, request.body[name] ?? (list ? [] : flag ? undefined : '')]),
         );
         const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
