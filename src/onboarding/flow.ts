@@ -3,7 +3,7 @@
 // Continue in the SPA, and the server's step routes and resume logic all read this list; no screen names its
 // neighbour. No React here: the server imports it.
 
-import { isServedEntity } from '../validation/onboarding';
+import { isServedEntity } from '../validation/entities';
 
 export type SectionId = 'you' | 'business' | 'security' | 'contract';
 
@@ -43,7 +43,8 @@ export type StepId =
   | 'welcome';
 
 /** Pages that end or divert the journey: reached by a rule, never counted as steps. */
-export type OutcomeId = 'already-exists' | 'forbidden-user' | 'company-error';
+export const OUTCOME_IDS = ['already-exists', 'forbidden-user', 'company-error'] as const;
+export type OutcomeId = (typeof OUTCOME_IDS)[number];
 
 export interface Step {
   id: StepId;

@@ -1,3 +1,5 @@
+import { OUTCOME_IDS, STEPS } from '../onboarding/flow';
+
 /**
  * Every route of the app with its name and what it needs:
  * - `none`: public, no session needed;
@@ -32,37 +34,9 @@ export const ROUTES = [
   { name: 'login-confirm-telephone', path: '/login/confirm-telephone', access: 'flow', area: 'login-code' },
   { name: 'client-verification', path: '/client-verification', access: 'none', area: 'login' },
   { name: 'application-rejected', path: '/application-rejected', access: 'none', area: 'login' },
-  // Onboarding wizard: common steps
-  token('reg-code'),
-  token('personal-info'),
-  token('contact-phone'),
-  token('confirm-telephone'),
-  token('already-exists'),
-  token('forbidden-user'),
-  token('register-as'),
-  // Freelance path
-  token('requirements-freelance'),
-  token('your-activity'),
-  token('fiscal-address'),
-  token('tax-registration-income'),
-  token('tell-us-more-freelance'),
-  // Company path
-  token('requirements-company'),
-  token('about-company'),
-  token('company-error'),
-  token('about-company-info'),
-  token('about-company-address'),
-  token('articles-of-association'),
-  token('corporate-tax'),
-  token('about-company-numbers'),
-  token('royal-owners'),
-  token('tell-us-more-company'),
-  // Closing steps
-  token('divilo-password'),
-  token('check-identity'),
-  token('check-identity-waiting'),
-  token('docu-sign'),
-  token('welcome'),
+  // The onboarding wizard after /signUp: its steps, in the flow's order, and the pages its rules lead to.
+  ...STEPS.filter((step) => step.id !== 'signUp').map((step) => token(step.id)),
+  ...OUTCOME_IDS.map(token),
 ] as const satisfies readonly RouteInfo[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

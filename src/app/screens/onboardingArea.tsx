@@ -1,13 +1,14 @@
 import { AboutYou, Closing, Code, Company, Contract, Freelance, Identity, Outcome, Owners, SignUp } from '../../features/signup/screens';
-import type { ScreenMap } from '../../routing/screenMap';
+import type { ComponentType } from 'react';
+import type { OutcomeId, StepId } from '../../onboarding/flow';
 import { withSavedApplication } from '../../features/signup/withSavedApplication';
 
 /**
  * The onboarding wizard's screens (one chunk, with its upload code). The steps of an application read it from the
  * server on a page load (withSavedApplication); the sign-up, its code and the ends of the journey have none to
- * read.
+ * read. Every step and outcome of the flow has its screen here, or this does not compile.
  */
-export const screens: ScreenMap = {
+export const screens = {
   signUp: SignUp.SignUpScreen,
   'reg-code': Code.RegCodeScreen,
   'personal-info': withSavedApplication(AboutYou.PersonalInfoScreen),
@@ -36,4 +37,4 @@ export const screens: ScreenMap = {
   'check-identity-waiting': withSavedApplication(Identity.CheckIdentityWaitingScreen),
   'docu-sign': withSavedApplication(Contract.DocuSignScreen),
   welcome: Outcome.WelcomeScreen,
-};
+} satisfies Record<StepId | OutcomeId, ComponentType>;
