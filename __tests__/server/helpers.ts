@@ -101,13 +101,7 @@ export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> 
     removeDataDir();
   };
   try {
-    await migrateToLatest(handle.db).catch(async (error: unknown) => {
-      // Seen once under two busy Jest workers: the new schema not found by the migrator's first statement.
-      // Made again (if missing) and migrated once more; a second failure is real.
-      if (!(error instanceof Error) || !error.message.includes('does not exist')) throw error;
-      await onPostgres((client) => client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`));
-      await migrateToLatest(handle.db);
-    });
+    await migrateToLatest(handle.db);
   } catch (error) {
     await destroy();
     throw error;

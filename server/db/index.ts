@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { Pool } from 'pg';
+import { SearchPathPostgresDialect } from './introspector';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
@@ -90,6 +91,7 @@ function createPostgres(connectionString: string, options: DatabaseOptions): Dat
   });
   // Without a listener, an idle connection dropped by the server (restart, failover) would crash the process.
   pool.on('error', (error) => options.onPoolError?.(error));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Its introspection (the migrator's) reads the search_path's schemas only: introspector.ts.
+  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }

@@ -56,7 +56,8 @@ function parsePartNumber(raw: string | undefined): number {
   return Number(raw);
 }
 
-export async function uploadPart(context: StorageContext, s3: S3Request) {
+/** Stores the part; the caller answers with its ETag once the write is over (its quota reservation released). */
+export async function uploadPart(context: StorageContext, s3: S3Request): Promise<{ etag: string }> {
   const partNumber = parsePartNumber(queryValue(s3.query, 'partNumber'));
   if (s3.request.headers['x-amz-copy-source'] !== undefined) throw errors.notImplemented('UploadPartCopy');
   const upload = await findUpload(context, s3);
@@ -87,7 +88,7 @@ export async function uploadPart(context: StorageContext, s3: S3Request) {
     throw errors.noSuchUpload(upload.uploadId);
   }
   if (recorded.replacedFile) await removeQuietly(path.join(dir, recorded.replacedFile));
-  return s3.reply.code(200).header('etag', etag).send();
+  return { etag };
 }
 
 /** The parts the client lists in CompleteMultipartUpload, in its order. */

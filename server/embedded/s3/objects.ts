@@ -41,7 +41,8 @@ function responseOverrides(s3: S3Request): [string, string][] {
   return overrides;
 }
 
-export async function putObject(context: StorageContext, s3: S3Request) {
+/** Stores the object; the caller answers with its ETag once the write is over (its quota reservation released). */
+export async function putObject(context: StorageContext, s3: S3Request): Promise<{ etag: string }> {
   requireAccess(s3.principal, s3.key, 'write');
   if (s3.request.headers['x-amz-copy-source'] !== undefined) throw errors.notImplemented('CopyObject');
   const contentType = contentTypeOf(s3.request.headers);
@@ -78,7 +79,7 @@ export async function putObject(context: StorageContext, s3: S3Request) {
   }
   await removeObjectFiles(context.layout, replaced);
   await auditWrite(context, s3, { operation: 'PutObject', size: written.size, sha256: written.sha256?.toString('hex'), etag });
-  return s3.reply.code(200).header('etag', etag).send();
+  return { etag };
 }
 
 /** A segment to send: its file (open, or to open when reached) and the part of its bytes to send. */

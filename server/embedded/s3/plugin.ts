@@ -150,8 +150,12 @@ async function dispatch(context: StorageContext, s3: S3Request) {
       return has('uploadId') ? listParts(context, s3) : getObject(context, s3, false);
     case 'HEAD':
       return getObject(context, s3, true);
-    case 'PUT':
-      return withinQuota(context, s3, () => (has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3)));
+    case 'PUT': {
+      // Answered only once withinQuota has returned: a client holding the answer may upload again at once, and the
+      // bytes of this upload must by then count as its object or part, not also as a reservation.
+      const { etag } = await withinQuota(context, s3, () => (has('uploadId') || has('partNumber') ? uploadPart(context, s3) : putObject(context, s3)));
+      return s3.reply.code(200).header('etag', etag).send();
+    }
     case 'POST':
       if (has('uploads')) return createMultipartUpload(context, s3);
       if (has('uploadId')) return completeMultipartUpload(context, s3);

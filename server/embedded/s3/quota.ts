@@ -40,7 +40,8 @@ const areaFull = (maxAreaBytes: number) =>
 
 /**
  * Runs a PutObject or UploadPart (`write`) within the quota of its key's area, if it has one: checked and
- * reserved first, released once the write has ended, whatever its outcome.
+ * reserved first, released once the write has ended, whatever its outcome. `write` must not answer the request:
+ * the caller answers once this returns, so no client ever holds an answer while its reservation still counts.
  */
 export async function withinQuota<T>(context: StorageContext, s3: S3Request, write: () => Promise<T>): Promise<T> {
   const quota = context.quotaOf?.(s3.key, s3.principal);

@@ -63,7 +63,12 @@ export interface StorageHarness {
   close(): Promise<void>;
 }
 
-export async function startStorage(dialect: Dialect = 'sqlite', overrides: Partial<EmbeddedS3Options> = {}): Promise<StorageHarness> {
+export interface StorageServerSetup {
+  /** Called on each new server (the first and every restart) before the endpoint is registered: hooks that observe it. */
+  beforeRegister?: (app: FastifyInstance) => void;
+}
+
+export async function startStorage(dialect: Dialect = 'sqlite', overrides: Partial<EmbeddedS3Options> = {}, setup: StorageServerSetup = {}): Promise<StorageHarness> {
   const database = await openTestDatabase(dialect);
   const clock: { offsetMs: number; fixedMs?: number } = { offsetMs: 0 };
   const identities = new IdentityPoolDouble();
@@ -72,6 +77,7 @@ export async function startStorage(dialect: Dialect = 'sqlite', overrides: Parti
 
   const start = async () => {
     const app = Fastify({ logger: false });
+    setup.beforeRegister?.(app);
     await app.register(embeddedS3, {
       prefix: '/s3',
       db: database.db,

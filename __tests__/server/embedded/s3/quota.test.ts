@@ -175,6 +175,38 @@ describeEachDialect('embedded S3 quotas', (dialect) => {
   });
 });
 
+describeEachDialect('the answer to an upload within a quota', (dialect) => {
+  let storage: StorageHarness;
+  /** Each successful PutObject's and UploadPart's reservations, as the table held them when its answer went out. */
+  const answers: { upload: string; reservations: unknown[] }[] = [];
+  beforeAll(async () => {
+    storage = await startStorage(dialect, { quotaOf: testQuota }, {
+      beforeRegister: (app) =>
+        app.addHook('onSend', async (request, reply) => {
+          if (request.method !== 'PUT' || reply.statusCode !== 200) return;
+          const reservations = await storage.db.selectFrom('storage_reservations').select(['object_key', 'bytes']).execute();
+          answers.push({ upload: request.url.includes('partNumber=') ? 'UploadPart' : 'PutObject', reservations });
+        }),
+    });
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  it('goes out only once the upload no longer holds a reservation', async () => {
+    const applicant = storage.identities.mint();
+    const client = storage.client(applicant);
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `private/${applicant.identityId}/selfie/a.jpg`, Body: testBytes(MAX_OBJECT) }));
+    const Key = `private/${applicant.identityId}/companyDeeds/deeds.pdf`;
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key }));
+    await client.send(new UploadPartCommand({ Bucket: BUCKET, Key, UploadId, PartNumber: 1, Body: testBytes(100 * KIB) }));
+    expect(answers).toEqual([
+      { upload: 'PutObject', reservations: [] },
+      { upload: 'UploadPart', reservations: [] },
+    ]);
+  });
+});
+
 describe("an applicant's quota", () => {
   const applicant = { kind: 'identity' as const, identityId: 'eu-west-1:0b8a5d8e-7c1e-4c3b-9a55-3f0e7d6c2a11' };
   const area = `private/${applicant.identityId}/`;

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import { altchaProvider } from '../../../../server/services/captcha/altcha';
+import { areaLoaders } from '../../../../src/app/screens/areas';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
 import { formActions, formReducer, initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
@@ -44,6 +45,10 @@ async function answer(request: RecordedRequest): Promise<[number, unknown]> {
 }
 
 beforeAll(async () => {
+  // The wizard's screens are a lazy area, loaded (and compiled, the first time) when a route first needs them:
+  // loaded here, so the first test's queries wait for a render, not for that (seconds on a loaded machine,
+  // past asyncUtilTimeout).
+  await areaLoaders.onboarding();
   server = await startTestServer((request, res) =>
     void answer(request).then(
       ([status, body]) => json(res, status, body),
