@@ -1,30 +1,12 @@
-// The wizard's steps that save answers, one declaration each: the shared schema the screen runs (its fields are
-// the step's: the body's JSON shape comes from it, bodyShape.ts), and what only the server does (normalise, verify,
-// freeze); the path of its call and the next step come from the flow (src/onboarding/flow.ts). Saving is one
-// conditional update of the application with its audit entries, retried on a concurrent save.
+// The wizard's steps that save answers: one route each for every step of STEP_SCHEMAS (src/onboarding/
+// stepSchemas.ts), whose shared schema the screen runs too and gives the body's fields and JSON shape
+// (bodyShape.ts); the path of its call and the next step come from the flow (src/onboarding/flow.ts). Declared here
+// only what the server does beyond the schema (normalise, verify, freeze, confirm). Saving is one conditional
+// update of the application with its audit entries, retried on a concurrent save.
 import type { FastifyInstance } from 'fastify';
-import type { AnyObjectSchema } from 'yup';
-import { isIaeCode } from '../../../src/data/iae';
 import { flowAnswersOf, journey, nextStepOf, stepById, type StepId } from '../../../src/onboarding/flow';
-import { isCnaeCode } from '../../../src/data/cnae';
-import {
-  aboutCompanyInfoSchema,
-  aboutCompanyNumbersSchema,
-  aboutCompanySchema,
-  articlesOfAssociationSchema,
-  companyAddressSchema,
-  corporateTaxSchema,
-  entityLetterOf,
-  isServedEntity,
-  royalOwnersSchema,
-  tellUsMoreCompanySchema,
-  fiscalAddressSchema,
-  personalInfoSchema,
-  registerAsSchema,
-  taxRegistrationSchema,
-  tellUsMoreFreelanceSchema,
-  yourActivitySchema,
-} from '../../../src/validation/onboarding';
+import { STEP_SCHEMAS, stepSchema, type AnswersStepId } from '../../../src/onboarding/stepSchemas';
+import { entityLetterOf, isServedEntity } from '../../../src/validation/entities';
 import { canonicalIdDocument } from '../../../src/validation';
 import { normaliseCif, normaliseWebsite, normaliseWholeNumber } from '../../../src/validation/normalise';
 import { toFieldErrors, validateSchema, type FieldError } from '../../../src/validation/validate';
@@ -37,13 +19,9 @@ import { bodyFieldsOf, bodyShapeOf } from './bodyShape';
 import { onFreshApplication } from './saving';
 import { openApplicationOf } from './tokens';
 
+/** What the server does with a step's answers beyond its shared schema (src/onboarding/stepSchemas.ts). */
 interface StepDeclaration {
-  step: StepId;
-  /**
-   * The step's shared schema, the one its screen runs; some rules depend on answers saved before (the CIF, the
-   * founding date). Its fields are the step's: the body's JSON shape and the answers saved come from it.
-   */
-  schema: (saved: Record<string, unknown>, now: () => Date) => AnyObjectSchema;
+  step: AnswersStepId;
   /** How a valid body becomes answers (normalised as stored); default as sent, strings trimmed. */
   normalise?: (body: Record<string, unknown>) => Record<string, unknown>;
   /**
@@ -73,38 +51,32 @@ const checkedDocuments =
       .map((kind) => ({ field: kind, id: 'validations.documentMissing' }));
   };
 
+/** The steps that need more than the schema; every other step of STEP_SCHEMAS is saved as sent, strings trimmed. */
 export const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'personal-info',
-    schema: (_saved, now) => personalInfoSchema({ now }),
     // The identity check compares the photos with these answers, and the contract names the person by them.
     frozen: { when: identityFrozen, code: 'IDENTITY_DATA_FROZEN', message: 'The identity data were checked already and can no longer change' },
   },
-  { step: 'register-as', schema: () => registerAsSchema },
   {
     step: 'your-activity',
-    schema: (_saved, now) => yourActivitySchema(isIaeCode, { now }),
     normalise: (body) => ({ ...trimmed(body), selfEmployedId: canonicalIdDocument(body.selfEmployedId) }),
   },
   {
     step: 'fiscal-address',
-    schema: () => fiscalAddressSchema,
   },
   {
     step: 'tax-registration-income',
-    schema: () => taxRegistrationSchema,
     // The modelo 036/037 must be the document the server checked for this application.
     verify: checkedDocuments('model036'),
   },
   {
     step: 'tell-us-more-freelance',
-    schema: () => tellUsMoreFreelanceSchema,
     normalise: withWebsite,
   },
   // The company path
   {
     step: 'about-company',
-    schema: () => aboutCompanySchema,
     // One mistyped letter (G58378431 for B58378431) can pass the check character: a refusal is asked for first.
     unconfirmedClosing: (answers, body) => (!isServedEntity(answers.cif) && body.confirmNotServed !== true ? entityLetterOf(answers.cif) : undefined),
     // The company is known by its tax ID: companyId is the CIF as stored, isCif says the ID is an entity's.
@@ -115,31 +87,25 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   },
   {
     step: 'about-company-info',
-    schema: (saved, now) => aboutCompanyInfoSchema(isCnaeCode, { cif: saved.cif as string | undefined, now }),
   },
   {
     step: 'about-company-address',
-    schema: () => companyAddressSchema,
   },
   {
     step: 'articles-of-association',
-    schema: () => articlesOfAssociationSchema,
     verify: checkedDocuments('companyDeeds', 'articlesOfIncorporation'),
   },
   {
     step: 'corporate-tax',
-    schema: (saved, now) => corporateTaxSchema({ foundedDate: saved.foundedDate as string | undefined, now }),
     verify: checkedDocuments('model200'),
   },
   {
     step: 'about-company-numbers',
-    schema: () => aboutCompanyNumbersSchema,
     // `250.000 €` is stored as the number it is.
     normalise: (body) => ({ employeeNumber: normaliseWholeNumber(body.employeeNumber), bussinesVolume: normaliseWholeNumber(body.bussinesVolume) }),
   },
   {
     step: 'royal-owners',
-    schema: (_saved, now) => royalOwnersSchema({ now }),
     normalise: (body) => ({
       owners: (body.owners as Record<string, unknown>[]).map((owner) => {
         const clean = trimmed(owner);
@@ -155,7 +121,6 @@ export const STEP_DECLARATIONS: StepDeclaration[] = [
   },
   {
     step: 'tell-us-more-company',
-    schema: () => tellUsMoreCompanySchema,
     // Only the countries abroad are kept, and none when it has no offices or staff outside Spain.
     normalise: (body) => ({ ...withWebsite(body), operativeCountries: body.establishedAbroad === true ? body.operativeCountries : [] }),
   },
@@ -177,10 +142,11 @@ export function checkTurn(application: Application, step: StepId): void {
 
 /** Registers one POST route per declared step, at the path flow.ts gives it. */
 export async function stepRoutes(app: FastifyInstance) {
-  for (const declaration of STEP_DECLARATIONS) {
-    const flowStep = stepById(declaration.step)!;
+  for (const step of Object.keys(STEP_SCHEMAS) as AnswersStepId[]) {
+    const declaration = STEP_DECLARATIONS.find((declared) => declared.step === step) ?? { step };
+    const flowStep = stepById(step)!;
     // The schema's fields (the rules in it that read saved answers or the clock do not change them).
-    const shapeSchema = declaration.schema({}, () => new Date(0));
+    const shapeSchema = stepSchema(step, { saved: {}, now: () => new Date(0) });
     const fields = bodyFieldsOf(shapeSchema);
     const path = `/${flowStep.endpoint!.replace(/^onboarding-management-private\//, '')}`;
     app.post<{ Body: Record<string, unknown> }>(
@@ -205,7 +171,7 @@ export async function stepRoutes(app: FastifyInstance) {
         const body = Object.fromEntries(
           fields.map(({ name, list, flag }) => [name, request.body[name] ?? (list ? [] : flag ? undefined : '')]),
         );
-        const invalid = toFieldErrors(await validateSchema(declaration.schema(before.answers, () => app.codes.now()), body));
+        const invalid = toFieldErrors(await validateSchema(stepSchema(step, { saved: before.answers, now: () => app.codes.now() }), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
         const unconfirmed = declaration.unconfirmedClosing?.(answers, body);

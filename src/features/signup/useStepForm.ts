@@ -9,6 +9,7 @@ import { toFormErrors, validateSchema, type ValidatableSchema } from '../../vali
 import type { ValidationMessage } from '../../validation/messages';
 import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
 import { flowAnswersOf, nextStepOf, stepById, type StepId } from '../../onboarding/flow';
+import { isAnswersStep, stepSchema } from '../../onboarding/stepSchemas';
 import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
 
 /** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
@@ -48,7 +49,8 @@ export interface StepField<V> extends FieldErrorProps {
 
 export interface StepFormOptions<Values extends object> {
   step: StepId;
-  schema: ValidatableSchema;
+  /** The rules of a step with no shared schema (sign-up, codes, phone, password); the step's own otherwise. */
+  schema?: ValidatableSchema;
   /** The step's fields, in the order of the screen (focus goes to the first invalid one). */
   fields: (keyof Values & string)[];
   /** The values the screen starts with, from the form record (the answers saved so far). */
@@ -92,10 +94,13 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
     () => Object.fromEntries(fields.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Values & string, RefObject<HTMLInputElement | null>>,
   );
   const endpoint = stepById(step)?.endpoint;
+  // The step's shared schema (the server checks the body with the same), on the answers saved so far.
+  const rules = schema ?? (isAnswersStep(step) ? stepSchema(step, { saved: form }) : undefined);
+  if (!rules) throw new Error(`The step ${step} has no shared schema: its screen must give its rules`);
 
   const formik = useFormik<Values>({
     initialValues: start,
-    validate: async (values) => toFormErrors(await validateSchema(schema, values)),
+    validate: async (values) => toFormErrors(await validateSchema(rules, values)),
     validateOnChange: false,
     onSubmit: async (values, helpers) => {
       try {

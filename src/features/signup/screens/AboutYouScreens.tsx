@@ -5,7 +5,6 @@ import { useAppDispatch } from '../../../app/hooks';
 import { RadioGroup, TextInput } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
-import { personalInfoSchema, registerAsSchema } from '../../../validation/onboarding';
 import type { ValidatableSchema } from '../../../validation/validate';
 import { formActions, type OnboardingForm } from '../../form/formSlice';
 import type { PhoneSaved } from '../onboardingApi';
@@ -45,7 +44,6 @@ export function PersonalInfoScreen() {
   const intl = useIntl();
   const { formik, field, text } = useStepForm<PersonalValues>({
     step: 'personal-info',
-    schema: personalInfoSchema(),
     fields: PERSONAL_FIELDS,
     initialValues: (form) => ({
       firstName: form.firstName,
@@ -149,7 +147,6 @@ export function RegisterAsScreen() {
   const intl = useIntl();
   const { formik, field } = useStepForm<{ personType: string }>({
     step: 'register-as',
-    schema: registerAsSchema,
     fields: ['personType'],
     initialValues: (form) => ({ personType: form.personType }),
   });

@@ -1,7 +1,6 @@
 import { useIntl } from 'react-intl';
 import { TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
-import { addressSchema } from '../../../validation/onboarding';
 import type { StepId } from '../../../onboarding/flow';
 import { CountrySelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
@@ -27,7 +26,6 @@ export function AddressStep({ step, prefix, lead }: { step: StepId; prefix: 'sel
   const names = PARTS.map((part) => `${prefix}${part}`);
   const { formik, field, text } = useStepForm<Record<string, string>>({
     step,
-    schema: addressSchema(prefix),
     fields: names,
     initialValues: (form) => {
       const saved = form as unknown as Record<string, string>;

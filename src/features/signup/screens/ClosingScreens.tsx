@@ -3,7 +3,7 @@ import { useAppSelector } from '../../../app/hooks';
 import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
-import { COMPANY_FUNDS_ORIGINS, DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey, tellUsMoreCompanySchema, tellUsMoreFreelanceSchema } from '../../../validation/onboarding';
+import { COMPANY_FUNDS_ORIGINS, DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey } from '../../../validation/onboarding';
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { CountriesSelect, YesNoGroup } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
@@ -105,7 +105,6 @@ function TellUsMoreStep({ company }: { company: boolean }) {
   const fields = company ? COMPANY_FIELDS : FREELANCE_FIELDS;
   const { formik, field, text } = useStepForm<MoreValues>({
     step: company ? 'tell-us-more-company' : 'tell-us-more-freelance',
-    schema: company ? tellUsMoreCompanySchema : tellUsMoreFreelanceSchema,
     fields,
     initialValues: () => ({
       website: form.website,

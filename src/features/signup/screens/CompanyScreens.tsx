@@ -2,14 +2,8 @@ import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../../app/hooks';
 import { LoadingButton, SelectInput, TextInput } from '../../../components';
-import { isCnaeCode } from '../../../data/cnae';
 import { describeMessages } from '../../../i18n/messages';
 import {
-  aboutCompanyInfoSchema,
-  aboutCompanyNumbersSchema,
-  aboutCompanySchema,
-  articlesOfAssociationSchema,
-  corporateTaxSchema,
   LEGAL_FORM_ABBREVIATIONS,
   legalFormsFor,
   needsCorporateTax,
@@ -91,7 +85,6 @@ export function AboutCompanyScreen() {
   const [asked, setAsked] = useState<{ cif: string; entity: string } | null>(null);
   const { formik, text, field } = useStepForm<{ cif: string }>({
     step: 'about-company',
-    schema: aboutCompanySchema,
     fields: ['cif'],
     initialValues: (form) => ({ cif: form.cif }),
     toBody: (values) => (confirmed.current === values.cif ? { cif: values.cif, confirmNotServed: true } : { cif: values.cif }),
@@ -154,7 +147,6 @@ export function AboutCompanyInfoScreen() {
   const forms = legalFormsFor(form.cif);
   const { formik, field, text } = useStepForm<InfoValues>({
     step: 'about-company-info',
-    schema: aboutCompanyInfoSchema(isCnaeCode, { cif: form.cif }),
     fields: ['socialDenomination', 'legalForm', 'cnae', 'foundedDate'],
     initialValues: () => ({
       socialDenomination: form.socialDenomination,
@@ -227,7 +219,6 @@ export function ArticlesOfAssociationScreen() {
   const intl = useIntl();
   const { formik, field } = useStepForm<{ companyDeeds: string; articlesOfIncorporation: string }>({
     step: 'articles-of-association',
-    schema: articlesOfAssociationSchema,
     fields: ['companyDeeds', 'articlesOfIncorporation'],
     initialValues: (form) => ({ companyDeeds: form.companyDeeds, articlesOfIncorporation: form.articlesOfIncorporation }),
   });
@@ -250,7 +241,6 @@ export function CorporateTaxScreen() {
   const required = needsCorporateTax(form.foundedDate);
   const { formik, field } = useStepForm<{ model200: string }>({
     step: 'corporate-tax',
-    schema: corporateTaxSchema({ foundedDate: form.foundedDate }),
     fields: ['model200'],
     initialValues: () => ({ model200: form.model200 }),
   });
@@ -269,7 +259,6 @@ export function AboutCompanyNumbersScreen() {
   const intl = useIntl();
   const { formik, text } = useStepForm<{ employeeNumber: string; bussinesVolume: string }>({
     step: 'about-company-numbers',
-    schema: aboutCompanyNumbersSchema,
     fields: ['employeeNumber', 'bussinesVolume'],
     initialValues: (form) => ({ employeeNumber: form.employeeNumber, bussinesVolume: form.bussinesVolume }),
   });

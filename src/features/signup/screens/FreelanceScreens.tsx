@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector, useAppStore } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
-import { isIaeCode } from '../../../data/iae';
 import { describeMessages } from '../../../i18n/messages';
-import { SELF_EMPLOYED_TAX_REGIMES, taxRegistrationSchema, yourActivitySchema } from '../../../validation/onboarding';
+import { SELF_EMPLOYED_TAX_REGIMES } from '../../../validation/onboarding';
 import { canonicalIdDocument } from '../../../validation/identifiers';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
@@ -68,7 +67,6 @@ export function YourActivityScreen() {
   const [codeGiven] = useState(() => store.getState().form.promotionalCode !== '');
   const { formik, field, text } = useStepForm<ActivityValues>({
     step: 'your-activity',
-    schema: yourActivitySchema(isIaeCode),
     fields: ['selfEmployedId', 'selfEmployedActivity', 'selfEmployedDate', 'selfEmployedAtaCode', 'promotionalCode'],
     initialValues: (form) => ({
       // Nothing asked twice: a self-employed person's NIF is the DNI or NIE they signed up with.
@@ -106,7 +104,6 @@ export function TaxRegistrationScreen() {
   const { data } = useListDocumentsQuery();
   const { formik, field } = useStepForm<{ selfEmployedTax: string; model036: string }>({
     step: 'tax-registration-income',
-    schema: taxRegistrationSchema,
     fields: ['selfEmployedTax', 'model036'],
     initialValues: () => ({ selfEmployedTax: form.selfEmployedTax, model036: form.model036 }),
   });

@@ -7,7 +7,7 @@ import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
 import { canonicalIdDocument } from '../../../validation/identifiers';
 import { isValidationMessage, validationMessage } from '../../../validation/messages';
-import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema, royalOwnersSchema } from '../../../validation/onboarding';
+import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
 import { formActions, selectForm, type Owner } from '../../form/formSlice';
 import { CountrySelect, YesNoGroup } from '../pickers';
@@ -224,7 +224,6 @@ export function RoyalOwnersScreen() {
   });
   const { formik, field } = useStepForm<OwnersValues>({
     step: 'royal-owners',
-    schema: royalOwnersSchema(),
     fields: ['owners', 'indirectOwners'],
     initialValues: () => ({ owners: form.owners, indirectOwners: form.owners.length > 0 ? form.indirectOwners : undefined }),
   });
