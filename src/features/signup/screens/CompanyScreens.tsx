@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector } from '../../../app/hooks';
-import { LoadingButton, SelectInput, TextInput } from '../../../components';
+import { SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import {
   LEGAL_FORM_ABBREVIATIONS,
@@ -13,7 +13,8 @@ import { useListDocumentsQuery, type DocumentKind } from '../../documents/docume
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useGoOn, useGoToStep, useStepForm, type StepField } from '../useStepForm';
+import { ChecklistStep } from '../ChecklistStep';
+import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
 import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
 import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
@@ -23,13 +24,10 @@ import { errorRaised } from '../../session/sessionSlice';
 import { stepById } from '../../../onboarding/flow';
 
 const messages = describeMessages({
-  needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
-  needId: { id: 'onboarding.requirements.id', defaultMessage: 'Your DNI or NIE, to take photos of both sides, and your phone for a selfie.' },
   needCif: { id: 'onboarding.requirements-company.cif', defaultMessage: "The company's tax ID (CIF), its activity (CNAE) and its registered address." },
   needDeeds: { id: 'onboarding.requirements-company.deeds', defaultMessage: 'The deeds of incorporation and the articles of association, as PDFs.' },
   need200: { id: 'onboarding.requirements-company.model200', defaultMessage: 'The last corporate tax return (modelo 200) as a PDF, unless the company is less than a year old.' },
   needOwners: { id: 'onboarding.requirements-company.owners', defaultMessage: 'The details of everyone who owns more than 25% of the company, or of its administrators.' },
-  start: { id: 'onboarding.requirements.start', defaultMessage: 'I have everything, start' },
   cifLead: { id: 'onboarding.about-company.lead', defaultMessage: 'We start with its tax ID: it tells us what kind of company it is.' },
   cif: { id: 'onboarding.about-company.cif', defaultMessage: 'Company tax ID (CIF)' },
   cifHint: { id: 'onboarding.about-company.cifHint', defaultMessage: 'A letter, seven digits and a check character, for example B12345674.' },
@@ -57,24 +55,10 @@ const messages = describeMessages({
   turnoverHint: { id: 'onboarding.about-company-numbers.turnoverHint', defaultMessage: 'In whole euros, for example 250,000.' },
 });
 
-/** /requirements-company: what a company's representative needs at hand; nothing to save. */
+/** /requirements-company: what a company's representative needs at hand. */
 export function RequirementsCompanyScreen() {
   const intl = useIntl();
-  const goOn = useGoOn('requirements-company');
-  return (
-    <StepLayout step="requirements-company" lead={intl.formatMessage(messages.needLead)}>
-      <ul className="dv-checklist">
-        <li>{intl.formatMessage(messages.needCif)}</li>
-        <li>{intl.formatMessage(messages.needDeeds)}</li>
-        <li>{intl.formatMessage(messages.need200)}</li>
-        <li>{intl.formatMessage(messages.needOwners)}</li>
-        <li>{intl.formatMessage(messages.needId)}</li>
-      </ul>
-      <div className="dv-step__actions">
-        <LoadingButton onClick={() => goOn()}>{intl.formatMessage(messages.start)}</LoadingButton>
-      </div>
-    </StepLayout>
-  );
+  return <ChecklistStep step="requirements-company" items={[messages.needCif, messages.needDeeds, messages.need200, messages.needOwners].map((item) => intl.formatMessage(item))} />;
 }
 
 /** /about-company: the CIF, whose entity letter says whether the bank serves the company (else /company-error). */

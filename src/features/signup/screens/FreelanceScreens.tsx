@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppSelector, useAppStore } from '../../../app/hooks';
-import { LoadingButton, RadioGroup, TextInput } from '../../../components';
+import { RadioGroup, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { SELF_EMPLOYED_TAX_REGIMES } from '../../../validation/onboarding';
 import { canonicalIdDocument } from '../../../validation/identifiers';
@@ -9,17 +9,15 @@ import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
 import { selectForm, type OnboardingForm } from '../../form/formSlice';
 import { ActivitySelect } from '../pickers';
+import { ChecklistStep } from '../ChecklistStep';
 import { AddressStep } from './AddressStep';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useGoOn, useStepForm } from '../useStepForm';
+import { useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
-  needLead: { id: 'onboarding.requirements.lead', defaultMessage: 'Before you start, have this at hand:' },
-  needId: { id: 'onboarding.requirements.id', defaultMessage: 'Your DNI or NIE, to take photos of both sides, and your phone for a selfie.' },
   needNif: { id: 'onboarding.requirements-freelance.nif', defaultMessage: 'Your NIF and the IAE epigraph of your activity.' },
   need036: { id: 'onboarding.requirements-freelance.model036', defaultMessage: 'Your registration as self-employed (modelo 036 or 037) as a PDF.' },
   needAddress: { id: 'onboarding.requirements-freelance.address', defaultMessage: 'Your fiscal address.' },
-  start: { id: 'onboarding.requirements.start', defaultMessage: 'I have everything, start' },
   activityLead: { id: 'onboarding.your-activity.lead', defaultMessage: 'As in your registration with the tax agency.' },
   nif: { id: 'onboarding.your-activity.nif', defaultMessage: 'NIF (tax ID)' },
   nifHint: { id: 'onboarding.your-activity.nifHint', defaultMessage: 'As self-employed, usually your DNI or NIE.' },
@@ -38,23 +36,10 @@ const messages = describeMessages({
   model036Hint: { id: 'onboarding.tax.model036Hint', defaultMessage: 'Your registration as self-employed with the tax agency.' },
 });
 
-/** /requirements-freelance: what the applicant needs at hand; nothing to save. */
+/** /requirements-freelance: what a self-employed applicant needs at hand. */
 export function RequirementsFreelanceScreen() {
   const intl = useIntl();
-  const goOn = useGoOn('requirements-freelance');
-  return (
-    <StepLayout step="requirements-freelance" lead={intl.formatMessage(messages.needLead)}>
-      <ul className="dv-checklist">
-        <li>{intl.formatMessage(messages.needNif)}</li>
-        <li>{intl.formatMessage(messages.need036)}</li>
-        <li>{intl.formatMessage(messages.needAddress)}</li>
-        <li>{intl.formatMessage(messages.needId)}</li>
-      </ul>
-      <div className="dv-step__actions">
-        <LoadingButton onClick={() => goOn()}>{intl.formatMessage(messages.start)}</LoadingButton>
-      </div>
-    </StepLayout>
-  );
+  return <ChecklistStep step="requirements-freelance" items={[messages.needNif, messages.need036, messages.needAddress].map((item) => intl.formatMessage(item))} />;
 }
 
 type ActivityValues = Pick<OnboardingForm, 'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>;
