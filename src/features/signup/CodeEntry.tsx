@@ -6,7 +6,9 @@ import { useCountdown } from '../../forms/useCountdown';
 import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
 import { sendRefusalMessages } from './sendRefusal';
-import type { StepField } from './useStepForm';
+import type { StepId } from '../../onboarding/flow';
+import { codeStepSchema } from '../../validation/onboarding';
+import { useStepForm, type StepField, type StepFormOptions } from './useStepForm';
 
 const messages = {
   budget: sendRefusalMessages.budget,
@@ -154,4 +156,52 @@ export function ResendCode({ state, resending, onResend }: { state: ReturnType<t
       </div>
     </>
   );
+}
+
+/**
+ * A wizard step that takes a code (/reg-code, /confirm-telephone, /docu-sign): its form, never kept as a draft; a
+ * refused code empties the field and puts the cursor back (not while blocked: the notice says what to do); and
+ * "send me a new code".
+ */
+export function useCodeStep({
+  step,
+  resendAfterSeconds,
+  send,
+  resend,
+}: {
+  step: StepId;
+  resendAfterSeconds: number | undefined;
+  /** The step's own call; the step's generic save otherwise. */
+  send?: StepFormOptions<{ code: string }>['send'];
+  resend: () => Promise<{ resendAfterSeconds: number }>;
+}) {
+  const code = useCodeFeedback(resendAfterSeconds);
+  const form = useStepForm<{ code: string }>({
+    step,
+    keepDraft: false,
+    schema: codeStepSchema,
+    fields: ['code'],
+    initialValues: () => ({ code: '' }),
+    toBody: ({ code: typed }) => ({ code: typed.trim() }),
+    send:
+      send &&
+      ((values) => {
+        code.setFeedback(null);
+        return send({ code: values.code.trim() });
+      }),
+    onFailure: (error) => {
+      if (!code.failure(error)) return false;
+      void form.formik.setFieldValue('code', '', false);
+      if (!isBlock(error)) form.field('code').ref.current?.focus();
+      return true;
+    },
+  });
+  const askAgain = async () => {
+    try {
+      code.resent((await resend()).resendAfterSeconds);
+    } catch (error) {
+      code.resendRefused(error);
+    }
+  };
+  return { ...form, code, askAgain };
 }

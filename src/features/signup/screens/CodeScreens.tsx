@@ -2,13 +2,12 @@ import { useIntl } from 'react-intl';
 import { useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { describeMessages } from '../../../i18n/messages';
-import { codeStepSchema } from '../../../validation/onboarding';
 import { selectForm } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
-import { CodeEntry, isBlock, ResendCode, useCodeFeedback } from '../CodeEntry';
-import { useResendEmailMutation, useResendPhoneCodeMutation, useSaveStepMutation, useVerifyEmailMutation } from '../onboardingApi';
+import { CodeEntry, ResendCode, useCodeStep } from '../CodeEntry';
+import { useResendEmailMutation, useResendPhoneCodeMutation, useVerifyEmailMutation } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useStepForm, type StepArrival } from '../useStepForm';
+import type { StepArrival } from '../useStepForm';
 
 const messages = describeMessages({
   emailSentTo: { id: 'onboarding.reg-code.sentTo', defaultMessage: 'We have sent a 6-digit code to {email}. It is valid for a few minutes.' },
@@ -27,36 +26,16 @@ export function RegCodeScreen() {
   const form = useAppSelector(selectForm);
   const [verify] = useVerifyEmailMutation();
   const [resend, { isLoading: resending }] = useResendEmailMutation();
-  const code = useCodeFeedback(arrival.resendAfterSeconds);
-
-  const { formik, field } = useStepForm<{ code: string }>({
+  const { formik, field, code, askAgain } = useCodeStep({
     step: 'reg-code',
-    keepDraft: false,
-    schema: codeStepSchema,
-    fields: ['code'],
-    initialValues: () => ({ code: '' }),
+    resendAfterSeconds: arrival.resendAfterSeconds,
     send: async ({ code: typed }) => {
-      code.setFeedback(null);
-      const verified = await verify({ code: typed.trim() }).unwrap();
+      const verified = await verify({ code: typed }).unwrap();
       if (verified.token) dispatch(sessionStarted({ token: verified.token }));
       return { next: verified.next, application: verified.application };
     },
-    onFailure: (error) => {
-      if (!code.failure(error)) return false;
-      void formik.setFieldValue('code', '', false);
-      // A blocked field is disabled: the notice says what to do, and the field waits untouched.
-      if (!isBlock(error)) field('code').ref.current?.focus();
-      return true;
-    },
+    resend: () => resend().unwrap(),
   });
-
-  const askAgain = async () => {
-    try {
-      code.resent((await resend().unwrap()).resendAfterSeconds);
-    } catch (error) {
-      code.resendRefused(error);
-    }
-  };
 
   return (
     <StepLayout step="reg-code" lead={intl.formatMessage(messages.emailSentTo, { email: <strong key="email">{form.email || arrival.sentTo}</strong> })}>
@@ -75,36 +54,8 @@ export function ConfirmTelephoneStepScreen() {
   const intl = useIntl();
   const arrival = (useLocation().state ?? {}) as StepArrival;
   const form = useAppSelector(selectForm);
-  const [save] = useSaveStepMutation();
   const [resend, { isLoading: resending }] = useResendPhoneCodeMutation();
-  const code = useCodeFeedback(arrival.resendAfterSeconds);
-
-  const { formik, field } = useStepForm<{ code: string }>({
-    step: 'confirm-telephone',
-    keepDraft: false,
-    schema: codeStepSchema,
-    fields: ['code'],
-    initialValues: () => ({ code: '' }),
-    send: async ({ code: typed }) => {
-      code.setFeedback(null);
-      return save({ endpoint: 'onboarding-management-private/phone/verify', body: { code: typed.trim() } }).unwrap();
-    },
-    onFailure: (error) => {
-      if (!code.failure(error)) return false;
-      void formik.setFieldValue('code', '', false);
-      // A blocked field is disabled: the notice says what to do, and the field waits untouched.
-      if (!isBlock(error)) field('code').ref.current?.focus();
-      return true;
-    },
-  });
-
-  const askAgain = async () => {
-    try {
-      code.resent((await resend().unwrap()).resendAfterSeconds);
-    } catch (error) {
-      code.resendRefused(error);
-    }
-  };
+  const { formik, field, code, askAgain } = useCodeStep({ step: 'confirm-telephone', resendAfterSeconds: arrival.resendAfterSeconds, resend: () => resend().unwrap() });
 
   return (
     <StepLayout step="confirm-telephone" lead={intl.formatMessage(messages.phoneSentTo, { phone: <strong key="phone">{arrival.sentTo ?? form.telephoneNumber}</strong> })}>

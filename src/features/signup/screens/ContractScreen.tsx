@@ -5,13 +5,12 @@ import { Checkbox, LoadingButton } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import { errorRaised } from '../../../services/requestEvents';
-import { codeStepSchema, docuSignSchema } from '../../../validation/onboarding';
+import { docuSignSchema } from '../../../validation/onboarding';
 import { validateSchema } from '../../../validation/validate';
-import { CodeEntry, ResendCode, useCodeFeedback } from '../CodeEntry';
+import { CodeEntry, ResendCode, useCodeStep } from '../CodeEntry';
 import { useContractConsentMutation, useContractTextQuery, useResendContractCodeMutation, type ContractText } from '../onboardingApi';
 import { SendRefusalNotice, sendRefusalOf, type SendRefusal } from '../sendRefusal';
 import { ContinueButton, StepLayout } from '../StepLayout';
-import { useStepForm } from '../useStepForm';
 
 const messages = describeMessages({
   lead: { id: 'onboarding.docu-sign.lead', defaultMessage: 'Your contract, made from your answers. Read it, then sign it with a code we send to your phone.' },
@@ -118,24 +117,9 @@ export function DocuSignScreen() {
   const [consentTried, setConsentTried] = useState(false);
   const [refusal, setRefusal] = useState<SendRefusal | null>(null);
   const dispatch = useAppDispatch();
-  const code = useCodeFeedback(undefined);
+  const { formik, field, code, askAgain } = useCodeStep({ step: 'docu-sign', resendAfterSeconds: undefined, resend: () => resend().unwrap() });
 
   const consentMissing = consentTried && !electronicIdentification;
-
-  const { formik, field } = useStepForm<{ code: string }>({
-    step: 'docu-sign',
-    keepDraft: false,
-    schema: codeStepSchema,
-    fields: ['code'],
-    initialValues: () => ({ code: '' }),
-    toBody: ({ code: typed }) => ({ code: typed.trim() }),
-    onFailure: (error) => {
-      if (!code.failure(error)) return false;
-      void formik.setFieldValue('code', '', false);
-      field('code').ref.current?.focus();
-      return true;
-    },
-  });
 
   const askForCode = async () => {
     setConsentTried(true);
@@ -153,14 +137,6 @@ export function DocuSignScreen() {
       const refused = sendRefusalOf(error);
       setRefusal(refused);
       if (!refused) dispatch(errorRaised('error.errorSendingData'));
-    }
-  };
-
-  const askAgain = async () => {
-    try {
-      code.resent((await resend().unwrap()).resendAfterSeconds);
-    } catch (error) {
-      code.resendRefused(error);
     }
   };
 
