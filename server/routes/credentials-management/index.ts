@@ -3,7 +3,7 @@ import { LOGIN_ID_MAX_LENGTH, LOGIN_ID_MIN_LENGTH, canonicalIdDocument, isValidP
 import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { SealedDataError, unseal } from '../../services/sealedData';
-import { codeFailure } from '../user-authorization-management';
+import { codeFailure } from '../codeAnswers';
 import { MessageBudgetExceeded, requesterOf, type Requester } from '../../services/messaging/budget';
 import { codeText, messageLocale, type MessageLocale } from '../../services/messaging/texts';
 

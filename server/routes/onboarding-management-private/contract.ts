@@ -15,12 +15,10 @@ import { DocumentError } from '../../services/documents';
 import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { appendAuditPage, applicantName, contractContent, contractDateTime, renderContract } from '../../services/contract';
 import { CONTRACT_TEXTS } from '../../services/contractTexts';
-import { requesterOf } from '../../services/messaging/budget';
-import type { MessageTicket } from '../../services/messaging/messaging';
-import { codeText, messageLocale } from '../../services/messaging/texts';
 import { maskPhone } from '../../services/messaging/types';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
-import { codeFailure, resendTooSoon } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../codeAnswers';
+import { smsCodes } from './smsCodes';
 import { onFreshApplication, saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { anyApplicationOf, applicationOf } from './tokens';
@@ -67,10 +65,7 @@ export async function contractRoutes(app: FastifyInstance) {
     const actor = `application:${application.id}`;
     return app.auditLog.append({ actor, action, subject: actor, requestId: request.id, details });
   };
-  const chargeSms = (request: FastifyRequest, application: Application, phone: string) =>
-    app.messages.charge({ channel: 'sms', to: phone, purpose: 'signature-code' }, requesterOf(request, `application:${application.id}`));
-  const sendCode = (request: FastifyRequest, ticket: MessageTicket, code: string) =>
-    app.messages.send(ticket, { text: codeText('contract', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+  const { charge: chargeSms, send: sendCode, resend } = smsCodes(app, 'contract');
 
   /** The signed contract: the record of who signed, when, from where and how, appended; then sealed. */
   const sealedContract = async (request: FastifyRequest, application: Application, signedAt: Date, phone: string, evidence: { kind: string; sha256: string }[]) => {
@@ -276,7 +271,7 @@ export async function contractRoutes(app: FastifyInstance) {
       const wait = await app.codes.cooldownFor('contract', application.id);
       if (wait > 0) throw resendTooSoon(wait);
       const phone = String(application.answers.telephoneNumber);
-      const ticket = await chargeSms(request, application, phone);
+      const ticket = await chargeSms(request, application.id, phone);
       if (application.answers.electronicIdentificationDate === undefined) {
         // The date of the first consent stays: asking again only sends a new code.
         let recorded = false;
@@ -308,21 +303,9 @@ export async function contractRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
-      // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('contract', application.id);
-      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
-      const challenge = await app.codes.findLatest('contract', application.id);
-      if (!challenge) throw codeFailure({ outcome: 'expired' });
-      const ready = await app.codes.resendable(challenge.id);
-      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
-      if (ready.outcome !== 'ready') throw codeFailure(ready);
-      const ticket = await chargeSms(request, application, ready.recipient);
-      const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
-      if (result.outcome !== 'sent') throw codeFailure(result);
-      await sendCode(request, ticket, result.code);
+      const resendAfterSeconds = await resend(request, application.id);
       await audit(request, application, 'onboarding.contract_code_sent', { resend: true });
-      return { resendAfterSeconds: result.resendAfterSeconds };
+      return { resendAfterSeconds };
     },
   );
 

@@ -6,12 +6,10 @@ import { codeStepSchema } from '../../../src/validation/onboarding';
 import { contactPhoneSchema, toE164 } from '../../../src/validation/phone';
 import { toFieldErrors, validateSchema, type ValidatableSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
-import { requesterOf } from '../../services/messaging/budget';
-import type { MessageTicket } from '../../services/messaging/messaging';
 import { maskPhone } from '../../services/messaging/types';
-import { codeText, messageLocale } from '../../services/messaging/texts';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
-import { codeFailure, resendTooSoon } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../codeAnswers';
+import { smsCodes } from './smsCodes';
 import { saveFresh } from './saving';
 import { checkTurn } from './steps';
 import { applicationOf } from './tokens';
@@ -34,10 +32,7 @@ export async function phoneRoutes(app: FastifyInstance) {
     return application;
   };
   const phoneSchema = contactPhoneSchema(app.smsCountries);
-  const chargeSms = (request: FastifyRequest, applicationId: string, phone: string) =>
-    app.messages.charge({ channel: 'sms', to: phone, purpose: 'phone-code' }, requesterOf(request, `application:${applicationId}`));
-  const sendCode = async (request: FastifyRequest, ticket: MessageTicket, code: string) =>
-    app.messages.send(ticket, { text: codeText('phone', messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+  const { charge: chargeSms, send: sendCode, resend } = smsCodes(app, 'phone');
 
   app.post<{ Body: { telephoneCountry: string; telephoneNumber: string } }>(
     '/phone',
@@ -130,22 +125,10 @@ export async function phoneRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
-      // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('phone', application.id);
-      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
-      const challenge = await app.codes.findLatest('phone', application.id);
-      if (!challenge) throw codeFailure({ outcome: 'expired' });
-      const ready = await app.codes.resendable(challenge.id);
-      if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
-      if (ready.outcome !== 'ready') throw codeFailure(ready);
-      const ticket = await chargeSms(request, application.id, ready.recipient);
-      const result = await app.codes.resend(challenge.id);
-      if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
-      if (result.outcome !== 'sent') throw codeFailure(result);
-      await sendCode(request, ticket, result.code);
+      const resendAfterSeconds = await resend(request, application.id);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id, details: { resend: true } });
-      return { resendAfterSeconds: result.resendAfterSeconds };
+      return { resendAfterSeconds };
     },
   );
 }

@@ -7,7 +7,7 @@ import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
-import { codeFailure, resendTooSoon } from '../user-authorization-management';
+import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { anyApplicationOf, isClosed, registrationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;

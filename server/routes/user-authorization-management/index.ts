@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maskPhone } from '../../services/messaging/types';
-import type { CheckResult } from '../../services/oneTimeCodes';
+import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { ApiError } from '../../plugins/errors';
 import { answersPersonalData } from '../../plugins/personalData';
 import { IdentityError, type IdTokenClaims } from '../../services/identity';
@@ -55,24 +55,6 @@ function readSignature(header: string): { token: string; verificationCode: strin
     // falls through to the error below
   }
   throw new ApiError(400, 'MALFORMED_SIGNATURE', 'x-divilo-verification-signature must be base64 JSON { token, verificationCode }');
-}
-
-/** Turns a failed code check into the answer the SMS step shows. */
-export function codeFailure(result: Exclude<CheckResult, { outcome: 'valid' | 'blocked' }> | { outcome: 'blocked'; retryAfterSeconds?: number }): ApiError {
-  switch (result.outcome) {
-    case 'wrong':
-      return new ApiError(401, 'CODE_INVALID', 'The code is not right', { attemptsLeft: result.attemptsLeft });
-    case 'blocked':
-      // How long the block lasts, when known: the screen says until when.
-      return new ApiError(423, 'CODE_BLOCKED', 'Too many wrong codes: blocked for a while', result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : undefined);
-    case 'expired':
-      return new ApiError(410, 'CODE_EXPIRED', 'The code has expired or was already used');
-  }
-}
-
-/** A new code asked for within the cooldown of the last one: the answer says when another may be sent. */
-export function resendTooSoon(retryAfterSeconds: number): ApiError {
-  return new ApiError(429, 'RESEND_TOO_SOON', 'Wait before asking for another code', { retryAfterSeconds });
 }
 
 /** How old a sign-in may be for its id token's phone to be taken as the account's (docs/login.md). */
