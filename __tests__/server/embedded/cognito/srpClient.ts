@@ -65,3 +65,14 @@ export async function srpSignIn(endpoint: string, poolId: string, clientId: stri
   if (answer.ChallengeName) throw new Error(`unexpected challenge ${String(answer.ChallengeName)}`);
   return answer.AuthenticationResult as AuthenticationResult;
 }
+
+/** The refusal of a sign-in that must fail, reduced to what an app can see (as browserClient's signInError). */
+export async function srpSignInError(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<{ code: string; name: string; message: string }> {
+  try {
+    await srpSignIn(endpoint, poolId, clientId, username, password);
+  } catch (error) {
+    const { code, name, message } = error as SrpClientError;
+    return { code, name, message };
+  }
+  throw new Error(`sign-in of ${username} unexpectedly succeeded`);
+}
