@@ -64,7 +64,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
-    files: ['babel.config.js', 'jest.config.js', '**/*.cjs'],
+    files: ['babel.config.js', 'jest.config.js', 'jest.aws.config.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,5 +1,7 @@
 // Three projects: the browser code runs in jsdom, the server and the shared validators in plain Node, and the
 // AWS deployment (deploy/, its own package: `npm ci --prefix deploy`) in plain Node with its own node_modules.
+// The server against an AWS emulator (__tests__/aws/) is its own run, `npm run test:aws` (jest.aws.config.js):
+// it starts moto and server processes for minutes, and CI runs it as a step of its own after `npm test`.
 // Packages that ship ES modules only: Babel compiles them for Jest, which loads CommonJS on Node 20.
 const { existsSync } = require('node:fs');
 const path = require('node:path');
@@ -32,7 +34,7 @@ module.exports = {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/aws/**/*.test.ts', '<rootDir>/__tests__/lint/**/*.test.ts'],
+      testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/lint/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/server.ts'],
       transformIgnorePatterns: [esmOnlyPackages],
     },

@@ -19,12 +19,11 @@ import { documentPhoto, realSelfie } from '../server/images';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { plainPdf } from '../server/pdfs';
 import { loadBalancer, redisAnswers, startServerProcess, type LoadBalancer, type ServerProcess } from '../server/processes';
-import { deployToMoto, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const unavailable = motoUnavailable() ?? (redisAnswers(redisUrl) ? undefined : `no Redis answers at ${new URL(redisUrl).host} (REDIS_URL)`);
-if (unavailable) process.stderr.write(`AWS emulator journey skipped: ${unavailable}\n`);
-const describeOnMoto = unavailable ? describe.skip : describe;
+const describeOnMoto = describeWhenAvailable('AWS emulator journey', unavailable);
 
 const APPLICANT = { id: '23456789D', email: 'lucia.aws@example.com', phone: '+34612345601', password: 'Divilo-Aws-2026!' };
 const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: 'Núñez', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };

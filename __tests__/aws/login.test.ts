@@ -10,15 +10,14 @@ import { createIdentityService } from '../../server/services/identity';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { startServerProcess, type ServerProcess } from '../server/processes';
 import { freePort, postgresUrlInSchema } from '../server/helpers';
-import { deployToMoto, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
 
 // The server as it runs on AWS, against an AWS emulator (moto) with IAM enforcement on and the resources made
 // from the deployment's own template: the server signs with an IAM user that has exactly the deployed server
 // role's policy, and the user pool has no pre-authentication Lambda (moto runs none).
 
 const unavailable = motoUnavailable();
-if (unavailable) process.stderr.write(`AWS emulator tests skipped: ${unavailable}\n`);
-const describeOnMoto = unavailable ? describe.skip : describe;
+const describeOnMoto = describeWhenAvailable('AWS emulator tests', unavailable);
 
 const customer = { username: '12345678Z', password: 'Divilo-Aws-2026!', phone: '+34600000301' };
 const applicant = { username: 'X1234567L', password: 'Divilo-Aws-2026!', phone: '+34600000302' };

@@ -30,6 +30,17 @@ export function motoUnavailable(): string | undefined {
   return undefined;
 }
 
+/**
+ * The suite's `describe`: skipped, saying why, where the emulator cannot run; under CI (`CI` set, as .ci/run sets
+ * it) a missing prerequisite fails the run instead, so the AWS tests are never left out quietly.
+ */
+export function describeWhenAvailable(suite: string, unavailable: string | undefined): jest.Describe {
+  if (!unavailable) return describe;
+  if (process.env.CI) throw new Error(`${suite} cannot run under CI: ${unavailable}`);
+  process.stderr.write(`${suite} skipped: ${unavailable}\n`);
+  return describe.skip;
+}
+
 /** Requests moto answers before it asks IAM: the three that make the administrator below. */
 const UNSIGNED_SETUP_REQUESTS = 3;
 

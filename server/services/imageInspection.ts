@@ -115,14 +115,20 @@ export function measure({ data, width, height }: RgbImage): ImageMeasures {
   const columns = Math.floor(width / BLOCK);
   const rows = Math.floor(height / BLOCK);
   let detailed = 0;
+  // No global (Math) looked up per pixel: in a vm context, as under Jest, each such lookup is slow (~50× here).
+  const { abs } = Math;
   for (let row = 0; row < rows; row += 1) {
+    const top = Math.max(1, row * BLOCK);
+    const bottom = Math.min(height - 1, (row + 1) * BLOCK);
     for (let column = 0; column < columns; column += 1) {
+      const left = Math.max(1, column * BLOCK);
+      const right = Math.min(width - 1, (column + 1) * BLOCK);
       let sum = 0;
       let counted = 0;
-      for (let y = Math.max(1, row * BLOCK); y < Math.min(height - 1, (row + 1) * BLOCK); y += 1) {
-        for (let x = Math.max(1, column * BLOCK); x < Math.min(width - 1, (column + 1) * BLOCK); x += 1) {
+      for (let y = top; y < bottom; y += 1) {
+        for (let x = left; x < right; x += 1) {
           const at = y * width + x;
-          sum += Math.abs(4 * grey[at] - grey[at - 1] - grey[at + 1] - grey[at - width] - grey[at + width]);
+          sum += abs(4 * grey[at] - grey[at - 1] - grey[at + 1] - grey[at - width] - grey[at + width]);
           counted += 1;
         }
       }

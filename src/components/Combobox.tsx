@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { ErrorIcon } from './icons';
 import './TextInput.css';
 import './Combobox.css';
@@ -42,6 +42,8 @@ export interface ComboboxProps {
 export function searchable(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 }
+
+const keepFocus = (event: MouseEvent) => event.preventDefault();
 
 const textOf = (option: ComboboxOption) => (option.prefix ? `${option.prefix} ${option.label}` : option.label);
 
@@ -90,10 +92,45 @@ export function Combobox({
   const showError = error && Boolean(errorText);
   const describedBy = [description ? `${id}-description` : null, showError ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
 
+  // The items are made again only when the matches, the active one or the choice change, not on every render of
+  // the form around the field (each keystroke elsewhere); a click reaches the list, which finds the item.
+  const items = useMemo(
+    () =>
+      matches.map((option, index) => (
+        <li
+          key={option.value}
+          id={`${id}-option-${index}`}
+          data-index={index}
+          role="option"
+          aria-selected={option.value === value}
+          className={['dv-combobox__option', index === active && 'dv-combobox__option--active'].filter(Boolean).join(' ')}
+          // Keeps the focus in the field, so choosing does not first count as leaving it.
+          onMouseDown={keepFocus}
+        >
+          {option.prefix && <span className="dv-combobox__prefix">{option.prefix}</span>}
+          {option.detail ? (
+            <span className="dv-combobox__text">
+              <span>{option.label}</span>
+              <span className="dv-combobox__detail">{option.detail}</span>
+            </span>
+          ) : (
+            <span className="dv-combobox__label">{option.label}</span>
+          )}
+        </li>
+      )),
+    [matches, active, value, id],
+  );
+
   const choose = (option: ComboboxOption) => {
     onChange(option.value);
     setQuery(null);
     setOpen(false);
+  };
+
+  const chooseClicked = (event: MouseEvent<HTMLUListElement>) => {
+    const item = (event.target as Element).closest('[data-index]');
+    const option = item && matches[Number(item.getAttribute('data-index'))];
+    if (option) choose(option);
   };
 
   const moveTo = (index: number) => {
@@ -177,29 +214,8 @@ export function Combobox({
           <span className="dv-combobox__chevron" />
         </span>
       </div>
-      <ul id={listId} ref={listRef} role="listbox" className="dv-combobox__list" hidden={!open} aria-label={typeof label === 'string' ? label : undefined}>
-        {matches.map((option, index) => (
-          <li
-            key={option.value}
-            id={`${id}-option-${index}`}
-            role="option"
-            aria-selected={option.value === value}
-            className={['dv-combobox__option', index === active && 'dv-combobox__option--active'].filter(Boolean).join(' ')}
-            // Keeps the focus in the field, so choosing does not first count as leaving it.
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => choose(option)}
-          >
-            {option.prefix && <span className="dv-combobox__prefix">{option.prefix}</span>}
-            {option.detail ? (
-              <span className="dv-combobox__text">
-                <span>{option.label}</span>
-                <span className="dv-combobox__detail">{option.detail}</span>
-              </span>
-            ) : (
-              <span className="dv-combobox__label">{option.label}</span>
-            )}
-          </li>
-        ))}
+      <ul id={listId} ref={listRef} role="listbox" className="dv-combobox__list" hidden={!open} aria-label={typeof label === 'string' ? label : undefined} onClick={chooseClicked}>
+        {items}
         {matches.length === 0 && (
           <li className="dv-combobox__empty" role="option" aria-disabled="true" aria-selected={false}>
             {noMatches}

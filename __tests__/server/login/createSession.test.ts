@@ -3,7 +3,7 @@ import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/plugins/identity';
 import { TOKEN_PHONE_MAX_AGE_SECONDS } from '../../../server/routes/user-authorization-management';
 import { describeEachDialect } from '../helpers';
-import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
+import { lastCode, librarySignIn, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
 const [ana, pending] = DEMO_CUSTOMERS;
 
@@ -61,7 +61,11 @@ describeEachDialect('create-session', (dialect) => {
     });
 
     it('sends a 6-digit SMS code and confirms the session with it: 201 and a strict, secure, HttpOnly cookie', async () => {
-      const { response, sessionId } = await startLogin();
+      // Signed in as the SPA signs in, with the unmodified browser client.
+      const sessionId = randomUUID();
+      const idToken = await librarySignIn(server.base, ana.username, ana.password);
+      await passCaptcha(server.api, sessionId);
+      const response = await createSession(idToken, sessionId);
       const answer = (await response.json()) as { maskedPhone: string; token: string; resendAfterSeconds: number };
       expect(answer.maskedPhone).toBe('********001');
       expect(answer.token).toMatch(/^[\w-]{40,}$/);
@@ -171,7 +175,8 @@ describeEachDialect('create-session', (dialect) => {
     });
 
     it('a customer whose onboarding is pending cannot sign in: the error carries ERR-2809', async () => {
-      await expect(signIn(server.base, pending.username, pending.password)).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
+      // As the SPA sees it, through the unmodified browser client.
+      await expect(librarySignIn(server.base, pending.username, pending.password)).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
     });
 
     it('a wrong password and an unknown user fail alike', async () => {

@@ -1,8 +1,8 @@
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { fromCognitoIdentity, fromCognitoIdentityPool } from '@aws-sdk/credential-providers';
 import { lookupTemporaryCredentials } from '../../../../server/embedded/cognito';
-import { signIn } from './browserClient';
-import { ADMIN, IDENTITY_POOL_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
+import { ADMIN, CLIENT_ID, IDENTITY_POOL_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
+import { srpSignIn } from './srpClient';
 import { describeEachDialect } from '../../helpers';
 
 let harness: Harness;
@@ -10,7 +10,8 @@ let idToken: string;
 let otherIdToken: string;
 const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
 
-// Each sign-in runs the browser library's pure-JavaScript SRP maths (about half a second).
+// The id tokens come from an SRP sign-in with the library's requests, the maths through OpenSSL (srpClient.ts):
+// signIn.test.ts signs in with the library itself.
 jest.setTimeout(60_000);
 
 describeEachDialect('the embedded identity pool', (dialect) => {
@@ -20,8 +21,8 @@ describeEachDialect('the embedded identity pool', (dialect) => {
       await harness.identity.createUser(username, '+34622222222');
       await harness.identity.setPassword(username, 'Storage-Pass-1', true);
     }
-    idToken = (await signIn(harness.endpoint, 'D1111111A', 'Storage-Pass-1')).getIdToken().getJwtToken();
-    otherIdToken = (await signIn(harness.endpoint, 'E2222222B', 'Storage-Pass-1')).getIdToken().getJwtToken();
+    idToken = (await srpSignIn(harness.endpoint, POOL_ID, CLIENT_ID, 'D1111111A', 'Storage-Pass-1')).IdToken;
+    otherIdToken = (await srpSignIn(harness.endpoint, POOL_ID, CLIENT_ID, 'E2222222B', 'Storage-Pass-1')).IdToken;
   });
 
   afterAll(async () => {

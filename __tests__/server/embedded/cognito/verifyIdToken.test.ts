@@ -4,15 +4,16 @@ import { deriveKey } from '../../../../server/embedded/cognito/sealing';
 import type { IdentityTables } from '../../../../server/embedded/cognito/tables';
 import { createTokenIssuer } from '../../../../server/embedded/cognito/tokens';
 import { createIdentityService } from '../../../../server/services/identity';
-import { signIn } from './browserClient';
 import { CLIENT_ID, POOL_ID, REGION, SERVER_SECRET, startHarness, type Harness } from './harness';
+import { srpSignIn } from './srpClient';
 import { describeEachDialect } from '../../helpers';
 
 let harness: Harness;
 let idToken: string;
 let accessToken: string;
 
-// Each sign-in runs the browser library's pure-JavaScript SRP maths (about half a second).
+// The tokens come from an SRP sign-in with the library's requests, the maths through OpenSSL (srpClient.ts):
+// signIn.test.ts signs in with the library itself.
 jest.setTimeout(60_000);
 
 describeEachDialect('id tokens of the embedded pool', (dialect) => {
@@ -20,9 +21,7 @@ describeEachDialect('id tokens of the embedded pool', (dialect) => {
     harness = await startHarness(dialect);
     await harness.identity.createUser('F3333333C', '+34633333333');
     await harness.identity.setPassword('F3333333C', 'Verify-Pass-1', true);
-    const session = await signIn(harness.endpoint, 'F3333333C', 'Verify-Pass-1');
-    idToken = session.getIdToken().getJwtToken();
-    accessToken = session.getAccessToken().getJwtToken();
+    ({ IdToken: idToken, AccessToken: accessToken } = await srpSignIn(harness.endpoint, POOL_ID, CLIENT_ID, 'F3333333C', 'Verify-Pass-1'));
   });
 
   afterAll(async () => {
