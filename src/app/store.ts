@@ -3,6 +3,7 @@ import { persistStore } from 'redux-persist';
 import { authReducer } from '../features/auth/authSlice';
 import { addLoginListeners } from '../features/login/loginListeners';
 import { addSessionListeners } from '../features/session/sessionListeners';
+import { addOnboardingListeners } from '../features/signup/onboardingListeners';
 import { initialSessionState, sessionReducer, type ClosedApplication } from '../features/session/sessionSlice';
 import { addUiListeners } from '../features/ui/uiListeners';
 import { initialUiState, uiReducer } from '../features/ui/uiSlice';
@@ -80,6 +81,7 @@ export function makeStore(preloadedState?: Partial<RootState>, options: StoreOpt
   addSessionListeners(listenerMiddleware.startListening);
   addUiListeners(listenerMiddleware.startListening);
   addLoginListeners(listenerMiddleware.startListening);
+  addOnboardingListeners(listenerMiddleware.startListening);
   const persistor = options.persist === false ? null : persistStore(store);
   return Object.assign(store, { persistor, recorder: recorder as ActionRecorder, navigation });
 }

@@ -29,10 +29,13 @@ export const documentsApi = api.injectEndpoints({
     /** Tells the server about an uploaded document; it checks it and records it, or answers why not. */
     reportDocument: build.mutation<CheckedDocument, { kind: DocumentKind; key: string }>({
       query: (body) => ({ url: 'onboarding-management-private/documents', method: 'POST', body }),
+      // A document recorded (or refused, after replacing one): the list is read again.
+      invalidatesTags: ['Documents'],
     }),
     /** The documents of the application that passed the check. */
     listDocuments: build.query<{ documents: CheckedDocument[] }, void>({
       query: () => ({ url: 'onboarding-management-private/documents' }),
+      providesTags: ['Documents'],
     }),
   }),
 });

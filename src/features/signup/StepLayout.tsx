@@ -1,17 +1,16 @@
 import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { LoadingButton } from '../../components';
 import { CheckIcon } from '../../components/icons';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
-import { selectForm } from '../form/formSlice';
 import { flowAnswersOf, isStep, previousStep, progressOf, type SectionId } from '../../onboarding/flow';
 import '../../components/base.css';
 import './signup.css';
+import { useSavedAnswers } from './savedApplication';
 
 const messages = describeMessages({
   back: { id: 'onboarding.back', defaultMessage: 'Back' },
@@ -29,7 +28,7 @@ const messages = describeMessages({
 /** The sections of this applicant's journey, the current one marked, and "Step n of m". */
 function Progress({ step }: { step: RouteName }) {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   if (!isStep(step) || step === 'welcome') return null;
   const { number, total, section, sections } = progressOf(step, flowAnswersOf(form, form.personType));
   const current = sections.indexOf(section);
@@ -78,7 +77,7 @@ export interface StepLayoutProps {
 export function StepLayout({ step, lead, children, back = true }: StepLayoutProps) {
   const intl = useIntl();
   const location = useLocation();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const previous = back && isStep(step) ? previousStep(step, flowAnswersOf(form, form.personType)) : undefined;
   return (
     <section className="dv-step" aria-labelledby={`${step}-title`}>

@@ -76,6 +76,9 @@ export interface ContractText {
 
 const PRIVATE = 'onboarding-management-private';
 
+/** How long the application stays read while no screen shows it (Back to a checklist, a page of the login). */
+const APPLICATION_KEPT_SECONDS = 60 * 60;
+
 export const onboardingApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** /signUp: sends the e-mail code; the token names the sign-up until the code is confirmed. */
@@ -84,17 +87,31 @@ export const onboardingApi = api.injectEndpoints({
     }),
     verifyEmail: build.mutation<EmailVerified, { code: string }>({
       query: (body) => ({ url: `${PRIVATE}/email/verify`, method: 'POST', body }),
+      onQueryStarted: async (_body, { dispatch, queryFulfilled }): Promise<void> => {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data?.application) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
+      },
     }),
     resendEmail: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/email/resend`, method: 'POST' }),
     }),
+    /**
+     * The application the wizard's screens read, once per page load: every save answers with the application
+     * saved, which replaces it here, so moving between steps asks for nothing. Forgotten when the journey ends.
+     */
     getApplication: build.query<ApplicationView | ClosedApplication, void>({
       query: () => ({ url: `${PRIVATE}/application` }),
-      keepUnusedDataFor: 0,
+      providesTags: ['Application'],
+      keepUnusedDataFor: APPLICATION_KEPT_SECONDS,
     }),
     /** Saves one step of the flow at its endpoint (flow.ts), with the step's values. */
     saveStep: build.mutation<StepSaved, { endpoint: string; body: Record<string, unknown> }>({
       query: ({ endpoint, body }) => ({ url: endpoint, method: 'POST', body }),
+      // The application saved replaces the one read (a refusal is the screen's to say).
+      onQueryStarted: async (_body, { dispatch, queryFulfilled }): Promise<void> => {
+        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+        if (data) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
+      },
     }),
     resendPhoneCode: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/phone/resend`, method: 'POST' }),

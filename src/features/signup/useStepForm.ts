@@ -7,10 +7,12 @@ import { carryQuery } from '../../routing/query';
 import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
-import { formActions, selectForm, type OnboardingForm } from '../form/formSlice';
+import { formActions, selectForm } from '../form/formSlice';
+import type { Answers } from '../../onboarding/answers';
 import { flowAnswersOf, nextStepOf, stepById, type StepId } from '../../onboarding/flow';
 import { isAnswersStep, stepSchema } from '../../onboarding/stepSchemas';
-import { currentStepOf, fieldErrorsOf, useSaveStepMutation, type ApplicationView } from './onboardingApi';
+import { currentStepOf, fieldErrorsOf, useSaveStepMutation } from './onboardingApi';
+import { useSavedAnswers } from './savedApplication';
 
 /** Where a step goes: the next route with the query string, except /welcome (seed: the query is not carried there). */
 export function useGoToStep() {
@@ -23,8 +25,8 @@ export function useGoToStep() {
 /** Leaves `step` for the page its rule picks on the answers saved so far: a screen never names its neighbour. */
 export function useGoOn(step: StepId) {
   const goTo = useGoToStep();
-  const form = useAppSelector(selectForm);
-  return (state?: StepArrival) => goTo(nextStepOf(step, flowAnswersOf(form, form.personType)), state);
+  const answers = useSavedAnswers();
+  return (state?: StepArrival) => goTo(nextStepOf(step, flowAnswersOf(answers, answers.personType)), state);
 }
 
 /** What a step hands to the next page it opens (never a secret: navigation state is kept in history). */
@@ -53,12 +55,12 @@ export interface StepFormOptions<Values extends object> {
   schema?: ValidatableSchema;
   /** The step's fields, in the order of the screen (focus goes to the first invalid one). */
   fields: (keyof Values & string)[];
-  /** The values the screen starts with, from the form record (the answers saved so far). */
-  initialValues: (form: OnboardingForm) => Values;
+  /** The values the screen starts with, from the answers saved so far. */
+  initialValues: (answers: Answers) => Values;
   /** The body of the step's call; the values themselves by default. */
   toBody?: (values: Values) => Record<string, unknown>;
   /** The step's own call, for steps that are not a plain save (register, codes); the generic save otherwise. */
-  send?: (values: Values) => Promise<{ next: string; application?: ApplicationView | null; arrival?: StepArrival }>;
+  send?: (values: Values) => Promise<{ next: string; arrival?: StepArrival }>;
   /** A failure the screen shows itself (a wrong code); answer true when handled. */
   onFailure?: (error: unknown) => boolean;
   /**
@@ -79,23 +81,24 @@ function draftOf(values: object | undefined, fields: readonly string[]): Record<
 
 /**
  * The spine of every wizard step: a Formik form validated with the step's shared schema, saved at the step's
- * endpoint (flow.ts) on Continue, the saved application merged into the form record (USER_FORM), then the
- * route the flow's rules pick. A refusal of the server lands next to its field; any other failure shows
+ * endpoint (flow.ts) on Continue (the application it answers replaces the one read), then the route the flow's
+ * rules pick. What is typed and not yet saved is kept as the step's draft in USER_FORM. A refusal of the server lands next to its field; any other failure shows
  * error.errorSendingData and keeps everything typed.
  */
 export function useStepForm<Values extends object>({ step, schema, fields, initialValues, toBody, send, onFailure, keepDraft = true }: StepFormOptions<Values>) {
   const dispatch = useAppDispatch();
-  const form = useAppSelector(selectForm);
+  const answers = useSavedAnswers();
+  const { drafts } = useAppSelector(selectForm);
   const goTo = useGoToStep();
   const [save] = useSaveStepMutation();
   // The answers saved so far, and over them what was typed here before a reload.
-  const [start] = useState(() => ({ ...initialValues(form), ...(keepDraft ? (draftOf(form.drafts?.[step], fields) as Partial<Values>) : {}) }));
+  const [start] = useState(() => ({ ...initialValues(answers), ...(keepDraft ? (draftOf(drafts?.[step], fields) as Partial<Values>) : {}) }));
   const [refs] = useState(
     () => Object.fromEntries(fields.map((name) => [name, createRef<HTMLInputElement>()])) as Record<keyof Values & string, RefObject<HTMLInputElement | null>>,
   );
   const endpoint = stepById(step)?.endpoint;
   // The step's shared schema (the server checks the body with the same), on the answers saved so far.
-  const rules = schema ?? (isAnswersStep(step) ? stepSchema(step, { saved: form }) : undefined);
+  const rules = schema ?? (isAnswersStep(step) ? stepSchema(step, { saved: answers }) : undefined);
   if (!rules) throw new Error(`The step ${step} has no shared schema: its screen must give its rules`);
 
   const formik = useFormik<Values>({
@@ -107,7 +110,6 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
         const saved = send ? await send(values) : endpoint ? await save({ endpoint, body: toBody ? toBody(values) : ({ ...values } as Record<string, unknown>) }).unwrap() : undefined;
         if (!saved) return;
         dispatch(formActions.draftDropped(step));
-        if (saved.application) dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
         goTo(saved.next, 'arrival' in saved ? saved.arrival : undefined);
       } catch (error) {
         if (onFailure?.(error)) return;

@@ -1,12 +1,11 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { useEffect, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppDispatch } from '../../../app/hooks';
 import { RadioGroup, TextInput } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import type { ValidatableSchema } from '../../../validation/validate';
-import { formActions, type OnboardingForm } from '../../form/formSlice';
+import type { Answers } from '../../../onboarding/answers';
 import type { PhoneSaved } from '../onboardingApi';
 import { useSaveStepMutation } from '../onboardingApi';
 import { CountrySelect, DialingCountrySelect } from '../pickers';
@@ -36,7 +35,7 @@ const messages = describeMessages({
   companyHint: { id: 'onboarding.register-as.companyHint', defaultMessage: 'An S.L., S.A. or other company you represent.' },
 });
 
-type PersonalValues = Pick<OnboardingForm, 'firstName' | 'firstSurname' | 'secondSurname' | 'nationality' | 'residenceCountry' | 'birthCountry' | 'birthDate'>;
+type PersonalValues = Pick<Answers, 'firstName' | 'firstSurname' | 'secondSurname' | 'nationality' | 'residenceCountry' | 'birthCountry' | 'birthDate'>;
 const PERSONAL_FIELDS: (keyof PersonalValues)[] = ['firstName', 'firstSurname', 'secondSurname', 'nationality', 'residenceCountry', 'birthCountry', 'birthDate'];
 
 /** /personal-info: the applicant as their ID document names them, where they live and were born. */
@@ -102,7 +101,6 @@ const contactPhoneRules: ValidatableSchema = {
  */
 export function ContactPhoneScreen() {
   const intl = useIntl();
-  const dispatch = useAppDispatch();
   const [save] = useSaveStepMutation();
   const [refusal, setRefusal] = useState<SendRefusal | null>(null);
   useEffect(() => {
@@ -119,7 +117,6 @@ export function ContactPhoneScreen() {
     send: async (values) => {
       setRefusal(null);
       const saved = (await save({ endpoint: 'onboarding-management-private/phone', body: { ...values } }).unwrap()) as PhoneSaved;
-      dispatch(formActions.phoneSubmitted({ telephoneCountry: values.telephoneCountry }));
       return { ...saved, arrival: { resendAfterSeconds: saved.resendAfterSeconds, sentTo: saved.maskedPhone } };
     },
     onFailure: (error) => {

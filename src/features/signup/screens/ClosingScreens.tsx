@@ -1,13 +1,13 @@
 import { useIntl } from 'react-intl';
-import { useAppSelector } from '../../../app/hooks';
 import { PasswordInput, RadioGroup, SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../../validation/constants';
 import { COMPANY_FUNDS_ORIGINS, DIVILO_PRODUCTS, FUNDS_ORIGINS, KINDS_OF_COMPANY, SUBSIDIARIES, diviloPasswordSchema, ownerDocumentKey } from '../../../validation/onboarding';
-import { selectForm, type OnboardingForm } from '../../form/formSlice';
+import type { Answers } from '../../../onboarding/answers';
 import { CountriesSelect, YesNoGroup } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   moreLead: { id: 'onboarding.tell-us-more.lead', defaultMessage: 'The law asks banks to know how their customers will use their account.' },
@@ -92,14 +92,14 @@ export function TellUsMoreCompanyScreen() {
 }
 
 /** The applicant's own "politically exposed" answer, given when they added themselves on /royal-owners. */
-function ownAnswer(form: OnboardingForm): boolean | undefined {
+function ownAnswer(form: Answers): boolean | undefined {
   if (form.idType !== 'nif' || !form.id) return undefined;
   return form.owners.find((owner) => ownerDocumentKey(owner.identificationDocument) === ownerDocumentKey(form.id))?.politicalPosition;
 }
 
 function TellUsMoreStep({ company }: { company: boolean }) {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   // Answered before when the step was saved: the origin of funds is one of its required answers.
   const answered = form.foundsOrigin !== '';
   const fields = company ? COMPANY_FIELDS : FREELANCE_FIELDS;

@@ -1,13 +1,14 @@
 import { useIntl } from 'react-intl';
 import { useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { describeMessages } from '../../../i18n/messages';
 import { selectForm } from '../../form/formSlice';
+import { describeMessages } from '../../../i18n/messages';
 import { sessionStarted } from '../../session/sessionSlice';
 import { CodeEntry, ResendCode, useCodeStep } from '../CodeEntry';
 import { useResendEmailMutation, useResendPhoneCodeMutation, useVerifyEmailMutation } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import type { StepArrival } from '../useStepForm';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   emailSentTo: { id: 'onboarding.reg-code.sentTo', defaultMessage: 'We have sent a 6-digit code to {email}. It is valid for a few minutes.' },
@@ -23,6 +24,7 @@ export function RegCodeScreen() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
   const arrival = (useLocation().state ?? {}) as StepArrival;
+  // Before the code, there is no application to read: the address is the one typed at /signUp.
   const form = useAppSelector(selectForm);
   const [verify] = useVerifyEmailMutation();
   const [resend, { isLoading: resending }] = useResendEmailMutation();
@@ -53,7 +55,7 @@ export function RegCodeScreen() {
 export function ConfirmTelephoneStepScreen() {
   const intl = useIntl();
   const arrival = (useLocation().state ?? {}) as StepArrival;
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const [resend, { isLoading: resending }] = useResendPhoneCodeMutation();
   const { formik, field, code, askAgain } = useCodeStep({ step: 'confirm-telephone', resendAfterSeconds: arrival.resendAfterSeconds, resend: () => resend().unwrap() });
 

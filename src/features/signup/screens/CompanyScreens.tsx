@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppSelector } from '../../../app/hooks';
 import { SelectInput, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import {
@@ -10,7 +9,7 @@ import {
 } from '../../../validation/onboarding';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery, type DocumentKind } from '../../documents/documentsApi';
-import { selectForm, type OnboardingForm } from '../../form/formSlice';
+import type { Answers } from '../../../onboarding/answers';
 import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { ChecklistStep } from '../ChecklistStep';
@@ -19,9 +18,9 @@ import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
 import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
 import { useAppDispatch } from '../../../app/hooks';
-import { formActions } from '../../form/formSlice';
 import { errorRaised } from '../../session/sessionSlice';
 import { stepById } from '../../../onboarding/flow';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   needCif: { id: 'onboarding.requirements-company.cif', defaultMessage: "The company's tax ID (CIF), its activity (CNAE) and its registered address." },
@@ -88,7 +87,6 @@ export function AboutCompanyScreen() {
   const applyAsFreelance = async () => {
     try {
       const saved = await savePersonType({ endpoint: stepById('register-as')!.endpoint!, body: { personType: 'freelance' } }).unwrap();
-      dispatch(formActions.applicationSynced({ ...saved.application.answers, personType: saved.application.personType ?? '' }));
       goTo(saved.next);
     } catch {
       dispatch(errorRaised('error.errorSendingData'));
@@ -122,12 +120,12 @@ export function AboutCompanyScreen() {
   );
 }
 
-type InfoValues = Pick<OnboardingForm, 'socialDenomination' | 'legalForm' | 'cnae' | 'foundedDate'>;
+type InfoValues = Pick<Answers, 'socialDenomination' | 'legalForm' | 'cnae' | 'foundedDate'>;
 
 /** /about-company-info: name, legal form (those of its entity type), CNAE-2025 activity, date of incorporation. */
 export function AboutCompanyInfoScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const forms = legalFormsFor(form.cif);
   const { formik, field, text } = useStepForm<InfoValues>({
     step: 'about-company-info',
@@ -221,7 +219,7 @@ export function ArticlesOfAssociationScreen() {
 /** /corporate-tax: the last modelo 200; a company in its first year may go on without it. */
 export function CorporateTaxScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const required = needsCorporateTax(form.foundedDate);
   const { formik, field } = useStepForm<{ model200: string }>({
     step: 'corporate-tax',

@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppSelector, useAppStore } from '../../../app/hooks';
+import { useAppStore } from '../../../app/hooks';
 import { RadioGroup, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { SELF_EMPLOYED_TAX_REGIMES } from '../../../validation/onboarding';
 import { canonicalIdDocument } from '../../../validation/identifiers';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
-import { selectForm, type OnboardingForm } from '../../form/formSlice';
+import type { Answers } from '../../../onboarding/answers';
 import { ActivitySelect } from '../pickers';
 import { ChecklistStep } from '../ChecklistStep';
 import { AddressStep } from './AddressStep';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   needNif: { id: 'onboarding.requirements-freelance.nif', defaultMessage: 'Your NIF and the IAE epigraph of your activity.' },
@@ -42,7 +43,7 @@ export function RequirementsFreelanceScreen() {
   return <ChecklistStep step="requirements-freelance" items={[messages.needNif, messages.need036, messages.needAddress].map((item) => intl.formatMessage(item))} />;
 }
 
-type ActivityValues = Pick<OnboardingForm, 'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>;
+type ActivityValues = Pick<Answers, 'selfEmployedId' | 'selfEmployedActivity' | 'selfEmployedDate' | 'selfEmployedAtaCode' | 'promotionalCode'>;
 
 /** /your-activity: the freelancer's NIF (their DNI/NIE, filled in), IAE epigraph, start date and codes. */
 export function YourActivityScreen() {
@@ -85,7 +86,7 @@ export function FiscalAddressScreen() {
 /** /tax-registration-income: the IRPF regime and the modelo 036/037, checked by the server when uploaded. */
 export function TaxRegistrationScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const { data } = useListDocumentsQuery();
   const { formik, field } = useStepForm<{ selfEmployedTax: string; model036: string }>({
     step: 'tax-registration-income',

@@ -2,16 +2,15 @@ import { useEffect } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { LoadingButton } from '../../../components';
-import { useAppSelector } from '../../../app/hooks';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../validation/onboarding';
 import { DocumentUpload } from '../../documents/DocumentUpload';
 import { useListDocumentsQuery } from '../../documents/documentsApi';
-import { selectForm } from '../../form/formSlice';
 import { useIdentityCheckStatusQuery } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoOn, useStepForm } from '../useStepForm';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   lead: { id: 'onboarding.check-identity.lead', defaultMessage: 'Three photos: both sides of your ID document and a selfie. On a phone, the camera opens.' },
@@ -37,7 +36,7 @@ type ImageValues = Record<(typeof IDENTITY_IMAGE_KINDS)[number], string>;
 /** /check-identity: photos of both sides of the ID document and a selfie, uploaded to the applicant's private area. */
 export function CheckIdentityScreen() {
   const intl = useIntl();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const { data } = useListDocumentsQuery();
   const { formik, field } = useStepForm<ImageValues>({
     step: 'check-identity',

@@ -7,7 +7,8 @@ import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { entityLetterOf } from '../../../validation/onboarding';
-import { formActions, selectForm } from '../../form/formSlice';
+import { formActions } from '../../form/formSlice';
+import { useSavedAnswers } from '../savedApplication';
 import { applicationClosed, selectClosedApplication, sessionCleared, type ClosedApplication } from '../../session/sessionSlice';
 import { StepLayout } from '../StepLayout';
 
@@ -62,9 +63,9 @@ function useJourneyEnded() {
 function useApplicationClosed(page: ClosedApplication['page']): ClosedApplication {
   const dispatch = useAppDispatch();
   const remembered = useAppSelector(selectClosedApplication);
-  const form = useAppSelector(selectForm);
+  const { cif } = useSavedAnswers();
   const [closed] = useState<ClosedApplication>(() =>
-    remembered?.page === page && !form.cif ? remembered : { page, entity: page === 'company-error' ? entityLetterOf(form.cif) : '' },
+    remembered?.page === page && !cif ? remembered : { page, entity: page === 'company-error' ? entityLetterOf(cif) : '' },
   );
   useEffect(() => {
     dispatch(applicationClosed(closed));

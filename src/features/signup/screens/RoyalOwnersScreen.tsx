@@ -1,7 +1,6 @@
 import { useFormik } from 'formik';
 import { createRef, useEffect, useRef, useState, type RefObject } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingButton, RadioGroup, TextInput } from '../../../components';
 import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
@@ -9,10 +8,11 @@ import { canonicalIdDocument } from '../../../validation/identifiers';
 import { isValidationMessage, validationMessage } from '../../../validation/messages';
 import { OWNERSHIP_KINDS, REAL_OWNER_THRESHOLD, ownerDocumentKey, ownerSchema } from '../../../validation/onboarding';
 import { toFormErrors, validateSchema } from '../../../validation/validate';
-import { formActions, selectForm, type Owner } from '../../form/formSlice';
+import type { Owner } from '../../../onboarding/answers';
 import { CountrySelect, YesNoGroup } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm, type StepField } from '../useStepForm';
+import { useSavedAnswers } from '../savedApplication';
 
 const messages = describeMessages({
   lead: {
@@ -204,8 +204,7 @@ interface OwnersValues {
 export function RoyalOwnersScreen() {
   const intl = useIntl();
   const errorText = useErrorText();
-  const dispatch = useAppDispatch();
-  const form = useAppSelector(selectForm);
+  const form = useSavedAnswers();
   const [editing, setEditing] = useState<{ index: number | null; owner: Owner } | null>(null);
   const [finishFirst, setFinishFirst] = useState(false);
   // Where focus goes once the editor closes or a row goes away: the saved person's row, else the list.
@@ -253,11 +252,10 @@ export function RoyalOwnersScreen() {
   };
   const { ref: listRef } = field('owners');
 
-  // The list is kept in USER_FORM as it changes: a reload before Continue loses nobody.
+  // The list is the step's draft as it changes (USER_FORM): a reload before Continue loses nobody.
   const setOwners = (next: Owner[]) => {
     // Once Continue was tried, the list's errors follow it: an error goes as soon as the list is right.
     void formik.setFieldValue('owners', next, formik.submitCount > 0);
-    dispatch(formActions.ownersSubmitted({ owners: next }));
   };
   const save = (owner: Owner) => {
     const next = [...owners];

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
-import { useAppDispatch, useAppStore } from '../../../app/hooks';
+import { useAppDispatch, useAppSelector, useAppStore } from '../../../app/hooks';
 import { Checkbox, DocumentNumberInput, RadioGroup, TextInput } from '../../../components';
 import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
@@ -12,7 +12,7 @@ import { ensureSessionId } from '../../../services/sessionId';
 import { canonicalIdDocument } from '../../../validation/identifiers';
 import { signUpSchema } from '../../../validation/onboarding';
 import { nextStepOf } from '../../../onboarding/flow';
-import { formActions } from '../../form/formSlice';
+import { formActions, selectForm } from '../../form/formSlice';
 import { sessionStarted } from '../../session/sessionSlice';
 import { useRegisterMutation } from '../onboardingApi';
 import { CountrySelect } from '../pickers';
@@ -70,6 +70,7 @@ export function SignUpScreen() {
   const captcha = useCaptcha();
   const [register] = useRegisterMutation();
   const fromLink = promotionalCodeFromParam(location.search);
+  const form = useAppSelector(selectForm);
 
   useEffect(() => {
     if (fromLink) dispatch(formActions.promotionCodeApplied({ promotionalCode: fromLink, promotionalCodeFromParam: true }));
@@ -81,7 +82,8 @@ export function SignUpScreen() {
     keepDraft: false,
     schema: signUpSchema,
     fields: FIELDS,
-    initialValues: (form) => ({
+    // Who was signing up, when a session ran out: the browser's record, since there is no application to read.
+    initialValues: () => ({
       email: form.email,
       idType: form.idType,
       id: form.id,

@@ -1,0 +1,64 @@
+import { useEffect, useMemo, useRef, type ComponentType } from 'react';
+import { useIntl } from 'react-intl';
+import { Navigate } from 'react-router';
+import { useAppSelector } from '../../app/hooks';
+import { LoadingButton } from '../../components';
+import { describeMessages } from '../../i18n/messages';
+import { selectAuthorizationToken } from '../session/sessionSlice';
+import { answersOf, EMPTY_ANSWERS, type Answers } from '../../onboarding/answers';
+import { isClosedApplication, onboardingApi, useGetApplicationQuery } from './onboardingApi';
+
+const selectApplication = onboardingApi.endpoints.getApplication.select();
+
+const messages = describeMessages({
+  failed: { id: 'onboarding.application.loadFailed', defaultMessage: 'We could not load your application. Check your connection and try again: nothing you saved is lost.' },
+  retry: { id: 'onboarding.application.retry', defaultMessage: 'Try again' },
+});
+
+/**
+ * The answers the application has saved, over empty values: what the wizard's screens start from. Empty before
+ * the application exists (the sign-up and its code) and once it is closed.
+ */
+export function useSavedAnswers(): Answers {
+  // Read from what was fetched, never fetched from here: the sign-up has no application to ask for.
+  const { data } = useAppSelector(selectApplication);
+  return useMemo(() => (data && !isClosedApplication(data) ? answersOf(data.answers, data.personType) : EMPTY_ANSWERS), [data]);
+}
+
+/** Said when the application could not be read: the screen cannot start from what was saved, so it waits for it. */
+function ApplicationUnavailable({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
+  const intl = useIntl();
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => said.current?.focus(), []);
+  return (
+    <section className="dv-step">
+      <p className="dv-step__lead" role="alert" tabIndex={-1} ref={said}>
+        {intl.formatMessage(messages.failed)}
+      </p>
+      <div className="dv-step__actions">
+        <LoadingButton type="button" loading={retrying} onClick={onRetry}>
+          {intl.formatMessage(messages.retry)}
+        </LoadingButton>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * A wizard screen drawn once the application is read (`getApplication`, once per page load), so its fields start
+ * with what the server saved, here or on another device. A signed application (another tab, another device) ends
+ * the journey at /welcome.
+ */
+export function withApplication(Screen: ComponentType): ComponentType {
+  function WithApplication() {
+    // Without a session there is nothing to read (it just ended: the page is leaving).
+    const session = useAppSelector(selectAuthorizationToken);
+    const { data, isError, isFetching, refetch } = useGetApplicationQuery(undefined, { skip: !session });
+    if (data && isClosedApplication(data)) return <Navigate to="/welcome" replace />;
+    if (data) return <Screen />;
+    if (isError) return <ApplicationUnavailable retrying={isFetching} onRetry={() => void refetch()} />;
+    return null;
+  }
+  WithApplication.displayName = `WithApplication(${Screen.displayName ?? Screen.name})`;
+  return WithApplication;
+}
