@@ -1,17 +1,15 @@
 import { useFormik } from 'formik';
-import { useState } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, Navigate, useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector, useAppStore } from '../../app/hooks';
-import { CodeInput, LoadingButton, phoneHref } from '../../components';
+import { LoadingButton, phoneHref } from '../../components';
 import { getRuntimeConfig } from '../../config';
-import { codeProblem } from '../../forms/codeProblem';
-import { useCountdown } from '../../forms/useCountdown';
+import { CodeEntry, ResendCode, type CodeMessages } from '../../forms/CodeEntry';
+import { isBlock, useCodeFeedback } from '../../forms/useCodeFeedback';
 import { useFormFields } from '../../forms/useFormFields';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
-import type { ApiError } from '../../services/baseQuery';
 import { ensureSessionId } from '../../services/sessionId';
 import { validateSchema } from '../../validation';
 import { codeResent, selectSignInResult } from '../auth/authSlice';
@@ -47,23 +45,24 @@ const messages = describeMessages({
   tooManyMessages: { id: 'login.confirm.tooManyMessages', defaultMessage: 'For your security, we have sent too many codes by SMS for now. You can ask again at {time}.' },
 });
 
-/** When a block ends, from the server's retryAfterSeconds. */
-function blockedUntil(data: unknown): number | null {
-  const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-  return typeof seconds === 'number' ? Date.now() + seconds * 1000 : null;
-}
+/** The shared code entry in the login's words; a block is a page of its own (blockedUntil, blocked). */
+const codeMessages: CodeMessages = {
+  wrongCode: messages.wrongCode,
+  blocked: messages.blockedUntil,
+  blockedWhile: messages.blocked,
+  expired: messages.expired,
+  failed: messages.failed,
+  resent: messages.resent,
+  tooSoon: messages.tooSoon,
+  budget: messages.tooManyMessages,
+  resend: messages.resend,
+  resendIn: messages.resendIn,
+};
 
-type Feedback = { id: keyof typeof messages; values?: Record<string, number | string> } | null;
-
-function feedbackFor(errorCode: string | undefined, data: unknown): Feedback {
-  const problem = codeProblem(errorCode, data);
-  return problem.kind === 'wrongCode' ? { id: 'wrongCode', values: { attempts: problem.attemptsLeft } } : { id: problem.kind };
-}
-
-/** The second factor of the login: the SMS code sent to the registered phone. */
 /** When a wait of `seconds` that starts now is over (ms since the epoch). */
 const secondsFromNow = (seconds: number) => Date.now() + seconds * 1000;
 
+/** The second factor of the login: the SMS code sent to the registered phone. */
 export function ConfirmTelephoneScreen() {
   const intl = useIntl();
   const dispatch = useAppDispatch();
@@ -72,26 +71,22 @@ export function ConfirmTelephoneScreen() {
   const signIn = useAppSelector(selectSignInResult);
   const [confirm] = loginApi.useCreateSessionMutation();
   const [resend, { isLoading: resending }] = loginApi.useResendCodeMutation();
-  const [feedback, setFeedback] = useState<Feedback>(null);
-  /** Set once the server says the person is blocked: until when (epoch ms), or null when it did not say. */
-  const [blocked, setBlocked] = useState<{ until: number | null } | false>(false);
-  const secondsToResend = useCountdown(signIn?.resendAvailableAt ?? null);
+  const code = useCodeFeedback(() => signIn?.resendAvailableAt ?? null);
 
   const formik = useFormik<CodeValues>({
     initialValues: { code: '' },
     validate: (values) => validateSchema(codeSchema, values),
     validateOnChange: false,
-    onSubmit: async ({ code }) => {
+    onSubmit: async ({ code: typed }) => {
       if (!signIn) return;
-      setFeedback(null);
+      code.setFeedback(null);
       try {
         const sessionId = ensureSessionId(store.getState(), dispatch);
-        await confirm({ sessionId, signature: verificationSignature(signIn.token, code.trim()) }).unwrap();
+        await confirm({ sessionId, signature: verificationSignature(signIn.token, typed.trim()) }).unwrap();
         store.navigation.leaveApp(getRuntimeConfig().mainAppUrl);
       } catch (error) {
-        const { errorCode, data } = error as ApiError;
-        if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
-        setFeedback(feedbackFor(errorCode, data));
+        if (!code.failure(error)) code.setFeedback({ id: 'failed' });
+        if (isBlock(error)) return;
         void formik.setFieldValue('code', '', false);
         field('code').ref.current?.focus();
       }
@@ -104,35 +99,31 @@ export function ConfirmTelephoneScreen() {
   if (!signIn) return <Navigate to={carryQuery('/login', location.search)} replace />;
 
   const askForNewCode = async () => {
-    setFeedback(null);
+    code.setFeedback(null);
     try {
       const sessionId = ensureSessionId(store.getState(), dispatch);
       const answer = await resend({ token: signIn.token, sessionId }).unwrap();
       dispatch(codeResent({ phone: answer.maskedPhone, resendAvailableAt: secondsFromNow(answer.resendAfterSeconds) }));
-      setFeedback({ id: 'resent' });
+      code.resent(answer.resendAfterSeconds);
       // The button is now disabled: focus goes to the field the new code goes in, which the notice describes.
       codeRef.current?.focus();
     } catch (error) {
-      const { errorCode, data } = error as ApiError;
-      if (errorCode === 'CODE_BLOCKED') return setBlocked({ until: blockedUntil(data) });
-      if (errorCode === 'MESSAGE_BUDGET_EXCEEDED') {
-        const until = blockedUntil(data) ?? secondsFromNow(3600);
-        return setFeedback({ id: 'tooManyMessages', values: { time: intl.formatTime(until, { hour: '2-digit', minute: '2-digit' }) } });
-      }
-      setFeedback(errorCode === 'RESEND_TOO_SOON' ? { id: 'tooSoon' } : feedbackFor(errorCode, data));
+      code.resendRefused(error);
     }
   };
 
-  if (blocked) {
+  const { feedback } = code;
+  if (feedback?.id === 'blocked' || feedback?.id === 'blockedWhile') {
     const phone = getRuntimeConfig().supportPhone;
+    const until = feedback.values?.until;
     return (
       <section className="dv-login" aria-labelledby="confirm-title">
         <RouteTitle name="login-confirm-telephone" id="confirm-title" />
         <div className="dv-login__problem" role="alert">
           <p>
-            {blocked.until === null
+            {until === undefined
               ? intl.formatMessage(messages.blocked)
-              : intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(blocked.until, { hour: '2-digit', minute: '2-digit' }) })}
+              : intl.formatMessage(messages.blockedUntil, { time: intl.formatTime(until, { hour: '2-digit', minute: '2-digit' }) })}
           </p>
         </div>
         <p>{intl.formatMessage(messages.blockedHelp, { phone: () => <a href={`tel:${phoneHref(phone)}`}>{phone}</a> })}</p>
@@ -143,11 +134,6 @@ export function ConfirmTelephoneScreen() {
     );
   }
 
-  const codeField = field('code');
-  // A refusal to send says nothing about the code typed: announced, but the field is not marked.
-  const refusal = feedback?.id === 'tooManyMessages';
-  const codeProblem = feedback !== null && feedback.id !== 'resent' && !refusal;
-
   return (
     <section className="dv-login" aria-labelledby="confirm-title">
       <Link className="dv-login__back" to={carryQuery('/login', location.search)}>
@@ -157,26 +143,12 @@ export function ConfirmTelephoneScreen() {
       <RouteTitle name="login-confirm-telephone" id="confirm-title" />
       <p className="dv-login__subtitle">{intl.formatMessage(messages.sentTo, { phone: <strong key="phone">{signIn.phone}</strong> })}</p>
       <form className="dv-login__form" noValidate onSubmit={formik.handleSubmit}>
-        <CodeInput
-          label={intl.formatMessage(messages.code)}
-          {...codeField}
-          // The server's answer about the code belongs to the field: announced with it and marking it invalid.
-          error={codeField.error || codeProblem}
-          aria-describedby={feedback ? 'code-feedback' : undefined}
-        />
-        <p id="code-feedback" className="dv-login__feedback" role={codeProblem || refusal ? 'alert' : 'status'}>
-          {feedback && intl.formatMessage(messages[feedback.id], feedback.values)}
-        </p>
+        <CodeEntry label={intl.formatMessage(messages.code)} field={field('code')} state={code} messages={codeMessages} feedbackClassName="dv-login__feedback" />
         <LoadingButton type="submit" loading={formik.isSubmitting}>
           {intl.formatMessage(messages.submit)}
         </LoadingButton>
       </form>
-      <div className="dv-login__resend">
-        <LoadingButton color="gray" loading={resending} disabled={secondsToResend > 0} onClick={askForNewCode}>
-          {intl.formatMessage(messages.resend)}
-        </LoadingButton>
-        {secondsToResend > 0 && <p className="dv-login__countdown">{intl.formatMessage(messages.resendIn, { seconds: secondsToResend })}</p>}
-      </div>
+      <ResendCode state={code} messages={codeMessages} resending={resending} onResend={askForNewCode} className="dv-login__resend" noteClassName="dv-login__countdown" />
     </section>
   );
 }

@@ -47,6 +47,8 @@ export interface StepField<V> extends FieldErrorProps {
   onBlur: () => void;
   /** For pickers, boxes and radios: set the value itself. */
   set: (value: V) => void;
+  /** Drops the field's error at once: for a value checked elsewhere (a document the server checked on upload). */
+  clearError: () => void;
 }
 
 export interface StepFormOptions<Values extends object> {
@@ -157,6 +159,7 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
       set: (value) => {
         void formik.setFieldValue(name, value, recheck);
       },
+      clearError: () => formik.setFieldError(name, undefined),
       ...errors[name],
     };
   }

@@ -86,6 +86,15 @@ describe('the SMS code step', () => {
     expect(screen.getByRole('link', { name: 'Back to the login page' })).toHaveAttribute('href', '/login');
   });
 
+  it('a new code asked for while blocked shows the same blocked state, without a time when the server gave none', async () => {
+    answer = (request) => (request.url.endsWith('resend-code') ? [423, { code: 'CODE_BLOCKED' }] : [500, {}]);
+    const { user } = renderConfirm();
+    await user.click(await screen.findByRole('button', { name: 'Send me a new code' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many wrong codes. For your security, sign-in is blocked for a while. Try again later.');
+    expect(screen.queryByLabelText('SMS code')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the login page' })).toHaveAttribute('href', '/login');
+  });
+
   it('refuses a code that is not six digits without calling the server', async () => {
     const { user } = renderConfirm();
     await user.type(await screen.findByLabelText('SMS code'), '12a45');
@@ -102,7 +111,8 @@ describe('the SMS code step', () => {
     expect(screen.getByText(/You can ask for a new code in [12] seconds?\./)).toBeInTheDocument();
     await waitFor(() => expect(resend).toBeEnabled(), { timeout: 3000 });
     await user.click(resend);
-    expect(await screen.findByRole('status')).toHaveTextContent('We have sent you a new code.');
+    // The notice's element is there, empty, from the start: wait for its words, not for the element.
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('We have sent you a new code.'));
     // The button is disabled now: focus is on the field for the new code, described by the notice.
     expect(screen.getByLabelText('SMS code')).toHaveFocus();
     expect(screen.getByLabelText('SMS code')).toHaveAccessibleDescription(expect.stringContaining('We have sent you a new code.'));

@@ -533,6 +533,18 @@ describe('/tell-us-more-freelance', () => {
   });
 });
 
+describe('a document step', () => {
+  it('/tax-registration-income: Continue without the 036 says so under its upload and takes focus to its file picker', async () => {
+    answers['onboarding-management-private/documents'] = () => [200, { documents: [] }];
+    const form = { ...initialFormState, personType: 'freelance' as const, _persist: { version: -1, rehydrated: true } };
+    const { user } = renderApp('/tax-registration-income', { state: { session: { ...initialSessionState, authorizationToken: liveToken() }, form } });
+    await user.click(await screen.findByRole('radio', { name: /Direct assessment, normal/ }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByLabelText(/Choose a PDF: Modelo 036 or 037/)).toHaveFocus());
+    expect(screen.getByText('This field is required')).toHaveAttribute('role', 'alert');
+  });
+});
+
 describe('the end of the journey', () => {
   it.each([
     ['/welcome', 'Welcome to Divilo'],

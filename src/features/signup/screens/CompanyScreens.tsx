@@ -7,13 +7,12 @@ import {
   legalFormsFor,
   needsCorporateTax,
 } from '../../../validation/onboarding';
-import { DocumentUpload } from '../../documents/DocumentUpload';
-import { useListDocumentsQuery, type DocumentKind } from '../../documents/documentsApi';
 import type { Answers } from '../../../onboarding/answers';
 import { ActivityCnaeSelect } from '../pickers';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { ChecklistStep } from '../ChecklistStep';
-import { useGoToStep, useStepForm, type StepField } from '../useStepForm';
+import { DocumentField } from '../DocumentField';
+import { useGoToStep, useStepForm } from '../useStepForm';
 import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
 import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
@@ -169,33 +168,6 @@ export function AboutCompanyAddressScreen() {
   return <AddressStep step="about-company-address" prefix="company" lead={intl.formatMessage(messages.addressLead)} />;
 }
 
-/** One upload of a document step, tied to its field (the storage key of the document the server checked). */
-function DocumentField({ kind, label, description, field, onUploaded }: { kind: DocumentKind; label: string; description?: string; field: StepField<string>; onUploaded(): void }) {
-  const { data } = useListDocumentsQuery();
-  const { ref, value, set, error, errorText } = field;
-  const uploaded = data?.documents.find((document) => document.kind === kind && document.key === value) ?? null;
-  return (
-    <div>
-      <DocumentUpload
-        kind={kind}
-        label={label}
-        description={description}
-        document={uploaded}
-        inputRef={ref}
-        onUploaded={(document) => {
-          set(document.key);
-          onUploaded();
-        }}
-      />
-      {error && (
-        <p className="dv-step__feedback" role="alert">
-          {errorText}
-        </p>
-      )}
-    </div>
-  );
-}
-
 /** /articles-of-association: the deeds of incorporation and the articles, as PDFs checked by the server. */
 export function ArticlesOfAssociationScreen() {
   const intl = useIntl();
@@ -208,7 +180,7 @@ export function ArticlesOfAssociationScreen() {
     <StepLayout step="articles-of-association" lead={intl.formatMessage(messages.deedsLead)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         {(['companyDeeds', 'articlesOfIncorporation'] as const).map((kind) => (
-          <DocumentField key={kind} kind={kind} label={intl.formatMessage(messages[kind])} field={field(kind)} onUploaded={() => formik.setFieldError(kind, undefined)} />
+          <DocumentField key={kind} kind={kind} label={intl.formatMessage(messages[kind])} field={field(kind)} />
         ))}
         <ContinueButton loading={formik.isSubmitting} />
       </form>
@@ -229,7 +201,7 @@ export function CorporateTaxScreen() {
   return (
     <StepLayout step="corporate-tax" lead={intl.formatMessage(required ? messages.taxRequired : messages.taxOptional)}>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
-        <DocumentField kind="model200" label={intl.formatMessage(messages.model200)} field={field('model200')} onUploaded={() => formik.setFieldError('model200', undefined)} />
+        <DocumentField kind="model200" label={intl.formatMessage(messages.model200)} field={field('model200')} />
         <ContinueButton loading={formik.isSubmitting} />
       </form>
     </StepLayout>

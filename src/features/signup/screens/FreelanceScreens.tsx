@@ -5,11 +5,10 @@ import { RadioGroup, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { SELF_EMPLOYED_TAX_REGIMES } from '../../../validation/onboarding';
 import { canonicalIdDocument } from '../../../validation/identifiers';
-import { DocumentUpload } from '../../documents/DocumentUpload';
-import { useListDocumentsQuery } from '../../documents/documentsApi';
 import type { Answers } from '../../../onboarding/answers';
 import { ActivitySelect } from '../pickers';
 import { ChecklistStep } from '../ChecklistStep';
+import { DocumentField } from '../DocumentField';
 import { AddressStep } from './AddressStep';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useStepForm } from '../useStepForm';
@@ -87,15 +86,12 @@ export function FiscalAddressScreen() {
 export function TaxRegistrationScreen() {
   const intl = useIntl();
   const form = useSavedAnswers();
-  const { data } = useListDocumentsQuery();
   const { formik, field } = useStepForm<{ selfEmployedTax: string; model036: string }>({
     step: 'tax-registration-income',
     fields: ['selfEmployedTax', 'model036'],
     initialValues: () => ({ selfEmployedTax: form.selfEmployedTax, model036: form.model036 }),
   });
   const regime = field('selfEmployedTax');
-  const model036 = field('model036');
-  const uploaded = data?.documents.find((document) => document.kind === 'model036' && document.key === model036.value) ?? null;
   return (
     <StepLayout step="tax-registration-income">
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
@@ -105,23 +101,7 @@ export function TaxRegistrationScreen() {
           {...regime}
           onChange={regime.set}
         />
-        <DocumentUpload
-          kind="model036"
-          label={intl.formatMessage(messages.model036)}
-          description={intl.formatMessage(messages.model036Hint)}
-          document={uploaded}
-          inputRef={model036.ref}
-          onUploaded={(document) => {
-            model036.set(document.key);
-            void formik.setFieldTouched('model036', true, false);
-            formik.setFieldError('model036', undefined);
-          }}
-        />
-        {model036.error && (
-          <p className="dv-step__feedback" role="alert" id="model036-error">
-            {model036.errorText}
-          </p>
-        )}
+        <DocumentField kind="model036" label={intl.formatMessage(messages.model036)} description={intl.formatMessage(messages.model036Hint)} field={field('model036')} />
         <ContinueButton loading={formik.isSubmitting} />
       </form>
     </StepLayout>

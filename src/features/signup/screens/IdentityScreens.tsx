@@ -5,8 +5,7 @@ import { LoadingButton } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../validation/onboarding';
-import { DocumentUpload } from '../../documents/DocumentUpload';
-import { useListDocumentsQuery } from '../../documents/documentsApi';
+import { DocumentField } from '../DocumentField';
 import { useIdentityCheckStatusQuery } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';
 import { useGoOn, useStepForm } from '../useStepForm';
@@ -37,7 +36,6 @@ type ImageValues = Record<(typeof IDENTITY_IMAGE_KINDS)[number], string>;
 export function CheckIdentityScreen() {
   const intl = useIntl();
   const form = useSavedAnswers();
-  const { data } = useListDocumentsQuery();
   const { formik, field } = useStepForm<ImageValues>({
     step: 'check-identity',
     schema: checkIdentitySchema,
@@ -49,32 +47,17 @@ export function CheckIdentityScreen() {
       <p className="dv-step__note">{intl.formatMessage(messages.tips)}</p>
       <form className="dv-step__form" noValidate onSubmit={formik.handleSubmit}>
         <div className="dv-identity-images">
-          {IDENTITY_IMAGE_KINDS.map((kind) => {
-            const bound = field(kind);
-            const uploaded = data?.documents.find((document) => document.kind === kind && document.key === bound.value) ?? null;
-            return (
-              <div key={kind}>
-                <DocumentUpload
-                  kind={kind}
-                  format="image"
-                  capture={kind === 'selfie' ? 'user' : 'environment'}
-                  label={intl.formatMessage(messages[kind])}
-                  description={kind === 'selfie' ? intl.formatMessage(messages.selfieHint) : undefined}
-                  document={uploaded}
-                  inputRef={bound.ref}
-                  onUploaded={(document) => {
-                    bound.set(document.key);
-                    formik.setFieldError(kind, undefined);
-                  }}
-                />
-                {bound.error && (
-                  <p className="dv-step__feedback" role="alert">
-                    {bound.errorText}
-                  </p>
-                )}
-              </div>
-            );
-          })}
+          {IDENTITY_IMAGE_KINDS.map((kind) => (
+            <DocumentField
+              key={kind}
+              kind={kind}
+              format="image"
+              capture={kind === 'selfie' ? 'user' : 'environment'}
+              label={intl.formatMessage(messages[kind])}
+              description={kind === 'selfie' ? intl.formatMessage(messages.selfieHint) : undefined}
+              field={field(kind)}
+            />
+          ))}
         </div>
         <ContinueButton loading={formik.isSubmitting} label={intl.formatMessage(messages.submit)} />
       </form>

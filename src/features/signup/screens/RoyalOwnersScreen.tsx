@@ -119,6 +119,7 @@ function OwnerEditor({ owner, others, onSave, onCancel }: { owner: Owner; others
       onBlur: () => void formik.setFieldTouched(name, true),
       // A field showing an error is checked again as it changes: the error goes as soon as the value is good.
       set: (value) => void formik.setFieldValue(name, value, errors[name]?.error ?? false),
+      clearError: () => formik.setFieldError(name, undefined),
       ...errors[name],
     };
   }
