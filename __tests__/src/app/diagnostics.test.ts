@@ -12,8 +12,8 @@ function storeWithSecrets() {
   const store = makeStore(undefined, { persist: false, navigation: { navigate: jest.fn(), leaveApp: jest.fn() } });
   const jwt = liveToken();
   store.dispatch(sessionStarted({ token: jwt }));
-  store.dispatch(formActions.registrationSubmitted({ email: 'ana@example.es', id: '12345678Z', passportExpeditionCountry: '' }));
-  store.dispatch(formActions.phoneSubmitted({ telephoneNumber: '+34600000000' }));
+  store.dispatch(formActions.registrationSubmitted({ email: 'ana@example.es', idType: 'nif', id: '12345678Z', passportExpeditionCountry: '', promotionalCode: '', promotionalCodeFromParam: false }));
+  store.dispatch(formActions.draftKept({ step: 'contact-phone', values: { telephoneNumber: '600000000' } }));
   store.dispatch(signInSucceeded({ phone: '******000', token: 'create-session-token-xyz', status: 200, resendAvailableAt: null }));
   return { store, jwt };
 }
@@ -38,7 +38,7 @@ describe('the diagnostics dump', () => {
     const file = JSON.parse(buildDiagnosticsDump(store.recorder, store.getState())) as { payload: string; preloadedState: string };
     const lifted = JSON.parse(file.payload);
     const types = lifted.stagedActionIds.map((id: number) => lifted.actionsById[id].action.type);
-    expect(types.slice(-3)).toEqual(['form/registrationSubmitted', 'form/phoneSubmitted', 'auth/signInSucceeded']);
+    expect(types.slice(-3)).toEqual(['form/registrationSubmitted', 'form/draftKept', 'auth/signInSucceeded']);
     expect(lifted.computedStates).toHaveLength(lifted.stagedActionIds.length);
     expect(lifted.currentStateIndex).toBe(lifted.stagedActionIds.length - 1);
     expect(lifted.actionsById[lifted.stagedActionIds.at(-1)].action.payload.token).toBe('[redacted]');
@@ -48,17 +48,17 @@ describe('the diagnostics dump', () => {
     const { store } = storeWithSecrets();
     const replayed = makeStore(stateFromDiagnosticsDump(buildDiagnosticsDump(store.recorder, store.getState())) as never, { persist: false });
     expect(replayed.getState().form.email).toBe('ana@example.es');
-    expect(replayed.getState().form.telephoneNumber).toBe('+34600000000');
+    expect(replayed.getState().form.drafts['contact-phone']).toEqual({ telephoneNumber: '600000000' });
     expect(replayed.getState().auth.signInResult?.token).toBe('[redacted]');
     expect(replayed.getState().session.authorizationToken).toBe('[redacted]');
   });
 
   it('keeps only the most recent actions', () => {
     const store = makeStore(undefined, { persist: false });
-    for (let i = 0; i < 150; i += 1) store.dispatch(formActions.phoneSubmitted({ telephoneNumber: String(i) }));
+    for (let i = 0; i < 150; i += 1) store.dispatch(formActions.draftKept({ step: 'contact-phone', values: { telephoneNumber: String(i) } }));
     const lifted = JSON.parse(JSON.parse(buildDiagnosticsDump(store.recorder, store.getState())).payload);
     expect(lifted.stagedActionIds).toHaveLength(101);
-    expect(lifted.computedStates.at(-1).state.form.telephoneNumber).toBe('149');
-    expect(lifted.committedState.form.telephoneNumber).toBe('49');
+    expect(lifted.computedStates.at(-1).state.form.drafts['contact-phone'].telephoneNumber).toBe('149');
+    expect(lifted.committedState.form.drafts['contact-phone'].telephoneNumber).toBe('49');
   });
 });

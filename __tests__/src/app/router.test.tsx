@@ -20,6 +20,9 @@ beforeAll(async () => {
     if (request.url.endsWith('/user-authorization-management/get-session')) {
       return authenticated ? json(res, 200, { authenticated: true }) : json(res, 401, { code: 'NO_SESSION' });
     }
+    if (request.url.endsWith('/onboarding-management-private/application')) {
+      return json(res, 200, { id: 'a-1', status: 'in-progress', personType: 'company', currentStep: 'royal-owners', completedSteps: [], answers: { cif: 'B12345674' }, maskedEmail: 'a***@example.es' });
+    }
     json(res, 404, { code: 'NOT_FOUND' });
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
 import { loginFailed } from '../../../../src/features/auth/authSlice';
-import { formActions } from '../../../../src/features/form/formSlice';
+import { initialFormState } from '../../../../src/features/form/formSlice';
 import { loginProblemOf } from '../../../../src/features/login/loginProblem';
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
@@ -100,10 +100,11 @@ describe('the login form', () => {
     saveItem(StorageKey.JWT, liveToken());
     saveItem(StorageKey.CURRENT_PAGE, 'personal-info');
     saveItem(StorageKey.LOCALE, 'en');
-    const { store } = renderApp('/login', { state: { session: { ...initialSessionState, authorizationToken: liveToken() } } });
-    store.dispatch(formActions.phoneSubmitted({ telephoneNumber: '+34600000000' }));
+    const form = { ...initialFormState, email: 'ana@example.es', id: '12345678Z', drafts: { 'contact-phone': { telephoneNumber: '600000000' } } };
+    const { store } = renderApp('/login', { state: { session: { ...initialSessionState, authorizationToken: liveToken() }, form: { ...form, _persist: { version: -1, rehydrated: true } } } });
     await screen.findByRole('heading', { name: 'Log in' });
     await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
+    expect(store.getState().form).toMatchObject(initialFormState);
     expect(loadItem(StorageKey.JWT)).toBeUndefined();
     expect(loadItem(StorageKey.CURRENT_PAGE)).toBeUndefined();
     expect(loadItem(StorageKey.LOCALE)).toBe('en');

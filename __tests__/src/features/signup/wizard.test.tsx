@@ -4,7 +4,8 @@ import { altchaProvider } from '../../../../server/services/captcha/altcha';
 import { areaLoaders } from '../../../../src/app/screens/areas';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
-import { formActions, formReducer, initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
+import { initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
+import { onboardingApi } from '../../../../src/features/signup/onboardingApi';
 import { initialSessionState } from '../../../../src/features/session/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
@@ -64,32 +65,42 @@ beforeEach(() => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
-/** A step's save, as the API answers it: the next route and the application with its answers. */
-function saved(next: string, answersSaved: Record<string, unknown>, personType: 'freelance' | 'company' | null = null): [number, unknown] {
-  return [
-    200,
-    {
-      next,
-      application: {
-        id: 'application-1',
-        status: 'in-progress',
-        personType,
-        currentStep: next,
-        completedSteps: ['signUp', 'reg-code'],
-        answers: answersSaved,
-        maskedEmail: 'a***@example.com',
-      },
-    },
-  ];
+type PersonType = 'freelance' | 'company' | null;
+
+/** The application as the API shows it, with these answers. */
+function applicationWith(next: string, answersSaved: Record<string, unknown>, personType: PersonType = null) {
+  return {
+    id: 'application-1',
+    status: 'in-progress',
+    personType,
+    currentStep: next,
+    completedSteps: ['signUp', 'reg-code'],
+    answers: answersSaved,
+    maskedEmail: 'a***@example.com',
+  };
 }
 
-/** An applicant in the middle of the wizard: a live onboarding token and the form as saved so far (rehydrated). */
-function midWizard(token: string, form: Partial<OnboardingForm> = {}): Partial<RootState> {
+/** A step's save, as the API answers it: the next route and the application with its answers. */
+function saved(next: string, answersSaved: Record<string, unknown>, personType: PersonType = null): [number, unknown] {
+  return [200, { next, application: applicationWith(next, answersSaved, personType) }];
+}
+
+const APPLICATION = 'onboarding-management-private/application';
+
+/**
+ * An applicant in the middle of the wizard: a live onboarding token, the application the API answers with the
+ * answers saved so far, and the browser's form (who signed up, drafts) as storage held it.
+ */
+function midWizard(token: string, { personType = null, ...answersSaved }: Record<string, unknown> & { personType?: PersonType } = {}, form: Partial<OnboardingForm> = {}): Partial<RootState> {
+  answers[APPLICATION] = () => [200, applicationWith('personal-info', answersSaved, personType)];
   return {
     session: { ...initialSessionState, authorizationToken: token },
     form: { ...initialFormState, ...form, _persist: { version: -1, rehydrated: true } },
   };
 }
+
+/** The application the page read or the last save answered. */
+const applicationIn = (store: { getState(): RootState }) => onboardingApi.endpoints.getApplication.select()(store.getState()).data;
 
 const PERSONAL_INFO = 'onboarding-management-private/personal-info';
 const CORPORATE_TAX = 'onboarding-management-private/legalperson/company/tax';
@@ -236,7 +247,7 @@ describe('/signUp', () => {
 });
 
 describe('a step: /personal-info', () => {
-  it('Continue saves the values at the step endpoint, syncs the saved answers into the form and opens the next step', async () => {
+  it('Continue saves the values at the step endpoint, keeps the application it answers and opens the next step', async () => {
     const token = liveToken();
     const saving = {
       firstName: 'Ana',
@@ -261,9 +272,10 @@ describe('a step: /personal-info', () => {
     expect(request.method).toBe('POST');
     expect(request.headers.authorization).toBe(`Bearer ${token}`);
     expect(request.body).toEqual(saving);
-    const form = store.getState().form;
-    expect(form).toMatchObject({ ...saving, email: 'ana@example.com', personType: '' });
-    expect(form).not.toHaveProperty('reviewNotes');
+    // The next page reads the application the save answered: not asked for again, and none of it in USER_FORM.
+    expect(applicationIn(store)).toMatchObject({ answers: { ...saving, email: 'ana@example.com' } });
+    expect(requestsTo(APPLICATION)).toHaveLength(1);
+    expect(JSON.stringify(store.getState().form)).not.toContain('García');
   });
 
   it('a field the server refuses shows its translated text next to the field, and the page stays', async () => {
@@ -360,9 +372,9 @@ describe('a reload keeps what was typed and not saved', () => {
     const token = liveToken();
     const key = 'model200/5b0e6c1e-2f4f-4c55-9a5e-1d7c1b7f0c11.pdf';
     answers['onboarding-management-private/documents'] = () => [200, { documents: [{ kind: 'model200', key, size: 48_000, checkedAt: '2026-11-27T10:00:00Z' }] }];
-    const form = { ...initialFormState, personType: 'company' as const, foundedDate: '01/01/2015', drafts: { 'corporate-tax': { model200: key } } };
+    const { form } = midWizard(token, { personType: 'company', foundedDate: '01/01/2015' }, { drafts: { 'corporate-tax': { model200: key } } });
     answers[CORPORATE_TAX] = (request) => saved('about-company-numbers', request.body as Record<string, unknown>, 'company');
-    const { user } = reload('/corporate-tax', token, form);
+    const { user } = reload('/corporate-tax', token, form!);
     expect(await screen.findByText(/Document received/)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(requestsTo(CORPORATE_TAX)).toHaveLength(1));
@@ -435,7 +447,7 @@ describe('Back', () => {
 describe('/reg-code', () => {
   it('a wrong code says how many attempts are left, empties the field and marks it invalid', async () => {
     answers['onboarding-management-private/email/verify'] = () => [401, { code: 'CODE_INVALID', message: 'The code is not right', attemptsLeft: 2 }];
-    const { user, router } = renderApp('/reg-code', { state: midWizard(liveToken(), { email: 'ana@example.com' }) });
+    const { user, router } = renderApp('/reg-code', { state: midWizard(liveToken(), {}, { email: 'ana@example.com' }) });
     const code = await screen.findByLabelText('Code from the e-mail');
     await user.type(code, '123456');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
@@ -452,7 +464,7 @@ describe('/reg-code', () => {
 
   it('a resend refused as too soon disables the button and shows the countdown', async () => {
     answers['onboarding-management-private/email/resend'] = () => [429, { code: 'RESEND_TOO_SOON', message: 'Wait before asking for another code', retryAfterSeconds: 30 }];
-    const { user } = renderApp('/reg-code', { state: midWizard(liveToken(), { email: 'ana@example.com' }) });
+    const { user } = renderApp('/reg-code', { state: midWizard(liveToken(), {}, { email: 'ana@example.com' }) });
     const resend = await screen.findByRole('button', { name: 'Send me a new code' });
     expect(resend).toBeEnabled();
     expect(screen.queryByText(/You can ask for a new code in/)).not.toBeInTheDocument();
@@ -529,15 +541,14 @@ describe('/tell-us-more-freelance', () => {
       assetsOrigin: 'salary',
       politicalPosition: false,
     });
-    expect(store.getState().form).toMatchObject({ countriesWhereOperate: ['ES', 'PT'], politicalPosition: false, personType: 'freelance' });
+    expect(applicationIn(store)).toMatchObject({ personType: 'freelance', answers: { countriesWhereOperate: ['ES', 'PT'], politicalPosition: false } });
   });
 });
 
 describe('a document step', () => {
   it('/tax-registration-income: Continue without the 036 says so under its upload and takes focus to its file picker', async () => {
     answers['onboarding-management-private/documents'] = () => [200, { documents: [] }];
-    const form = { ...initialFormState, personType: 'freelance' as const, _persist: { version: -1, rehydrated: true } };
-    const { user } = renderApp('/tax-registration-income', { state: { session: { ...initialSessionState, authorizationToken: liveToken() }, form } });
+    const { user } = renderApp('/tax-registration-income', { state: midWizard(liveToken(), { personType: 'freelance' }) });
     await user.click(await screen.findByRole('radio', { name: /Direct assessment, normal/ }));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByLabelText(/Choose a PDF: Modelo 036 or 037/)).toHaveFocus());
@@ -551,7 +562,7 @@ describe('the end of the journey', () => {
     ['/forbidden-user', "We can't open your account"],
     ['/already-exists', 'You already have an account'],
   ])('%s forgets the onboarding token and the form', async (path, title) => {
-    const { store } = renderApp(path, { state: midWizard(liveToken(), { email: 'ana@example.com', firstName: 'Ana', personType: 'freelance' }) });
+    const { store } = renderApp(path, { state: midWizard(liveToken(), { firstName: 'Ana', personType: 'freelance' }, { email: 'ana@example.com', drafts: { 'your-activity': { selfEmployedId: '12345678Z' } } }) });
     await screen.findByRole('heading', { name: title });
     await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
     const { _persist, ...form } = store.getState().form;
@@ -562,27 +573,5 @@ describe('the end of the journey', () => {
   it('/welcome points to the login page', async () => {
     renderApp('/welcome', { state: midWizard(liveToken()) });
     expect(await screen.findByRole('link', { name: 'Go to the login page' })).toHaveAttribute('href', '/login');
-  });
-});
-
-describe('the form record', () => {
-  it('applicationSynced takes the answers the form knows, and ignores unknown keys (secrets among them) and empty values', () => {
-    const before: OnboardingForm = { ...initialFormState, firstName: 'Old', birthDate: '01/01/1980' };
-    const after = formReducer(
-      before,
-      formActions.applicationSynced({
-        firstName: 'Ana',
-        countriesWhereOperate: ['ES', 'PT'],
-        politicalPosition: false,
-        reviewNotes: 'internal',
-        diviloPassword: 'from-the-server',
-        verificationEmailToken: 'email-token',
-        verificationPhoneToken: 'phone-token',
-        birthDate: null,
-        nationality: undefined,
-      }),
-    );
-    expect(after).toEqual({ ...before, firstName: 'Ana', countriesWhereOperate: ['ES', 'PT'], politicalPosition: false });
-    for (const unknown of ['reviewNotes', 'diviloPassword', 'verificationEmailToken', 'verificationPhoneToken']) expect(after).not.toHaveProperty(unknown);
   });
 });
