@@ -10,6 +10,7 @@ import { auditLogRepository, type AuditEntry, type AuditLogRepository, type Audi
 import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
 import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
 import type { ContractRepository } from '../repositories/contractRepository';
+import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
 import { reviewNotice } from './messaging/texts';
@@ -35,6 +36,12 @@ export interface ReviewDependencies {
 }
 
 export class ReviewError extends Error {}
+
+/** A missing application, or one that kept changing, told to the reviewer. */
+const REVIEW_REFUSALS = (id: string): ChangeRefusals => ({
+  missing: () => new ReviewError(`No application ${id}`),
+  changed: () => new ReviewError(`Application ${id} changed meanwhile: try again`),
+});
 
 export interface ApplicationSummary {
   id: string;
@@ -207,9 +214,7 @@ async function recordDecision(
 }
 
 async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<DecisionOutcome> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const application = await deps.applications.find(id);
-    if (!application) throw new ReviewError(`No application ${id}`);
+  return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     if (application.status === 'approved' || application.status === 'rejected') {
       // The same decision again finishes what the first run left; the other one is refused.
       if (application.status !== decision) throw new ReviewError(`Application ${id} was ${application.status} already: it cannot be ${decision}`);
@@ -234,10 +239,9 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
     const saved = await recordDecision(deps, ready, { status: decision }, [audit], decision, now);
     // Another save came first (another reviewer's decision, or the applicant's): look again.
-    if (!saved) continue;
+    if (!saved) return undefined;
     return { application: saved, already: false, finished: await finishEffects(deps, saved, now) };
-  }
-  throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+  });
 }
 
 /**
@@ -302,9 +306,7 @@ async function claimOrRefuse(deps: ReviewDependencies, application: Application,
 export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now = new Date(), reason?: string): Promise<Application> {
   const why = reason?.trim();
   if (decision === 'reject' && !why) throw new ReviewError('Rejecting an identity needs a reason');
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const application = await deps.applications.find(id);
-    if (!application) throw new ReviewError(`No application ${id}`);
+  return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     const check = identityCheckOf(application);
     if (check?.status !== 'needs-review') {
       throw new ReviewError(`The identity check of application ${id} is ${check?.status ?? 'not started'}: only one waiting for review (needs-review) can be decided`);
@@ -334,9 +336,8 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
     // A verified identity takes its ID document first: refused (nothing recorded) when another verified one holds it.
     if (decision === 'approve') await claimOrRefuse(deps, application, now);
     const saved = await recordDecision(deps, application, change, audits, rejectsApplication ? 'rejected' : undefined, now);
-    if (!saved) continue;
+    if (!saved) return undefined;
     if (rejectsApplication) await finishEffects(deps, saved, now);
     return decision === 'approve' ? deps.signInUsers.ensureUser(saved, now) : saved;
-  }
-  throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+  });
 }

@@ -10,6 +10,7 @@ import { contractRoutes } from './contract';
 import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
+import { onFreshApplication } from './saving';
 import { stepRoutes } from './steps';
 import { applicationClosed, applicationOf as applicationOfToken, isClosed, isRegistrationSubject, sessionOf } from './tokens';
 
@@ -188,21 +189,19 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       const now = new Date();
       // Recorded on the application's version it was allowed on: an identity check or a signature saved
       // meanwhile (which freeze) makes this save fail and the rule be asked again.
-      let application = before;
-      for (let attempt = 0; ; attempt += 1) {
-        const current = application;
-        const recorded = await app.db.transaction().execute(async (trx) => {
-          const saved = await applicationRepository(trx).save(current, {}, app.codes.now());
-          if (saved) await onboardingDocumentRepository(trx).save(applicationId, { kind, ...checked }, now);
-          return saved;
-        });
-        if (recorded) break;
-        const fresh = await app.applications.find(applicationId);
-        if (!fresh) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
-        if (evidenceFrozen(fresh, kind)) throw await frozen();
-        if (attempt === 2) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
-        application = fresh;
-      }
+      await onFreshApplication(
+        app,
+        applicationId,
+        async (current) => {
+          if (evidenceFrozen(current, kind)) throw await frozen();
+          return app.db.transaction().execute(async (trx) => {
+            const saved = await applicationRepository(trx).save(current, {}, app.codes.now());
+            if (saved) await onboardingDocumentRepository(trx).save(applicationId, { kind, ...checked }, now);
+            return saved;
+          });
+        },
+        before,
+      );
       await audit('onboarding.document_uploaded', { kind, size: checked.size });
       const replaced = kept.find((document) => document.kind === kind && document.key !== key);
       if (replaced && !kept.some((document) => document.kind !== kind && document.key === replaced.key)) {
