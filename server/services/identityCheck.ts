@@ -80,7 +80,7 @@ export interface IdentityCheckDependencies {
   auditLog: Pick<AuditLogRepository, 'append'>;
   /** An approved identity takes its ID document (and gets its sign-in user); absent: nobody holds documents (tests of the check alone). */
   signInUsers?: Pick<SignInUsers, 'claim' | 'ensureUser'>;
-  /** The server's clock (the code rules' one, which tests move). */
+  /** The server's clock (app.clock, which tests move). */
   now: () => Date;
   /** With a face detector: the bytes of a checked photo, from its evidence copy once frozen (evidence.ts). */
   photos?: { read(document: OnboardingDocument): Promise<Buffer> };

@@ -61,9 +61,8 @@ export interface ApplicationSummary {
 }
 
 /** Every application, newest first: status, path, risk, where it stands and how old it is. */
-export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
-  const rows = await deps.db.selectFrom('onboarding_applications').select('id').orderBy('created_at', 'desc').execute();
-  const applications = (await Promise.all(rows.map((row) => deps.applications.find(row.id)))).filter((application): application is Application => application !== undefined);
+export async function listApplications(deps: Pick<ReviewDependencies, 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
+  const applications = await deps.applications.list();
   const perDocument = new Map<string, number>();
   for (const application of applications) perDocument.set(application.idDocument, (perDocument.get(application.idDocument) ?? 0) + 1);
   const holders = await deps.signInUsers.holds.holdersOf([...perDocument.keys()].filter((document) => perDocument.get(document)! > 1));
@@ -248,10 +247,10 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
  * Approves an application: the customer can sign in from now on, and is told so. Approving it again finishes
  * what an interrupted run left pending (and says so); approving a rejected one is refused.
  */
-export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now = new Date()) => decide(deps, id, 'approved', reviewer, now);
+export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now: Date) => decide(deps, id, 'approved', reviewer, now);
 
 /** Rejects an application with the reason the bank records (the customer is told without it). */
-export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now = new Date()): Promise<DecisionOutcome> {
+export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now: Date): Promise<DecisionOutcome> {
   if (!reason.trim()) throw new ReviewError('A rejection needs a reason');
   return decide(deps, id, 'rejected', reviewer, now, reason.trim());
 }
@@ -303,7 +302,7 @@ async function claimOrRefuse(deps: ReviewDependencies, application: Application,
  * the audit trail); rejecting a signed one rejects the application, as the contract was signed by someone the
  * bank could not identify, and the applicant is told as any rejected applicant is.
  */
-export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now = new Date(), reason?: string): Promise<Application> {
+export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now: Date, reason?: string): Promise<Application> {
   const why = reason?.trim();
   if (decision === 'reject' && !why) throw new ReviewError('Rejecting an identity needs a reason');
   return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {

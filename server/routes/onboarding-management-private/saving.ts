@@ -17,5 +17,5 @@ export function onFreshApplication<T>(app: FastifyInstance, id: string, attempt:
 
 /** Saves `changes(current)` on the application `id`; `changes` may throw to refuse the change as it now stands. */
 export function saveFresh(app: FastifyInstance, id: string, changes: (current: Application) => ApplicationChanges): Promise<Application> {
-  return onFreshApplication(app, id, (current) => app.applications.save(current, changes(current), app.codes.now()));
+  return onFreshApplication(app, id, (current) => app.applications.save(current, changes(current), app.clock()));
 }
