@@ -19,7 +19,7 @@ const EVIL = '<!doctype html><title>file</title><script>document.title = "ran"; 
 test('an applicant\'s HTML file opens as a sandboxed PDF or a download, and its script never runs', async ({ page, baseURL }, testInfo) => {
   const config = (await (await page.request.get('/config.json')).json()) as RuntimeConfig;
   // An onboarding session as the server issues it (the test server's secret is known to the tests).
-  const tokens = onboardingTokens({ key: deriveKey(Buffer.from(E2E_SERVER_SECRET, 'base64'), 'onboarding-tokens'), lifetimeSeconds: 600, issuer: baseURL! });
+  const tokens = onboardingTokens({ key: deriveKey(Buffer.from(E2E_SERVER_SECRET, 'base64'), 'onboarding-tokens'), lifetimeSeconds: 600, issuer: baseURL!, clock: () => new Date() });
   const bearer = await tokens.issue(`e2e-storage-${testInfo.project.name}`);
   const identity = (await (await page.request.post('/api/onboarding-management-private/storage-identity', { headers: { authorization: `Bearer ${bearer}` } })).json()) as {
     identityId: string;

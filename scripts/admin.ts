@@ -14,6 +14,7 @@ import { applicationRepository, type Application } from '../server/repositories/
 import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
+import { outboxRepository } from '../server/repositories/outboxRepository';
 import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
@@ -105,7 +106,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
     auditLog: auditLogRepository(handle.db),
     identity,
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
-    messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(handle.db, log),
+    messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),
     supportPhone: config.supportPhone,
     close: () => handle.destroy(),
   };
@@ -260,14 +261,14 @@ export function adminProgram(
       'approve a signed application whose identity is approved: the customer can log in, and gets an e-mail saying so; run again, it finishes what an interrupted run left pending',
     )
     .action(
-      withDeps(async (d, id) => out(decisionLine(id, await approveApplication(d, id, reviewer())))),
+      withDeps(async (d, id) => out(decisionLine(id, await approveApplication(d, id, reviewer(), new Date())))),
     );
   program
     .command('reject <id>')
     .description('reject, with the reason the bank records')
     .requiredOption('--reason <reason>', 'why (kept in the audit trail, not sent to the applicant)')
     .action(
-      withDeps(async (d, id, options) => out(decisionLine(id, await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer())))),
+      withDeps(async (d, id, options) => out(decisionLine(id, await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer(), new Date())))),
     );
   return program;
 }

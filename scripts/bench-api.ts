@@ -149,7 +149,7 @@ async function sessionCookie(base: string, database: DatabaseHandle, idToken: st
  */
 async function applications(base: string, database: DatabaseHandle, secret: Buffer): Promise<string[]> {
   const repository = applicationRepository(database.db);
-  const tokens = onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 3600, issuer: base });
+  const tokens = onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 3600, issuer: base, clock: () => new Date() });
   return Promise.all(
     Array.from({ length: APPLICATIONS }, async (_, i) => {
       const created = await repository.create(

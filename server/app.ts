@@ -42,13 +42,20 @@ export interface AppOptions {
   logStream?: DestinationStream;
   /** An open database (tests); default one from the configuration, closed with the app. */
   database?: DatabaseHandle;
-  /** Where the code rules' "now" comes from (tests move it instead of waiting); default the system clock. */
+  /** Where the server's "now" comes from (tests move it instead of waiting); default the system clock. */
   clock?: () => Date;
   /**
    * The embedded pool's pre-authentication trigger (ERR-2809), on by default. Off, the pool lets anyone with
    * the right password sign in, as an Amazon Cognito pool without its Lambda would: the server still refuses.
    */
   preAuthenticationTrigger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The server's one source of time: every service and repository that needs "now" is handed it from here. */
+    clock: () => Date;
+  }
 }
 
 const root = path.resolve(__dirname, '..');
@@ -78,6 +85,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
   });
+  // The only reading of the system clock: everything else asks app.clock, so tests move one clock for all.
+  app.decorate('clock', options.clock ?? (() => new Date()));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -99,8 +108,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });
 
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
-  await app.register(identityPlugin, { config, secret, clock: options.clock, preAuthenticationTrigger: options.preAuthenticationTrigger });
-  await app.register(servicesPlugin, { config, secret, clock: options.clock });
+  await app.register(identityPlugin, { config, secret, preAuthenticationTrigger: options.preAuthenticationTrigger });
+  await app.register(servicesPlugin, { config, secret });
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
   await app.register(documentsPlugin, { config, secret });

@@ -335,12 +335,12 @@ describeEachDialect('customer sessions: get-session', (dialect) => {
     expect(none.json()).toMatchObject({ code: 'NO_SESSION' });
     // The app's hint that a session may exist goes with it: the app asks no more until the next login.
     expect([none.headers['set-cookie']].flat().find((header) => header?.startsWith('divilo_signed_in='))).toMatch(/^divilo_signed_in=;.*Expires=Thu, 01 Jan 1970/);
-    await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', username: 'name-u1', expiresAt: new Date(Date.now() + 3600_000) });
+    await server.app.loginSessions.create({ idHash: hashSessionId('cookie-value-1'), userSub: 'u1', username: 'name-u1', expiresAt: new Date(Date.now() + 3600_000) }, server.app.clock());
     const live = await getSession('cookie-value-1');
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({ authenticated: true });
     expect((await getSession('another-value')).statusCode).toBe(401);
-    await server.app.loginSessions.revoke(hashSessionId('cookie-value-1'));
+    await server.app.loginSessions.revoke(hashSessionId('cookie-value-1'), server.app.clock());
     expect((await getSession('cookie-value-1')).statusCode).toBe(401);
   });
 
@@ -519,7 +519,7 @@ describeEachDialect('the main app page', (dialect) => {
   });
 
   it('gives the idle countdown its times, its texts in the visitor language, and its script from a file', async () => {
-    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-cookie'), userSub: 'u-main', username: 'name-main', expiresAt: new Date(Date.now() + 3600_000) });
+    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-cookie'), userSub: 'u-main', username: 'name-main', expiresAt: new Date(Date.now() + 3600_000) }, server.app.clock());
     const open = (language: string) =>
       server.app.inject({ url: '/app', headers: { cookie: `${SESSION_COOKIE}=main-app-cookie`, 'accept-language': language } });
     const english = await open('en-GB');
@@ -555,7 +555,7 @@ describeEachDialect('the main app page', (dialect) => {
   });
 
   it('signs out to the login page in the customer\'s language, which says so', async () => {
-    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-out'), userSub: 'u-out', username: 'name-out', expiresAt: new Date(Date.now() + 3600_000) });
+    await server.app.loginSessions.create({ idHash: hashSessionId('main-app-out'), userSub: 'u-out', username: 'name-out', expiresAt: new Date(Date.now() + 3600_000) }, server.app.clock());
     const out = await server.app.inject({ method: 'POST', url: '/app/logout?lang=es', headers: { cookie: `${SESSION_COOKIE}=main-app-out`, 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe('/login?lang=es&loggedOut=1');

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
+import { oneTimeCodeRepository } from '../../server/repositories/oneTimeCodeRepository';
 import { hashToken, oneTimeCodes } from '../../server/services/oneTimeCodes';
 import { describeEachDialect, openTestDatabase } from './helpers';
 
-const settings = { hmacKey: Buffer.alloc(32, 1), ttlSeconds: 300, resendSeconds: 30, maxAttempts: 5, lockSeconds: 900, maxSends: 3 };
 const start = new Date('2026-11-22T10:00:00.000Z');
+const settings = { hmacKey: Buffer.alloc(32, 1), ttlSeconds: 300, resendSeconds: 30, maxAttempts: 5, lockSeconds: 900, maxSends: 3, clock: () => start };
 const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
 
 describeEachDialect('one-time codes', (dialect) => {
@@ -14,7 +15,7 @@ describeEachDialect('one-time codes', (dialect) => {
   afterAll(() => database.destroy());
 
   it("finds a person's open code through the index of open codes, not by reading every code they were sent", async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     for (let i = 0; i < 20; i += 1) await codes.issue({ purpose: 'login', subject: 'often', recipient: '+34600' }, at(i));
     const lookup = sql`SELECT id FROM one_time_codes WHERE purpose = ${'login'} AND subject = ${'often'} AND consumed_at IS NULL`;
     const plan = await database.db.transaction().execute(async (trx) => {
@@ -29,20 +30,20 @@ describeEachDialect('one-time codes', (dialect) => {
   });
 
   it('a code expires after its time to live, even when right', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token, code } = await codes.issue({ purpose: 'login', subject: 'expiring', recipient: '+34600' }, start);
     expect(await codes.check(hashToken(token), code, at(301))).toEqual({ outcome: 'expired' });
   });
 
   it('a right code within its time works once', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token, code } = await codes.issue({ purpose: 'login', subject: 'once', recipient: '+34600' }, start);
     expect(await codes.check(hashToken(token), code, at(299))).toMatchObject({ outcome: 'valid', subject: 'once' });
     expect(await codes.check(hashToken(token), code, at(299))).toEqual({ outcome: 'expired' });
   });
 
   it('the code is stored only as an HMAC', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token, code } = await codes.issue({ purpose: 'recovery', subject: 'stored', recipient: '+34600' }, start);
     const row = await database.db.selectFrom('one_time_codes').selectAll().where('id', '=', hashToken(token)).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(code);
@@ -50,7 +51,7 @@ describeEachDialect('one-time codes', (dialect) => {
   });
 
   it('a new challenge replaces the open one, and sends are limited', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const first = await codes.issue({ purpose: 'login', subject: 'again', recipient: '+34600' }, start);
     const second = await codes.issue({ purpose: 'login', subject: 'again', recipient: '+34600' }, at(1));
     expect(await codes.check(hashToken(first.token), first.code, at(2))).toEqual({ outcome: 'expired' });
@@ -60,7 +61,7 @@ describeEachDialect('one-time codes', (dialect) => {
   });
 
   it('a block lasts its time, then the person may try again', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token, code } = await codes.issue({ purpose: 'login', subject: 'blocked', recipient: '+34600' }, start);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i += 1) expect((await codes.check(hashToken(token), wrong, at(i))).outcome).toBe('wrong');
@@ -82,7 +83,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
   const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
 
   it('50 simultaneous wrong answers: at most 5 are judged, the rest are refused as blocked, and the right code after them too', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token, code } = await codes.issue({ purpose: 'login', subject: 'crowd', recipient: '+34600' }, start);
     const results = await Promise.all(Array.from({ length: 50 }, () => codes.check(hashToken(token), wrongFor(code), at(10))));
     const judged = results.filter((result) => result.outcome === 'wrong');
@@ -93,7 +94,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
   });
 
   it('wrong answers add up across challenges: a fresh challenge does not start the count again', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const first = await codes.issue({ purpose: 'login', subject: 'persistent', recipient: '+34600' }, start);
     for (const left of [4, 3, 2]) expect(await codes.check(hashToken(first.token), wrongFor(first.code), at(1))).toEqual({ outcome: 'wrong', attemptsLeft: left });
     const second = await codes.issue({ purpose: 'login', subject: 'persistent', recipient: '+34600' }, at(2));
@@ -105,7 +106,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
   });
 
   it('the count restarts once its window is over, and a right answer clears it', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const first = await codes.issue({ purpose: 'login', subject: 'window', recipient: '+34600' }, start);
     for (const left of [4, 3]) expect(await codes.check(hashToken(first.token), wrongFor(first.code), at(1))).toEqual({ outcome: 'wrong', attemptsLeft: left });
     const later = await codes.issue({ purpose: 'login', subject: 'window', recipient: '+34600' }, at(901));
@@ -116,7 +117,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
   });
 
   it('checkLatest answers a person without a challenge exactly as a person with one who gives a wrong code', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const real = await codes.issue({ purpose: 'recovery', subject: 'known', recipient: '+34600' }, start);
     const sequence = async (subject: string, code: string) => {
       const answers = [];
@@ -133,7 +134,7 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
   });
 
   it('two simultaneous resends send one new code', async () => {
-    const codes = oneTimeCodes(database.db, settings);
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
     const { token } = await codes.issue({ purpose: 'login', subject: 'resender', recipient: '+34600' }, start);
     const results = await Promise.all(Array.from({ length: 10 }, () => codes.resend(hashToken(token), at(31))));
     expect(results.filter((result) => result.outcome === 'sent')).toHaveLength(1);

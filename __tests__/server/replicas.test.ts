@@ -199,7 +199,7 @@ const pdf = plainPdf({ size: 2048 });
   it('uploads a document and has it checked and listed, each step on the other process', async () => {
     const from = entrance.served.length;
     // The onboarding token every process issues and reads: its key derives from the shared SERVER_SECRET.
-    const bearer = await onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 1800, issuer: `http://127.0.0.1:${internal.port}` }).issue(
+    const bearer = await onboardingTokens({ key: deriveKey(secret, 'onboarding-tokens'), lifetimeSeconds: 1800, issuer: `http://127.0.0.1:${internal.port}`, clock: () => new Date() }).issue(
       (await applicationRepository(database.db).create({ email: 'replicas@example.com', idDocument: 'replicas', answers: {}, completedSteps: [], language: 'es' }, new Date())).id,
     );
     const api = (route: string, body?: unknown) =>

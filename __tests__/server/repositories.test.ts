@@ -14,7 +14,7 @@ describeEachDialect('repositories', (dialect) => {
   afterAll(() => database.destroy());
 
   it('migrations can run again without changing anything', async () => {
-    await auditLogRepository(database.db).append({ actor: 'system', action: 'kept', subject: 'migration-check' });
+    await auditLogRepository(database.db).append({ actor: 'system', action: 'kept', subject: 'migration-check' }, new Date());
     await expect(migrateToLatest(database.db)).resolves.toEqual([]);
     await expect(migrateToLatest(database.db)).resolves.toEqual([]);
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
@@ -27,7 +27,7 @@ describeEachDialect('repositories', (dialect) => {
     try {
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(second.db);
       expect(applied.rows.map((row) => row.name)).toEqual(migrationNames());
-      await auditLogRepository(second.db).append({ actor: 'system', action: 'elsewhere', subject: 'migration-check' });
+      await auditLogRepository(second.db).append({ actor: 'system', action: 'elsewhere', subject: 'migration-check' }, new Date());
       expect(await auditLogRepository(database.db).listBySubject('migration-check')).toHaveLength(1);
     } finally {
       await second.destroy();
@@ -64,9 +64,9 @@ describeEachDialect('repositories', (dialect) => {
 
   it('the audit log keeps entries in the order they were written', async () => {
     const audit = auditLogRepository(database.db);
-    await audit.append({ actor: 'applicant:1', action: 'step.saved', subject: 'application:1', requestId: 'r-1', details: { step: 'personal-info' } });
-    await audit.append({ actor: 'system', action: 'code.sent', subject: 'application:1' });
-    await audit.append({ actor: 'applicant:2', action: 'step.saved', subject: 'application:2' });
+    await audit.append({ actor: 'applicant:1', action: 'step.saved', subject: 'application:1', requestId: 'r-1', details: { step: 'personal-info' } }, new Date());
+    await audit.append({ actor: 'system', action: 'code.sent', subject: 'application:1' }, new Date());
+    await audit.append({ actor: 'applicant:2', action: 'step.saved', subject: 'application:2' }, new Date());
     const entries = await audit.listBySubject('application:1');
     expect(entries.map((entry) => entry.action)).toEqual(['step.saved', 'code.sent']);
     expect(entries[0]).toMatchObject({ actor: 'applicant:1', requestId: 'r-1', details: { step: 'personal-info' } });

@@ -18,7 +18,7 @@ describe('the seal certificate', () => {
     const [first, second] = await Promise.all([loadSealCredentials({ dataDir, secret }, now), loadSealCredentials({ dataDir, secret }, now)]);
     expect(second.certificatePem).toBe(first.certificatePem);
     expect(readdirSync(dataDir)).toEqual([SANDBOX_SEAL_FILE]);
-    expect((await loadSealCredentials({ dataDir, secret })).certificatePem).toBe(first.certificatePem);
+    expect((await loadSealCredentials({ dataDir, secret }, now)).certificatePem).toBe(first.certificatePem);
 
     const certificate = forge.pki.certificateFromPem(first.certificatePem);
     expect(certificate.subject.getField('CN').value).toBe('Divilo Sandbox Seal');
@@ -26,14 +26,15 @@ describe('the seal certificate', () => {
     expect(certificate.validity.notAfter.toISOString()).toBe('2036-03-02T00:00:00.000Z');
     expect(certificate.verify(certificate)).toBe(true);
     // The file opens only with the passphrase derived from this server's secret.
-    await expect(loadSealCredentials({ dataDir, secret: Buffer.alloc(32, 8) })).rejects.toThrow('cannot be opened with its passphrase');
+    await expect(loadSealCredentials({ dataDir, secret: Buffer.alloc(32, 8) }, now)).rejects.toThrow('cannot be opened with its passphrase');
   });
 
   it("uses the bank's file with its passphrase, and never repeats the passphrase when it is wrong", async () => {
     const file = path.join(dataDir, 'bank-seal.p12');
-    writeFileSync(file, await makeSandboxSeal('correct horse', new Date()));
-    expect((await loadSealCredentials({ p12File: file, passphrase: 'correct horse', dataDir, secret })).passphrase).toBe('correct horse');
-    const refused = await loadSealCredentials({ p12File: file, passphrase: 'wrong battery', dataDir, secret }).catch((error: Error) => error.message);
+    const now = new Date();
+    writeFileSync(file, await makeSandboxSeal('correct horse', now));
+    expect((await loadSealCredentials({ p12File: file, passphrase: 'correct horse', dataDir, secret }, now)).passphrase).toBe('correct horse');
+    const refused = await loadSealCredentials({ p12File: file, passphrase: 'wrong battery', dataDir, secret }, now).catch((error: Error) => error.message);
     expect(refused).toBe('The seal certificate in SEAL_P12_FILE cannot be opened with its passphrase');
     expect(readdirSync(dataDir)).toEqual(['bank-seal.p12']);
   });

@@ -1,4 +1,5 @@
 import { constants, createPublicKey, publicEncrypt, privateDecrypt } from 'node:crypto';
+import { sealingKeyRepository } from '../../server/repositories/sealingKeyRepository';
 import { sealingKeys } from '../../server/services/sealingKeys';
 import { describeEachDialect, openTestDatabase } from './helpers';
 
@@ -22,7 +23,7 @@ describeEachDialect('recovery sealing keys', (dialect) => {
   afterAll(() => database.destroy());
 
   it('requests that find no key at the same moment share one new key pair, at first use and at rotation', async () => {
-    const keys = sealingKeys(database.db, settings);
+    const keys = sealingKeys(sealingKeyRepository(database.db), settings);
     const first = await Promise.all(Array.from({ length: 10 }, () => keys.current(start)));
     expect(new Set(first.map((key) => key.keyId)).size).toBe(1);
     expect(await database.db.selectFrom('sealing_keys').select('key_id').execute()).toEqual([{ key_id: first[0].keyId }]);

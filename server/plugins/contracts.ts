@@ -19,5 +19,5 @@ declare module 'fastify' {
 export const contractsPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
   app.decorate('contracts', contractRepository(app.db));
   app.decorate('contractTemplates', config.contractTemplates);
-  app.decorate('contractSeal', pdfSeal({ p12File: config.seal.p12File, passphrase: config.seal.passphrase, dataDir: config.dataDir, secret }));
+  app.decorate('contractSeal', pdfSeal({ p12File: config.seal.p12File, passphrase: config.seal.passphrase, dataDir: config.dataDir, secret }, app.clock));
 });

@@ -41,7 +41,7 @@ export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret 
   // none stays much beyond that day.
   let sweeping: Promise<unknown> | undefined;
   const sweeper = setInterval(() => {
-    sweeping ??= removeUnreportedUploads({ storage: documents.storage, db: app.db, now: new Date(), log: app.log })
+    sweeping ??= removeUnreportedUploads({ storage: documents.storage, db: app.db, now: app.clock(), log: app.log })
       .catch((error: unknown) => app.log.warn({ err: error }, 'the sweep of unreported uploads failed'))
       .finally(() => {
         sweeping = undefined;

@@ -21,7 +21,6 @@ export const IDENTITY_PROBE_MS = 30_000;
 export interface IdentityPluginOptions {
   config: Config;
   secret: Buffer;
-  clock?: () => Date;
   /** The embedded pool's pre-authentication trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
   preAuthenticationTrigger?: boolean;
 }
@@ -35,7 +34,7 @@ export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(s
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
  * embedded pool, which is mounted at /cognito when no user pool is configured.
  */
-export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, clock, preAuthenticationTrigger = true }: IdentityPluginOptions) => {
+export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, preAuthenticationTrigger = true }: IdentityPluginOptions) => {
   const credentials = config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined;
   if (credentials) {
     const triggers = new CognitoTriggers();
@@ -76,7 +75,7 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, 
     'identityReachability',
     cachedProbe(() => identity.keysReachable(), {
       ttlMs: IDENTITY_PROBE_MS,
-      now: clock,
+      now: app.clock,
       onChange: (reachable) =>
         reachable
           ? app.log.info({ jwksUrl: identity.jwksUrl }, 'health: the identity service answers')

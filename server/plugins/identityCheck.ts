@@ -30,7 +30,7 @@ export const identityCheckPlugin = fp(async (app: FastifyInstance, { config }: {
         documents: app.onboardingDocuments,
         auditLog: app.auditLog,
         signInUsers: app.signInUsers,
-        now: () => app.codes.now(),
+        now: app.clock,
         ...(detector ? { faces: detector, photos: { read: photoOf } } : {}),
       },
       config.identityCheck,

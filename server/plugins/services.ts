@@ -10,7 +10,11 @@ import { outboxSender } from '../services/messaging/outboxSender';
 import { smtpSender } from '../services/messaging/smtpSender';
 import { messageBudget } from '../services/messaging/budget';
 import { messaging, type Messaging } from '../services/messaging/messaging';
+import { captchaRepository } from '../repositories/captchaRepository';
 import { messageBudgetRepository } from '../repositories/messageBudgetRepository';
+import { oneTimeCodeRepository } from '../repositories/oneTimeCodeRepository';
+import { outboxRepository } from '../repositories/outboxRepository';
+import { sealingKeyRepository } from '../repositories/sealingKeyRepository';
 import { onboardingTokens, type OnboardingTokens } from '../services/onboardingTokens';
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
@@ -42,23 +46,23 @@ declare module 'fastify' {
  * SMS and e-mail each go to their real provider when configured, to the outbox otherwise; every message is paid
  * for out of the budgets first.
  */
-function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer, clock: () => Date): Messaging {
-  const outbox = outboxSender(app.db, app.log);
+function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer): Messaging {
+  const outbox = outboxSender(outboxRepository(app.db), app.clock, app.log);
   const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: bankEmail(app, config) };
   const budget = messageBudget(
     messageBudgetRepository(app.db),
-    { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock },
+    { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
     { log: app.log, auditLog: app.auditLog },
   );
   return messaging(providers, budget);
 }
 
 /** The bank's own e-mail provider (the outbox unless SMTP is configured), as `npm run admin` sends with it. */
-const bankEmail = (app: FastifyInstance, config: Config) => (config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(app.db, app.log));
+const bankEmail = (app: FastifyInstance, config: Config) => (config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(app.db), app.clock, app.log));
 
 /** The services the routes share: captcha, one-time codes, messaging, the recovery sealing keys. */
-export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, clock }: { config: Config; secret: Buffer; clock?: () => Date }) => {
-  const gate = captchaGate(app.db, { passSeconds: 120 });
+export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+  const gate = captchaGate(captchaRepository(app.db), { passSeconds: 120 });
   app.decorate('captchaGate', gate);
   app.decorate(
     'captcha',
@@ -74,8 +78,8 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
           rememberSolved: gate.rememberSolved,
         }),
   );
-  app.decorate('codes', oneTimeCodes(app.db, { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes, clock }));
-  app.decorate('messages', budgetedMessaging(app, config, secret, clock ?? (() => new Date())));
+  app.decorate('codes', oneTimeCodes(oneTimeCodeRepository(app.db), { hmacKey: deriveKey(secret, 'one-time-codes'), maxSends: 5, ...config.codes, clock: app.clock }));
+  app.decorate('messages', budgetedMessaging(app, config, secret));
   app.decorate('highRiskCountries', loadHighRiskCountries(config.highRiskCountriesFile));
   app.decorate('smsCountries', Object.freeze([...config.smsCountries]));
   app.decorate(
@@ -85,23 +89,23 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret, 
       lifetimeSeconds: config.onboardingTokenSeconds,
       sessionSeconds: config.onboardingSessionMaxSeconds,
       issuer: config.publicUrl,
-      clock,
+      clock: app.clock,
     }),
   );
   app.decorate('signInUsers', signInUsers({ db: app.db, applications: app.applications, identity: app.identity, passwordKey: deriveKey(secret, 'pending-passwords') }));
-  app.decorate('sealingKeys', sealingKeys(app.db, { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
+  app.decorate('sealingKeys', sealingKeys(sealingKeyRepository(app.db), { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
   const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, signInUsers: app.signInUsers, messages: bankEmail(app, config), supportPhone: config.supportPhone };
   const sweeper = setInterval(() => {
-    void gate.sweep().catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
-    void expireOldRows(app.db, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    void gate.sweep(app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
+    void expireOldRows(app.db, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
     // A review decision whose run was interrupted (the user pool unreachable) is finished here too.
-    void finishPendingDecisions(reviewEffects, clock?.() ?? new Date())
+    void finishPendingDecisions(reviewEffects, app.clock())
       .then(({ failed }) => failed > 0 && app.log.warn({ failed }, 'review decisions with effects still pending'))
       .catch((error: unknown) => app.log.warn({ err: error }, 'finishing review decisions failed'));
     // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
     const applicationExpiry = { db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) };
-    void expireInactiveApplications(applicationExpiry, clock?.() ?? new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'expiring inactive applications failed'));
+    void expireInactiveApplications(applicationExpiry, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'expiring inactive applications failed'));
   }, 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));

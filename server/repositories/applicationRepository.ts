@@ -128,6 +128,12 @@ export function applicationRepository(db: Kysely<Database>) {
       return rows.map(toApplication);
     },
 
+    /** Every application, newest first. */
+    async list(): Promise<Application[]> {
+      const rows = await db.selectFrom('onboarding_applications').selectAll().orderBy('created_at', 'desc').execute();
+      return rows.map(toApplication);
+    },
+
     /** Every application of this ID document (canonical), newest first. */
     async listByIdDocument(idDocument: string): Promise<Application[]> {
       const rows = await db.selectFrom('onboarding_applications').selectAll().where('id_document', '=', idDocument).orderBy('created_at', 'desc').execute();
@@ -158,6 +164,43 @@ export function applicationRepository(db: Kysely<Database>) {
      * saves made from the same version (two tabs, a retried request) only one applies; the other learns it.
      */
     save: (application: Application, changes: ApplicationChanges, now: Date) => saveOn(db, application, changes, now),
+
+    /**
+     * Housekeeping: up to `batch` applications not sent to the bank (in progress, or closed as not allowed) last
+     * changed at `cutoff` or earlier, and those marked `expired` whose removal is not finished; oldest first.
+     */
+    async listExpiring(cutoff: Date, batch: number): Promise<Pick<Application, 'id' | 'status' | 'version' | 'updatedAt'>[]> {
+      const rows = await db
+        .selectFrom('onboarding_applications')
+        .select(['id', 'status', 'version', 'updated_at'])
+        .where((where) => where.or([where.and([where('status', 'in', ['in-progress', 'not-allowed']), where('updated_at', '<=', toDbTime(cutoff))]), where('status', '=', 'expired')]))
+        .orderBy('updated_at')
+        .limit(batch)
+        .execute();
+      return rows.map((row) => ({ id: row.id, status: row.status as ApplicationStatus, version: Number(row.version), updatedAt: row.updated_at }));
+    },
+
+    /** Marks the application `expired` if it is still at `version`, in one conditional update: whether it did. */
+    async markExpired(id: string, version: number): Promise<boolean> {
+      const marked = await db.updateTable('onboarding_applications').set({ status: 'expired', version: version + 1 }).where('id', '=', id).where('version', '=', version).executeTakeFirst();
+      return Number(marked.numUpdatedRows) === 1;
+    },
+
+    /** The application if it is marked `expired`. */
+    async findExpired(id: string): Promise<Application | undefined> {
+      const row = await db.selectFrom('onboarding_applications').selectAll().where('id', '=', id).where('status', '=', 'expired').executeTakeFirst();
+      return row && toApplication(row);
+    },
+
+    /** Removes an expired application's rows in one transaction: its documents, sealed password, hold on its ID document, and itself. */
+    async removeExpired(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('onboarding_documents').where('application_id', '=', id).execute();
+        await trx.deleteFrom('pending_passwords').where('application_id', '=', id).execute();
+        await trx.deleteFrom('id_document_holds').where('application_id', '=', id).execute();
+        await trx.deleteFrom('onboarding_applications').where('id', '=', id).where('status', '=', 'expired').execute();
+      });
+    },
 
     /** `save` and the audit entries that record it, in one transaction: both are kept, or neither. */
     async saveAudited(

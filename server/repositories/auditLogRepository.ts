@@ -19,7 +19,7 @@ export interface AuditRecord extends AuditEntry {
 /** The append-only audit log: rows are added, never changed or removed. */
 export function auditLogRepository(db: Kysely<Database>) {
   return {
-    async append(entry: AuditEntry, now: Date = new Date()): Promise<void> {
+    async append(entry: AuditEntry, now: Date): Promise<void> {
       await db
         .insertInto('audit_log')
         .values({

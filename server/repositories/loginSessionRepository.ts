@@ -16,7 +16,7 @@ export interface LoginSession {
  */
 export function loginSessionRepository(db: Kysely<Database>) {
   return {
-    async create(session: { idHash: string; userSub: string; username: string; expiresAt: Date }, now: Date = new Date()): Promise<void> {
+    async create(session: { idHash: string; userSub: string; username: string; expiresAt: Date }, now: Date): Promise<void> {
       await db
         .insertInto('login_sessions')
         .values({
@@ -31,7 +31,7 @@ export function loginSessionRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async findLive(idHash: string, idleSeconds: number, now: Date = new Date()): Promise<LoginSession | undefined> {
+    async findLive(idHash: string, idleSeconds: number, now: Date): Promise<LoginSession | undefined> {
       const row = await db
         .selectFrom('login_sessions')
         .select(['id_hash', 'user_sub', 'username', 'last_seen_at', 'expires_at'])
@@ -43,11 +43,11 @@ export function loginSessionRepository(db: Kysely<Database>) {
       return row && { idHash: row.id_hash, userSub: row.user_sub, username: row.username, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
     },
 
-    async touch(idHash: string, now: Date = new Date()): Promise<void> {
+    async touch(idHash: string, now: Date): Promise<void> {
       await db.updateTable('login_sessions').set({ last_seen_at: toDbTime(now) }).where('id_hash', '=', idHash).execute();
     },
 
-    async revoke(idHash: string, now: Date = new Date()): Promise<void> {
+    async revoke(idHash: string, now: Date): Promise<void> {
       await db
         .updateTable('login_sessions')
         .set({ revoked_at: toDbTime(now) })
@@ -56,7 +56,7 @@ export function loginSessionRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async revokeAllForUser(userSub: string, now: Date = new Date()): Promise<number> {
+    async revokeAllForUser(userSub: string, now: Date): Promise<number> {
       const result = await db
         .updateTable('login_sessions')
         .set({ revoked_at: toDbTime(now) })
@@ -64,6 +64,16 @@ export function loginSessionRepository(db: Kysely<Database>) {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
+    },
+
+    /** Housekeeping: removes the sessions that expired, went idle or were revoked at `before` or earlier; answers how many went. */
+    async removeEndedBefore(before: Date): Promise<number> {
+      const at = toDbTime(before);
+      const result = await db
+        .deleteFrom('login_sessions')
+        .where((where) => where.or([where('expires_at', '<=', at), where('last_seen_at', '<=', at), where('revoked_at', '<=', at)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

@@ -86,6 +86,12 @@ export function messageBudgetRepository(db: Kysely<Database>) {
         .execute();
       return rows.map((row) => ({ key: row.bucket, sent: Number(row.sent), windowEndsAt: row.window_ends_at }));
     },
+
+    /** Housekeeping: removes the buckets whose window is over at `now`; answers how many went. */
+    async removeEnded(now: Date): Promise<number> {
+      const result = await db.deleteFrom('message_budgets').where('window_ends_at', '<=', toDbTime(now)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   };
 }
 

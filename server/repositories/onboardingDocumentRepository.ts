@@ -27,7 +27,7 @@ export interface FrozenDocument {
 export function onboardingDocumentRepository(db: Kysely<Database>) {
   return {
     /** Records a checked document; a new one of a kind forgets the evidence of the one before (a rejected check's). */
-    async save(applicationId: string, document: Omit<OnboardingDocument, 'checkedAt' | 'evidenceKey' | 'sha256' | 'frozenAt'>, now: Date = new Date()): Promise<void> {
+    async save(applicationId: string, document: Omit<OnboardingDocument, 'checkedAt' | 'evidenceKey' | 'sha256' | 'frozenAt'>, now: Date): Promise<void> {
       const values = { object_key: document.key, size: document.size, etag: document.etag, checked_at: toDbTime(now), evidence_key: null, sha256: null, frozen_at: null };
       await db
         .insertInto('onboarding_documents')
@@ -63,6 +63,12 @@ export function onboardingDocumentRepository(db: Kysely<Database>) {
         checkedAt: row.checked_at,
         ...(row.evidence_key && row.sha256 && row.frozen_at ? { evidenceKey: row.evidence_key, sha256: row.sha256, frozenAt: row.frozen_at } : {}),
       }));
+    },
+
+    /** Which of these storage keys some application reported as a document. */
+    async reportedAmong(keys: string[]): Promise<Set<string>> {
+      const rows = await db.selectFrom('onboarding_documents').select('object_key').where('object_key', 'in', keys).execute();
+      return new Set(rows.map((row) => row.object_key));
     },
   };
 }

@@ -7,8 +7,13 @@
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
-import { toDbTime } from '../db/values';
+import { applicationRepository } from '../repositories/applicationRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
+import { loginSessionRepository } from '../repositories/loginSessionRepository';
+import { messageBudgetRepository } from '../repositories/messageBudgetRepository';
+import { onboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
+import { oneTimeCodeRepository } from '../repositories/oneTimeCodeRepository';
+import { outboxRepository } from '../repositories/outboxRepository';
 import type { IdentityService } from './identity';
 import { removeSignInUser } from './signInUsers';
 
@@ -25,27 +30,12 @@ export const HOUSEKEEPING_DEFAULTS: HousekeepingSettings = { codeRetentionSecond
 
 /** Deletes what is past keeping at `now`; answers how many rows of each table went. */
 export async function expireOldRows(db: Kysely<Database>, now: Date, settings: HousekeepingSettings = HOUSEKEEPING_DEFAULTS): Promise<Record<string, number>> {
-  const before = (seconds: number) => toDbTime(new Date(now.getTime() - seconds * 1000));
-  const nowText = toDbTime(now);
-  const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
+  const before = (seconds: number) => new Date(now.getTime() - seconds * 1000);
   return {
-    one_time_codes: count(await db.deleteFrom('one_time_codes').where('expires_at', '<=', before(settings.codeRetentionSeconds)).executeTakeFirst()),
-    code_blocks: count(await db.deleteFrom('code_blocks').where('blocked_until', '<=', nowText).executeTakeFirst()),
-    code_failures: count(await db.deleteFrom('code_failures').where('window_ends_at', '<=', nowText).executeTakeFirst()),
-    message_budgets: count(await db.deleteFrom('message_budgets').where('window_ends_at', '<=', nowText).executeTakeFirst()),
-    login_sessions: count(
-      await db
-        .deleteFrom('login_sessions')
-        .where((where) =>
-          where.or([
-            where('expires_at', '<=', before(settings.sessionRetentionSeconds)),
-            where('last_seen_at', '<=', before(settings.sessionRetentionSeconds)),
-            where('revoked_at', '<=', before(settings.sessionRetentionSeconds)),
-          ]),
-        )
-        .executeTakeFirst(),
-    ),
-    outbox: count(await db.deleteFrom('outbox').where('created_at', '<=', before(settings.outboxRetentionSeconds)).executeTakeFirst()),
+    ...(await oneTimeCodeRepository(db).removeOld(before(settings.codeRetentionSeconds), now)),
+    message_budgets: await messageBudgetRepository(db).removeEnded(now),
+    login_sessions: await loginSessionRepository(db).removeEndedBefore(before(settings.sessionRetentionSeconds)),
+    outbox: await outboxRepository(db).removeStoredBefore(before(settings.outboxRetentionSeconds)),
   };
 }
 
@@ -69,7 +59,8 @@ export interface UnreportedUploadSweep {
  * areas stay. Through ListObjectsV2 and DeleteObjects, so it works on Amazon S3 as on the embedded endpoint.
  */
 export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Promise<{ removed: number; bytes: number }> {
-  const { storage, db, log } = sweep;
+  const { storage, log } = sweep;
+  const documents = onboardingDocumentRepository(sweep.db);
   const cutoff = sweep.now.getTime() - (sweep.maxAgeSeconds ?? 86_400) * 1000;
   let removed = 0;
   let bytes = 0;
@@ -81,7 +72,7 @@ export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Pro
     if (old.length === 0) continue;
     // Asked page by page, just before the removal: a document reported since the listing stays.
     const keys = old.map((object) => object.Key!);
-    const reported = new Set((await db.selectFrom('onboarding_documents').select('object_key').where('object_key', 'in', keys).execute()).map((row) => row.object_key));
+    const reported = await documents.reportedAmong(keys);
     const unreported = old.filter((object) => !reported.has(object.Key!));
     if (unreported.length === 0) continue;
     const answer = await storage.client.send(
@@ -125,26 +116,13 @@ export async function expireInactiveApplications(
   now: Date,
   { inactiveDays = APPLICATION_INACTIVE_DAYS, batch = 100 }: { inactiveDays?: number; batch?: number } = {},
 ): Promise<number> {
-  const { db } = deps;
-  const cutoff = toDbTime(new Date(now.getTime() - inactiveDays * 86_400_000));
-  const rows = await db
-    .selectFrom('onboarding_applications')
-    .select(['id', 'status', 'version', 'updated_at'])
-    .where((where) => where.or([where.and([where('status', 'in', ['in-progress', 'not-allowed']), where('updated_at', '<=', cutoff)]), where('status', '=', 'expired')]))
-    .orderBy('updated_at')
-    .limit(batch)
-    .execute();
+  const applications = applicationRepository(deps.db);
+  const rows = await applications.listExpiring(new Date(now.getTime() - inactiveDays * 86_400_000), batch);
   let ended = 0;
   for (const row of rows) {
     if (row.status !== 'expired') {
-      const marked = await db
-        .updateTable('onboarding_applications')
-        .set({ status: 'expired', version: Number(row.version) + 1 })
-        .where('id', '=', row.id)
-        .where('version', '=', row.version)
-        .executeTakeFirst();
-      if (Number(marked.numUpdatedRows) !== 1) continue;
-      await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.application_expired', subject: `application:${row.id}`, details: { lastChangeAt: row.updated_at, inactiveDays } }, now);
+      if (!(await applications.markExpired(row.id, row.version))) continue;
+      await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.application_expired', subject: `application:${row.id}`, details: { lastChangeAt: row.updatedAt, inactiveDays } }, now);
     }
     await removeExpired(deps, row.id, now);
     ended += 1;
@@ -154,18 +132,12 @@ export async function expireInactiveApplications(
 
 /** Everything an expired application holds but its audit trail: the sign-in user first, then its files, its sealed password, its hold on the ID document, and the row last (it is what a later run retries from). */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
-  const { db } = deps;
-  const row = await db.selectFrom('onboarding_applications').select(['id_document', 'answers']).where('id', '=', id).where('status', '=', 'expired').executeTakeFirst();
-  if (!row) return;
-  if (await removeSignInUser(deps.identity, { idDocument: row.id_document, answers: JSON.parse(row.answers) as Record<string, unknown> })) {
+  const applications = applicationRepository(deps.db);
+  const expired = await applications.findExpired(id);
+  if (!expired) return;
+  if (await removeSignInUser(deps.identity, expired)) {
     await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why: 'expired' } }, now);
   }
-  const documents = await db.selectFrom('onboarding_documents').select('object_key').where('application_id', '=', id).execute();
-  for (const document of documents) await deps.removeDocument(document.object_key);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('onboarding_documents').where('application_id', '=', id).execute();
-    await trx.deleteFrom('pending_passwords').where('application_id', '=', id).execute();
-    await trx.deleteFrom('id_document_holds').where('application_id', '=', id).execute();
-    await trx.deleteFrom('onboarding_applications').where('id', '=', id).where('status', '=', 'expired').execute();
-  });
+  for (const document of await onboardingDocumentRepository(deps.db).list(id)) await deps.removeDocument(document.key);
+  await applications.removeExpired(id);
 }

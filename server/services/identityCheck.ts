@@ -8,6 +8,7 @@ import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import type { OnboardingDocument, OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
+import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import type { FaceDetector } from './faceDetection';
 import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
@@ -68,13 +69,18 @@ export class IdentityCheckError extends Error {
   }
 }
 
+const CHECK_REFUSALS: ChangeRefusals = {
+  missing: () => new IdentityCheckError('APPLICATION_NOT_FOUND', 'There is no such application'),
+  changed: () => new IdentityCheckError('CONCURRENT_CHANGE', 'The application changed meanwhile: try again'),
+};
+
 export interface IdentityCheckDependencies {
   applications: Pick<ApplicationRepository, 'find' | 'save'>;
   documents: Pick<OnboardingDocumentRepository, 'list'>;
   auditLog: Pick<AuditLogRepository, 'append'>;
   /** An approved identity takes its ID document (and gets its sign-in user); absent: nobody holds documents (tests of the check alone). */
   signInUsers?: Pick<SignInUsers, 'claim' | 'ensureUser'>;
-  /** The server's clock (the code rules' one, which tests move). */
+  /** The server's clock (app.clock, which tests move). */
   now: () => Date;
   /** With a face detector: the bytes of a checked photo, from its evidence copy once frozen (evidence.ts). */
   photos?: { read(document: OnboardingDocument): Promise<Buffer> };
@@ -113,9 +119,7 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
    * is refused.
    */
   async function recordIdentityResult(applicationId: string, result: IdentityResult, requestId?: string): Promise<Application> {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const application = await deps.applications.find(applicationId);
-      if (!application) throw new IdentityCheckError('APPLICATION_NOT_FOUND', 'There is no such application');
+    return changeApplication(deps.applications, applicationId, CHECK_REFUSALS, async (application) => {
       const check = identityCheckOf(application);
       if (check?.status === result.status) return application;
       if (check?.status !== 'pending' || application.status !== 'in-progress') throw new IdentityCheckError('IDENTITY_CHECK_NOT_PENDING', 'No identity check of this application is waiting for a result');
@@ -133,7 +137,7 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
           ? application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP)
           : [...application.completedSteps.filter((step) => step !== WAITING_STEP), WAITING_STEP];
       const saved = await deps.applications.save(application, { answers: { ...application.answers, identityCheck: decided }, completedSteps }, now);
-      if (!saved) continue;
+      if (!saved) return undefined;
       const subject = `application:${applicationId}`;
       const action = `onboarding.identity_check_${status.replace('-', '_')}`;
       await deps.auditLog.append(
@@ -141,8 +145,7 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
         now,
       );
       return status === 'approved' && deps.signInUsers ? deps.signInUsers.ensureUser(saved, now) : saved;
-    }
-    throw new IdentityCheckError('CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
+    });
   }
 
   /** Whether the application now holds its ID document (false: another verified application does). */

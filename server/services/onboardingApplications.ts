@@ -4,7 +4,7 @@ import { flowAnswersOf, journey, nextStepOf, type OutcomeId, type StepId } from 
 import { isServedEntity } from '../../src/validation/onboarding';
 import type { Application, ApplicationRepository, Registration } from '../repositories/applicationRepository';
 import type { IdentityService } from './identity';
-import type { IdDocumentHolds } from './signInUsers';
+import type { IdDocumentHoldRepository } from '../repositories/idDocumentHoldRepository';
 import { withoutReviewNotes } from './identityCheck';
 
 /** The steps a registration confirmed by its e-mail code has done. */
@@ -65,7 +65,7 @@ export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: '
  */
 export async function confirmRegistration(
   registration: Registration,
-  deps: { applications: ApplicationRepository; identity: Pick<IdentityService, 'getUser'>; holds: Pick<IdDocumentHolds, 'holderOf'> },
+  deps: { applications: ApplicationRepository; identity: Pick<IdentityService, 'getUser'>; holds: Pick<IdDocumentHoldRepository, 'holderOf'> },
   now: Date,
 ): Promise<ConfirmedRegistration> {
   const existing = await deps.applications.findByApplicant(registration.idDocument, registration.email);

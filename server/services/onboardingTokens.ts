@@ -33,14 +33,14 @@ export function onboardingTokens({
   lifetimeSeconds,
   sessionSeconds = 86_400,
   issuer,
-  clock = () => new Date(),
+  clock,
 }: {
   key: Buffer;
   lifetimeSeconds: number;
   /** How long a session lasts from its start, renewals included (ONBOARDING_SESSION_MAX_SECONDS's default). */
   sessionSeconds?: number;
   issuer: string;
-  clock?: () => Date;
+  clock: () => Date;
 }) {
   const audience = 'divilo-onboarding';
   const nowSeconds = () => Math.floor(clock().getTime() / 1000);

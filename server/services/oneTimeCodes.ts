@@ -1,8 +1,6 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from '../db';
-import type { OneTimeCodeTable } from '../db/schema';
 import { toDbTime } from '../db/values';
+import type { OneTimeCodeRepository, OneTimeCodeRow } from '../repositories/oneTimeCodeRepository';
 
 export interface OneTimeCodeSettings {
   /** Keys the stored HMAC of each code. */
@@ -15,8 +13,8 @@ export interface OneTimeCodeSettings {
   lockSeconds: number;
   /** Codes sent for one challenge, the first included. */
   maxSends: number;
-  /** Where "now" comes from when a call does not say (tests move it). */
-  clock?: () => Date;
+  /** Where "now" comes from when a call does not say: the server's clock. */
+  clock: () => Date;
 }
 
 export type CheckResult =
@@ -37,8 +35,6 @@ export type People = string | readonly string[];
 /** The keys a person counts under, each once and always in the same order (concurrent counts lock rows alike). */
 const keysOf = (people: People): string[] => [...new Set(typeof people === 'string' ? [people] : people)].sort();
 
-type OneTimeCodeRow = Selectable<OneTimeCodeTable>;
-
 /** A six-digit code, uniformly drawn, leading zeros kept. */
 export const newCode = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -47,19 +43,12 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
  * One-time codes: single use, expiring, with a resend cooldown, a limited number of wrong answers after
  * which the person is blocked for a while, and only an HMAC of each code stored.
  */
-export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings) {
-  const clock = settings.clock ?? (() => new Date());
+export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCodeSettings) {
+  const { clock } = settings;
   const hash = (code: string) => createHmac('sha256', settings.hmacKey).update(code).digest('hex');
-  const later = (now: Date, seconds: number) => toDbTime(new Date(now.getTime() + seconds * 1000));
+  const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 
-  async function block(purpose: Purpose, people: People, now: Date) {
-    const until = later(now, settings.lockSeconds);
-    await db
-      .insertInto('code_blocks')
-      .values(keysOf(people).map((subject) => ({ purpose, subject, blocked_until: until })))
-      .onConflict((conflict) => conflict.columns(['purpose', 'subject']).doUpdateSet({ blocked_until: until }))
-      .execute();
-  }
+  const block = (purpose: Purpose, people: People, now: Date) => codes.block(purpose, keysOf(people), later(now, settings.lockSeconds));
 
   /**
    * Counts one judged answer of a person for a purpose under each of their keys, in one statement, and answers
@@ -68,20 +57,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
    * the first one and count in the same order on all.
    */
   async function countAttempt(purpose: Purpose, people: People, now: Date): Promise<number> {
-    const nowText = toDbTime(now);
-    const windowEnd = later(now, settings.lockSeconds);
-    const rows = await db
-      .insertInto('code_failures')
-      .values(keysOf(people).map((subject) => ({ purpose, subject, failures: 1, window_ends_at: windowEnd })))
-      .onConflict((conflict) =>
-        conflict.columns(['purpose', 'subject']).doUpdateSet({
-          failures: sql<number>`case when code_failures.window_ends_at <= ${nowText} then 1 else code_failures.failures + 1 end`,
-          window_ends_at: sql<string>`case when code_failures.window_ends_at <= ${nowText} then ${windowEnd} else code_failures.window_ends_at end`,
-        }),
-      )
-      .returning('failures')
-      .execute();
-    return Math.max(...rows.map((row) => Number(row.failures)));
+    return Math.max(...(await codes.countFailure(purpose, keysOf(people), now, later(now, settings.lockSeconds))));
   }
 
   /** Judges an answer to `row` (none: a person without a live challenge, whose answers count all the same). */
@@ -97,16 +73,15 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     const right = row !== undefined && /^\d{6}$/.test(code.trim()) && timingSafeEqual(given, Buffer.from(row.code_hash, 'hex'));
     if (right) {
       // Only the first of two simultaneous right answers consumes the challenge.
-      const used = await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).where('consumed_at', 'is', null).executeTakeFirst();
-      if (Number(used.numUpdatedRows) !== 1) return { outcome: 'expired' };
-      await db.deleteFrom('code_failures').where('purpose', '=', purpose).where('subject', 'in', keysOf(people)).execute();
+      if (!(await codes.consume(row.id, now))) return { outcome: 'expired' };
+      await codes.clearFailures(purpose, keysOf(people));
       return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
     }
-    if (row) await db.updateTable('one_time_codes').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', row.id).execute();
+    if (row) await codes.countWrongAnswer(row.id);
     if (attempt >= settings.maxAttempts) {
       // The block before using the challenge up, so that no answer sees a used challenge and no block.
       await block(purpose, people, now);
-      if (row) await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', row.id).execute();
+      if (row) await codes.useUp(row.id, now);
       return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
     return { outcome: 'wrong', attemptsLeft: settings.maxAttempts - attempt };
@@ -115,23 +90,13 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
   return {
     settings,
 
-    /** The service's "now". */
-    now: () => clock(),
-
     async isBlocked(purpose: Purpose, people: People, now: Date = clock()): Promise<boolean> {
       return (await this.blockedFor(purpose, people, now)) > 0;
     },
 
     /** Seconds until a person's block for a purpose ends (the latest of their keys'); 0 when not blocked. */
     async blockedFor(purpose: Purpose, people: People, now: Date = clock()): Promise<number> {
-      const rows = await db
-        .selectFrom('code_blocks')
-        .select('blocked_until')
-        .where('purpose', '=', purpose)
-        .where('subject', 'in', keysOf(people))
-        .where('blocked_until', '>', toDbTime(now))
-        .execute();
-      const until = Math.max(0, ...rows.map((row) => Date.parse(row.blocked_until)));
+      const until = Math.max(0, ...(await codes.blocksOn(purpose, keysOf(people), now)).map((blockedUntil) => Date.parse(blockedUntil)));
       return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0;
     },
 
@@ -153,30 +118,21 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
     ): Promise<{ token: string; code: string; resendAfterSeconds: number }> {
       const token = randomBytes(32).toString('base64url');
       const code = newCode();
-      await db
-        .updateTable('one_time_codes')
-        .set({ consumed_at: toDbTime(now) })
-        .where('purpose', '=', input.purpose)
-        .where('subject', '=', input.subject)
-        .where('consumed_at', 'is', null)
-        .execute();
-      await db
-        .insertInto('one_time_codes')
-        .values({
-          id: hashToken(token),
-          purpose: input.purpose,
-          subject: input.subject,
-          session_id: input.sessionId ?? null,
-          recipient: input.recipient,
-          code_hash: hash(code),
-          attempts: 0,
-          sends: 1,
-          created_at: toDbTime(now),
-          expires_at: later(now, settings.ttlSeconds),
-          resend_available_at: later(now, settings.resendSeconds),
-          consumed_at: null,
-        })
-        .execute();
+      await codes.useUpOpen(input.purpose, input.subject, now);
+      await codes.add({
+        id: hashToken(token),
+        purpose: input.purpose,
+        subject: input.subject,
+        session_id: input.sessionId ?? null,
+        recipient: input.recipient,
+        code_hash: hash(code),
+        attempts: 0,
+        sends: 1,
+        created_at: toDbTime(now),
+        expires_at: toDbTime(later(now, settings.ttlSeconds)),
+        resend_available_at: toDbTime(later(now, settings.resendSeconds)),
+        consumed_at: null,
+      });
       return { token, code, resendAfterSeconds: settings.resendSeconds };
     },
 
@@ -184,27 +140,14 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      * The challenge a token names (and, when given, the browser session it was issued to), used up or not:
      * `check` then tells a used one from a blocked person.
      */
-    async findByToken(token: string, sessionId?: string) {
-      let query = db.selectFrom('one_time_codes').selectAll().where('id', '=', hashToken(token));
-      if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
-      return query.executeTakeFirst();
-    },
+    findByToken: (token: string, sessionId?: string) => codes.find(hashToken(token), sessionId),
 
     /** The newest open challenge of a person for a purpose. */
-    async findLatest(purpose: Purpose, subject: string) {
-      return db
-        .selectFrom('one_time_codes')
-        .selectAll()
-        .where('purpose', '=', purpose)
-        .where('subject', '=', subject)
-        .where('consumed_at', 'is', null)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
-    },
+    findLatest: (purpose: Purpose, subject: string) => codes.newestOpen(purpose, subject),
 
     /** Checks an answer to the challenge `id` (the login step's token names it); a right one uses it up. */
     async check(id: string, code: string, now: Date = clock()): Promise<CheckResult> {
-      const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await codes.find(id);
       if (!row) return { outcome: 'expired' };
       // Blocked first: an answer racing the one that blocked (and used up the challenge) is told so.
       const blocked = await this.blockedFor(row.purpose as Purpose, row.subject, now);
@@ -231,7 +174,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      * makes, asked first so that the SMS is paid for only when it can go.
      */
     async resendable(id: string, now: Date = clock()): Promise<{ outcome: 'ready'; recipient: string } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
-      const row = await db.selectFrom('one_time_codes').selectAll().where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+      const row = await codes.findOpen(id);
       if (!row) return { outcome: 'expired' };
       if (await this.isBlocked(row.purpose as Purpose, row.subject, now)) return { outcome: 'blocked' };
       if (row.resend_available_at > toDbTime(now)) {
@@ -255,13 +198,7 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
      * the cooldown of the newest; 0 when they may.
      */
     async reissueWait(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
-      const newest = await db
-        .selectFrom('one_time_codes')
-        .select('resend_available_at')
-        .where('purpose', '=', purpose)
-        .where('subject', '=', subject)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
+      const newest = await codes.newest(purpose, subject);
       return newest && newest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(newest.resend_available_at) - now.getTime()) / 1000) : 0;
     },
 
@@ -274,23 +211,8 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       input: { purpose: Purpose; subject: string; recipient: string },
       now: Date = clock(),
     ): Promise<{ outcome: 'sent'; code: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number }> {
-      const newest = await db
-        .selectFrom('one_time_codes')
-        .select(['id', 'consumed_at'])
-        .where('purpose', '=', input.purpose)
-        .where('subject', '=', input.subject)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
-      if (newest) {
-        const claimed = await db
-          .updateTable('one_time_codes')
-          .set({ resend_available_at: later(now, settings.resendSeconds) })
-          .where('id', '=', newest.id)
-          .where('consumed_at', 'is not', null)
-          .where('resend_available_at', '<=', toDbTime(now))
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
-      }
+      const newest = await codes.newest(input.purpose, input.subject);
+      if (newest && !(await codes.claimReissue(newest.id, later(now, settings.resendSeconds), now))) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
       const { code, resendAfterSeconds } = await this.issue(input, now);
       return { outcome: 'sent', code, resendAfterSeconds };
     },
@@ -304,20 +226,8 @@ export function oneTimeCodes(db: Kysely<Database>, settings: OneTimeCodeSettings
       if (ready.outcome !== 'ready') return ready;
       const code = newCode();
       // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
-      const sent = await db
-        .updateTable('one_time_codes')
-        .set({
-          code_hash: hash(code),
-          sends: sql<number>`sends + 1`,
-          expires_at: later(now, settings.ttlSeconds),
-          resend_available_at: later(now, settings.resendSeconds),
-        })
-        .where('id', '=', id)
-        .where('consumed_at', 'is', null)
-        .where('sends', '<', settings.maxSends)
-        .where('resend_available_at', '<=', toDbTime(now))
-        .executeTakeFirst();
-      if (Number(sent.numUpdatedRows) !== 1) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
+      const sent = await codes.replaceCode(id, { codeHash: hash(code), expiresAt: later(now, settings.ttlSeconds), resendAt: later(now, settings.resendSeconds) }, settings.maxSends, now);
+      if (!sent) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
       return { outcome: 'sent', code, recipient: ready.recipient, resendAfterSeconds: settings.resendSeconds };
     },
   };

@@ -47,7 +47,8 @@ class SealSigner extends P12Signer {
       digestAlgorithm: forge.pki.oids.sha256,
       authenticatedAttributes: [
         { type: forge.pki.oids.contentType, value: forge.pki.oids.data },
-        // forge types the value as a string, and writes a Date as the UTCTime it stands for.
+        // forge types the value as a string, and writes a Date as the UTCTime it stands for. The fallback only
+        // satisfies signpdf's Signer, whose time is optional: `seal` always passes the server's.
         { type: forge.pki.oids.signingTime, value: (signingTime ?? new Date()) as unknown as string },
         { type: forge.pki.oids.messageDigest },
       ],
@@ -58,10 +59,10 @@ class SealSigner extends P12Signer {
 }
 
 /** Seals PDFs; the certificate is read (or, on the embedded defaults, made) on the first seal. */
-export function pdfSeal(settings: SealSettings) {
+export function pdfSeal(settings: SealSettings, clock: () => Date) {
   let credentials: Promise<SealCredentials & { signer: SealSigner }> | undefined;
   const ready = () => {
-    credentials ??= loadSealCredentials(settings).then((loaded) => ({ ...loaded, signer: new SealSigner(loaded.p12, loaded.passphrase) })).catch((error: unknown) => {
+    credentials ??= loadSealCredentials(settings, clock()).then((loaded) => ({ ...loaded, signer: new SealSigner(loaded.p12, loaded.passphrase) })).catch((error: unknown) => {
       // A failure is not kept: the next seal tries again (a file being replaced, a disk briefly full).
       credentials = undefined;
       throw error;

@@ -20,7 +20,7 @@ export interface CachedProbe {
 /** `onChange` hears each change of the answer (the first one included), so the log says it once per change. */
 export function cachedProbe(
   probe: () => Promise<boolean>,
-  { ttlMs, now = () => new Date(), onChange }: { ttlMs: number; now?: () => Date; onChange?: (reachable: boolean) => void },
+  { ttlMs, now, onChange }: { ttlMs: number; now: () => Date; onChange?: (reachable: boolean) => void },
 ): CachedProbe {
   let last: { reachable: boolean; at: Date } | undefined;
   let running: Promise<void> | undefined;

@@ -10,6 +10,7 @@ import { auditLogRepository, type AuditEntry, type AuditLogRepository, type Audi
 import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
 import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
 import type { ContractRepository } from '../repositories/contractRepository';
+import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
 import { reviewNotice } from './messaging/texts';
@@ -36,6 +37,12 @@ export interface ReviewDependencies {
 
 export class ReviewError extends Error {}
 
+/** A missing application, or one that kept changing, told to the reviewer. */
+const REVIEW_REFUSALS = (id: string): ChangeRefusals => ({
+  missing: () => new ReviewError(`No application ${id}`),
+  changed: () => new ReviewError(`Application ${id} changed meanwhile: try again`),
+});
+
 export interface ApplicationSummary {
   id: string;
   status: string;
@@ -54,9 +61,8 @@ export interface ApplicationSummary {
 }
 
 /** Every application, newest first: status, path, risk, where it stands and how old it is. */
-export async function listApplications(deps: Pick<ReviewDependencies, 'db' | 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
-  const rows = await deps.db.selectFrom('onboarding_applications').select('id').orderBy('created_at', 'desc').execute();
-  const applications = (await Promise.all(rows.map((row) => deps.applications.find(row.id)))).filter((application): application is Application => application !== undefined);
+export async function listApplications(deps: Pick<ReviewDependencies, 'applications' | 'signInUsers'>, now: Date): Promise<ApplicationSummary[]> {
+  const applications = await deps.applications.list();
   const perDocument = new Map<string, number>();
   for (const application of applications) perDocument.set(application.idDocument, (perDocument.get(application.idDocument) ?? 0) + 1);
   const holders = await deps.signInUsers.holds.holdersOf([...perDocument.keys()].filter((document) => perDocument.get(document)! > 1));
@@ -207,9 +213,7 @@ async function recordDecision(
 }
 
 async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<DecisionOutcome> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const application = await deps.applications.find(id);
-    if (!application) throw new ReviewError(`No application ${id}`);
+  return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     if (application.status === 'approved' || application.status === 'rejected') {
       // The same decision again finishes what the first run left; the other one is refused.
       if (application.status !== decision) throw new ReviewError(`Application ${id} was ${application.status} already: it cannot be ${decision}`);
@@ -234,20 +238,19 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
     const saved = await recordDecision(deps, ready, { status: decision }, [audit], decision, now);
     // Another save came first (another reviewer's decision, or the applicant's): look again.
-    if (!saved) continue;
+    if (!saved) return undefined;
     return { application: saved, already: false, finished: await finishEffects(deps, saved, now) };
-  }
-  throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+  });
 }
 
 /**
  * Approves an application: the customer can sign in from now on, and is told so. Approving it again finishes
  * what an interrupted run left pending (and says so); approving a rejected one is refused.
  */
-export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now = new Date()) => decide(deps, id, 'approved', reviewer, now);
+export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now: Date) => decide(deps, id, 'approved', reviewer, now);
 
 /** Rejects an application with the reason the bank records (the customer is told without it). */
-export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now = new Date()): Promise<DecisionOutcome> {
+export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now: Date): Promise<DecisionOutcome> {
   if (!reason.trim()) throw new ReviewError('A rejection needs a reason');
   return decide(deps, id, 'rejected', reviewer, now, reason.trim());
 }
@@ -299,12 +302,10 @@ async function claimOrRefuse(deps: ReviewDependencies, application: Application,
  * the audit trail); rejecting a signed one rejects the application, as the contract was signed by someone the
  * bank could not identify, and the applicant is told as any rejected applicant is.
  */
-export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now = new Date(), reason?: string): Promise<Application> {
+export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now: Date, reason?: string): Promise<Application> {
   const why = reason?.trim();
   if (decision === 'reject' && !why) throw new ReviewError('Rejecting an identity needs a reason');
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const application = await deps.applications.find(id);
-    if (!application) throw new ReviewError(`No application ${id}`);
+  return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     const check = identityCheckOf(application);
     if (check?.status !== 'needs-review') {
       throw new ReviewError(`The identity check of application ${id} is ${check?.status ?? 'not started'}: only one waiting for review (needs-review) can be decided`);
@@ -334,9 +335,8 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
     // A verified identity takes its ID document first: refused (nothing recorded) when another verified one holds it.
     if (decision === 'approve') await claimOrRefuse(deps, application, now);
     const saved = await recordDecision(deps, application, change, audits, rejectsApplication ? 'rejected' : undefined, now);
-    if (!saved) continue;
+    if (!saved) return undefined;
     if (rejectsApplication) await finishEffects(deps, saved, now);
     return decision === 'approve' ? deps.signInUsers.ensureUser(saved, now) : saved;
-  }
-  throw new ReviewError(`Application ${id} changed meanwhile: try again`);
+  });
 }

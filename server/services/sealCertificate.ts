@@ -77,7 +77,7 @@ export async function makeSandboxSeal(passphrase: string, now: Date): Promise<Bu
  * linked into place only if no seal is there yet, and read back, so two servers starting at once on the same
  * DATA_DIR both end up with the one seal that won.
  */
-export async function loadSealCredentials(settings: SealSettings, now: Date = new Date()): Promise<SealCredentials> {
+export async function loadSealCredentials(settings: SealSettings, now: Date): Promise<SealCredentials> {
   if (settings.p12File) return open(readFileSync(settings.p12File), settings.passphrase ?? '', 'SEAL_P12_FILE');
   const file = path.join(settings.dataDir, SANDBOX_SEAL_FILE);
   const passphrase = deriveKey(settings.secret, 'sandbox-seal').toString('base64');

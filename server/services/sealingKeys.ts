@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, createPrivateKey, generateKeyPair, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db';
 import { toDbTime } from '../db/values';
+import type { SealingKeyRepository } from '../repositories/sealingKeyRepository';
 
 const generate = promisify(generateKeyPair);
 
@@ -19,7 +18,7 @@ export interface SealingKeySettings {
  * The RSA keys the browser seals recovery data with (`GET credentials-management/getKey`): rotated,
  * the private halves kept server-side only, sealed at rest.
  */
-export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) {
+export function sealingKeys(keys: SealingKeyRepository, settings: SealingKeySettings) {
   const cache = new Map<string, KeyObject>();
 
   const sealPrivate = (pem: string) => {
@@ -46,16 +45,7 @@ export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) 
     const keyId = randomUUID();
     const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
     const expiresAt = toDbTime(new Date(now.getTime() + (settings.rotateSeconds + settings.graceSeconds) * 1000));
-    await db
-      .insertInto('sealing_keys')
-      .values({
-        key_id: keyId,
-        public_key: spki,
-        private_key_sealed: sealPrivate(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
-        created_at: toDbTime(now),
-        expires_at: expiresAt,
-      })
-      .execute();
+    await keys.add({ keyId, publicKey: spki, privateKeySealed: sealPrivate(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()), expiresAt }, now);
     cache.set(keyId, privateKey);
     return { keyId, publicKey: spki, expiresAt };
   };
@@ -66,15 +56,11 @@ export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) 
 
   return {
     /** The key browsers should use now: made on first use and whenever the current one is due for rotation. */
-    async current(now: Date = new Date()): Promise<{ keyId: string; publicKey: string }> {
-      const rotateBefore = toDbTime(new Date(now.getTime() + settings.graceSeconds * 1000));
-      const live = await db
-        .selectFrom('sealing_keys')
-        .select(['key_id', 'public_key'])
-        .where('expires_at', '>', rotateBefore)
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
-      if (live) return { keyId: live.key_id, publicKey: live.public_key };
+    async current(now: Date): Promise<{ keyId: string; publicKey: string }> {
+      const rotateAt = new Date(now.getTime() + settings.graceSeconds * 1000);
+      const rotateBefore = toDbTime(rotateAt);
+      const live = await keys.newestValidAfter(rotateAt);
+      if (live) return live;
       if (made && made.expiresAt > rotateBefore) return { keyId: made.keyId, publicKey: made.publicKey };
       making ??= make(now)
         .then((key) => (made = key))
@@ -84,17 +70,12 @@ export function sealingKeys(db: Kysely<Database>, settings: SealingKeySettings) 
     },
 
     /** The private key for a key id, while it is still valid. */
-    async privateKey(keyId: string, now: Date = new Date()): Promise<KeyObject | undefined> {
-      const row = await db
-        .selectFrom('sealing_keys')
-        .select(['private_key_sealed'])
-        .where('key_id', '=', keyId)
-        .where('expires_at', '>', toDbTime(now))
-        .executeTakeFirst();
-      if (!row) return undefined;
+    async privateKey(keyId: string, now: Date): Promise<KeyObject | undefined> {
+      const sealed = await keys.sealedPrivateKey(keyId, now);
+      if (sealed === undefined) return undefined;
       let key = cache.get(keyId);
       if (!key) {
-        key = openPrivate(row.private_key_sealed);
+        key = openPrivate(sealed);
         cache.set(keyId, key);
       }
       return key;

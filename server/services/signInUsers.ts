@@ -6,8 +6,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
-import { toDbTime } from '../db/values';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
+import { idDocumentHoldRepository } from '../repositories/idDocumentHoldRepository';
+import { pendingPasswordRepository, type PendingPasswordRepository } from '../repositories/pendingPasswordRepository';
 import { IdentityError, type IdentityService } from './identity';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 
@@ -22,60 +23,22 @@ export class IdDocumentHeldError extends Error {
   }
 }
 
-/** Which application holds an ID document (the table's key on the document makes it one at most). */
-export function idDocumentHolds(db: Kysely<Database>) {
-  return {
-    /** Claims the document for the application in one statement; answers the application that holds it afterwards. */
-    async claim(idDocument: string, applicationId: string, now: Date): Promise<string> {
-      await db
-        .insertInto('id_document_holds')
-        .values({ id_document: idDocument, application_id: applicationId, held_at: toDbTime(now) })
-        .onConflict((conflict) => conflict.doNothing())
-        .execute();
-      const holder = await db.selectFrom('id_document_holds').select('application_id').where('id_document', '=', idDocument).executeTakeFirst();
-      // An application's document never changes, so its own row is always for this document.
-      if (!holder) throw new Error(`Application ${applicationId} holds another ID document`);
-      return holder.application_id;
-    },
-
-    async holderOf(idDocument: string): Promise<string | undefined> {
-      return (await db.selectFrom('id_document_holds').select('application_id').where('id_document', '=', idDocument).executeTakeFirst())?.application_id;
-    },
-
-    /** The documents held among these, each with its holder. */
-    async holdersOf(idDocuments: string[]): Promise<Map<string, string>> {
-      if (idDocuments.length === 0) return new Map();
-      const rows = await db.selectFrom('id_document_holds').select(['id_document', 'application_id']).where('id_document', 'in', idDocuments).execute();
-      return new Map(rows.map((row) => [row.id_document, row.application_id]));
-    },
-
-    async release(applicationId: string): Promise<void> {
-      await db.deleteFrom('id_document_holds').where('application_id', '=', applicationId).execute();
-    },
-  };
-}
-
 /** The chosen password, sealed with AES-256-GCM under a server key and bound to its application, until the user is made. */
-export function pendingPasswords(db: Kysely<Database>, key: Buffer) {
+export function pendingPasswords(stored: PendingPasswordRepository, key: Buffer) {
   return {
     async keep(applicationId: string, password: string, now: Date): Promise<void> {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(applicationId, 'utf8'));
       const data = Buffer.concat([cipher.update(password, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      const sealed = `${iv.toString('base64')}.${data.toString('base64')}`;
-      await db
-        .insertInto('pending_passwords')
-        .values({ application_id: applicationId, sealed, created_at: toDbTime(now) })
-        .onConflict((conflict) => conflict.column('application_id').doUpdateSet({ sealed, created_at: toDbTime(now) }))
-        .execute();
+      await stored.keep(applicationId, `${iv.toString('base64')}.${data.toString('base64')}`, now);
     },
 
     /**
-     * Takes the password out (one delete: of two callers at once, one gets it) and hands it to `withPassword`; put back as it
+     * Takes the password out (of two callers at once, one gets it) and hands it to `withPassword`; put back as it
      * was if that fails, for a later try. Undefined when there is none (not chosen yet, or being used).
      */
     async spend<T>(applicationId: string, withPassword: (password: string) => Promise<T>): Promise<T | undefined> {
-      const row = await db.deleteFrom('pending_passwords').where('application_id', '=', applicationId).returning(['sealed', 'created_at']).executeTakeFirst();
+      const row = await stored.take(applicationId);
       if (!row) return undefined;
       const [iv, data] = row.sealed.split('.').map((part) => Buffer.from(part, 'base64'));
       const decipher = createDecipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(applicationId, 'utf8'));
@@ -84,19 +47,14 @@ export function pendingPasswords(db: Kysely<Database>, key: Buffer) {
       try {
         return await withPassword(password);
       } catch (error) {
-        // A password chosen meanwhile is newer: it stays.
-        await db.insertInto('pending_passwords').values({ application_id: applicationId, ...row }).onConflict((conflict) => conflict.column('application_id').doNothing()).execute();
+        await stored.putBack(applicationId, row);
         throw error;
       }
     },
 
-    async remove(applicationId: string): Promise<void> {
-      await db.deleteFrom('pending_passwords').where('application_id', '=', applicationId).execute();
-    },
+    remove: (applicationId: string): Promise<void> => stored.remove(applicationId),
   };
 }
-
-export type IdDocumentHolds = ReturnType<typeof idDocumentHolds>;
 
 export interface SignInUserDependencies {
   db: Kysely<Database>;
@@ -107,8 +65,8 @@ export interface SignInUserDependencies {
 }
 
 export function signInUsers(deps: SignInUserDependencies) {
-  const holds = idDocumentHolds(deps.db);
-  const passwords = pendingPasswords(deps.db, deps.passwordKey);
+  const holds = idDocumentHoldRepository(deps.db);
+  const passwords = pendingPasswords(pendingPasswordRepository(deps.db), deps.passwordKey);
 
   /**
    * Makes the application's sign-in user when it holds its ID document and has chosen a password: the document as
@@ -135,6 +93,8 @@ export function signInUsers(deps: SignInUserDependencies) {
       return sub;
     });
     if (made === undefined) return application;
+    // Until it is recorded, not three times as other changes (applicationChanges.ts): the user exists now, and only
+    // this save ties it to the application.
     for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
       const saved = await deps.applications.save(current, { answers: { ...current.answers, identityUserSub: made } }, now);
       if (saved) return saved;

@@ -94,10 +94,10 @@ describeEachDialect('password recovery', (dialect) => {
       expect(mistaken.status).toBe(401);
       expect(await mistaken.json()).toMatchObject({ code: 'CODE_INVALID', attemptsLeft: 4 });
 
-      await server.app.loginSessions.create({ idHash: 'open-session', userSub: (await server.app.identity.getUser(ana.username))!.sub, username: ana.username, expiresAt: new Date(Date.now() + 3600_000) });
+      await server.app.loginSessions.create({ idHash: 'open-session', userSub: (await server.app.identity.getUser(ana.username))!.sub, username: ana.username, expiresAt: new Date(Date.now() + 3600_000) }, server.app.clock());
       const done = await reset(await sealed({ userId: ana.username, code, newPassword: 'Nueva-Clave-2026' }));
       expect(done.status).toBe(200);
-      expect(await server.app.loginSessions.findLive('open-session', 300)).toBeUndefined();
+      expect(await server.app.loginSessions.findLive('open-session', 300, server.app.clock())).toBeUndefined();
 
       await expect(signIn(server.base, ana.username, ana.password)).rejects.toMatchObject({ code: 'NotAuthorizedException' });
       await expect(signIn(server.base, ana.username, 'Nueva-Clave-2026')).resolves.toEqual(expect.any(String));

@@ -250,7 +250,7 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     // photos were frozen) is what the verifier still refuses to look at.
     const replaced = await uploadPhoto(manual, who, 'selfie', 'second.jpg', await selfiePhoto('jpeg', { seed: 5 }), 'image/jpeg');
     expect(replaced.body).toMatchObject({ code: 'EVIDENCE_FROZEN' });
-    await manual.app.onboardingDocuments.save(who.id, { kind: 'selfie', key: replaced.key, size: 1, etag: '"0"' });
+    await manual.app.onboardingDocuments.save(who.id, { kind: 'selfie', key: replaced.key, size: 1, etag: '"0"' }, manual.app.clock());
     await manual.app.identityCheck.verifier.start(who.id, photos);
     expect(await call(manual, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'images-missing' } });
     expect((await call(manual, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'check-identity' });

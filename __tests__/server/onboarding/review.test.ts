@@ -75,15 +75,15 @@ describeEachDialect('onboarding: the review', (dialect) => {
   it('approving lets the customer log in, e-mails them in their language, and is audited once', async () => {
     const application = await signed('00000030R', 'en');
     await expect(signIn(server.base, '00000030R', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });
-    await approveApplication(deps, application.id, 'marta');
+    await approveApplication(deps, application.id, 'marta', new Date());
     await expect(signIn(server.base, '00000030R', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
     expect(await lastEmail(application.email)).toContain('your Divilo account is ready');
     // Again: nothing is pending, so it says so and changes nothing.
-    await expect(approveApplication(deps, application.id, 'marta')).resolves.toMatchObject({ already: true, finished: [] });
+    await expect(approveApplication(deps, application.id, 'marta', new Date())).resolves.toMatchObject({ already: true, finished: [] });
     const lines: string[] = [];
     await admin(lines).parseAsync(['node', 'admin', 'approve', application.id]);
     expect(lines).toEqual([`Application ${application.id} was approved already; nothing pending.`]);
-    await expect(rejectApplication(deps, application.id, 'Second thoughts', 'marta')).rejects.toThrow(`Application ${application.id} was approved already: it cannot be rejected`);
+    await expect(rejectApplication(deps, application.id, 'Second thoughts', 'marta', new Date())).rejects.toThrow(`Application ${application.id} was approved already: it cannot be rejected`);
     expect(await noticesTo(application.email)).toBe(1);
     const audit = await server.app.auditLog.listBySubject(`application:${application.id}`);
     expect(audit.filter((entry) => entry.action === 'onboarding.review_approved')).toEqual([expect.objectContaining({ actor: 'reviewer:marta' })]);
@@ -136,7 +136,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     };
     const first = await signed('00000044M');
     const [a, b] = [counted(), counted()];
-    const both = await Promise.allSettled([approveApplication({ ...deps, ...a.with_ }, first.id, 'marta'), approveApplication({ ...deps, ...b.with_ }, first.id, 'pablo')]);
+    const both = await Promise.allSettled([approveApplication({ ...deps, ...a.with_ }, first.id, 'marta', new Date()), approveApplication({ ...deps, ...b.with_ }, first.id, 'pablo', new Date())]);
     expect(both.filter((result) => result.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
     for (const result of both) if (result.status === 'rejected') expect(String(result.reason)).toContain('another run is carrying out');
     expect(a.counts().updates + b.counts().updates).toBe(1);
@@ -146,9 +146,9 @@ describeEachDialect('onboarding: the review', (dialect) => {
 
     const second = await signed('00000045Y');
     const down = flakyPool();
-    await expect(approveApplication({ ...deps, identity: down.identity }, second.id, 'marta')).rejects.toThrow('effects pending');
+    await expect(approveApplication({ ...deps, identity: down.identity }, second.id, 'marta', new Date())).rejects.toThrow('effects pending');
     const [c, d] = [counted(), counted()];
-    await Promise.allSettled([approveApplication({ ...deps, ...c.with_ }, second.id, 'marta'), approveApplication({ ...deps, ...d.with_ }, second.id, 'pablo')]);
+    await Promise.allSettled([approveApplication({ ...deps, ...c.with_ }, second.id, 'marta', new Date()), approveApplication({ ...deps, ...d.with_ }, second.id, 'pablo', new Date())]);
     expect(c.counts().updates + d.counts().updates).toBe(1);
     expect(c.counts().sent + d.counts().sent).toBe(1);
     expect(await noticesTo(second.email)).toBe(1);
@@ -182,13 +182,13 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(await noticesTo(application.email)).toBe(1);
     expect(await lastEmail(application.email)).toContain('cannot open your Divilo account');
     expect(await server.app.identity.getUser('00000046F')).toBeUndefined();
-    await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} was rejected already: it cannot be approved`);
+    await expect(approveApplication(deps, application.id, 'marta', new Date())).rejects.toThrow(`Application ${application.id} was rejected already: it cannot be approved`);
   });
 
   it('rejecting needs a reason, records it, tells the applicant without it, and removes the sign-in user', async () => {
     const application = await signed('00000031W');
-    await expect(rejectApplication(deps, application.id, '  ', 'marta')).rejects.toThrow('needs a reason');
-    await rejectApplication(deps, application.id, 'Documents do not match', 'marta');
+    await expect(rejectApplication(deps, application.id, '  ', 'marta', new Date())).rejects.toThrow('needs a reason');
+    await rejectApplication(deps, application.id, 'Documents do not match', 'marta', new Date());
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
     const notice = await lastEmail(application.email);
     expect(notice).toContain('no podemos abrir tu cuenta');
@@ -203,7 +203,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
   it('rejecting releases the ID document: the sign-in user is removed, and a new sign-up with that ID goes on to its own password', async () => {
     const squatted = await signed('00000070R');
     expect(await server.app.identity.getUser('00000070R')).toMatchObject({ sub: squatted.answers.identityUserSub });
-    await rejectApplication(deps, squatted.id, 'The document is not the applicant\'s', 'marta');
+    await rejectApplication(deps, squatted.id, 'The document is not the applicant\'s', 'marta', new Date());
     expect(await server.app.identity.getUser('00000070R')).toBeUndefined();
     expect((await server.app.auditLog.listBySubject(`application:${squatted.id}`)).map((entry) => entry.action)).toEqual(expect.arrayContaining(['onboarding.review_rejected', 'onboarding.sign_in_user_removed']));
 
@@ -216,9 +216,9 @@ describeEachDialect('onboarding: the review', (dialect) => {
 
   it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
     const early = await server.app.applications.create({ email: `early-${dialect}@example.com`, idDocument: '00000032A', answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
-    await expect(approveApplication(deps, early.id, 'marta')).rejects.toThrow('only a signed application');
+    await expect(approveApplication(deps, early.id, 'marta', new Date())).rejects.toThrow('only a signed application');
     const { id: unsigned } = await readyToSign(server, '00000034M');
-    await expect(approveApplication(deps, unsigned, 'marta')).rejects.toThrow('is in-progress: only a signed application (pending-review) can be approved');
+    await expect(approveApplication(deps, unsigned, 'marta', new Date())).rejects.toThrow('is in-progress: only a signed application (pending-review) can be approved');
     expect((await server.app.applications.find(unsigned))!.status).toBe('in-progress');
     const rows = await listApplications(deps, new Date());
     expect(rows.find((row) => row.id === early.id)).toMatchObject({ status: 'in-progress', path: '-', step: 'personal-info', ageDays: 0 });
@@ -250,7 +250,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
 
   it('refuses to approve a signed application until a reviewer approved its identity; then approves it', async () => {
     const application = await signed('00000036Q', 'es', 'needs-review');
-    await expect(approveApplication(deps, application.id, 'marta')).rejects.toThrow(`Application ${application.id} cannot be approved: its identity check is needs-review`);
+    await expect(approveApplication(deps, application.id, 'marta', new Date())).rejects.toThrow(`Application ${application.id} cannot be approved: its identity check is needs-review`);
     expect((await server.app.applications.find(application.id))!.status).toBe('pending-review');
 
     const lines: string[] = [];
@@ -262,7 +262,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(JSON.stringify(await view.json())).not.toContain('Lucía Gómez');
     await expect(decideIdentity(deps, application.id, 'reject', 'marta', new Date(), 'late')).rejects.toThrow('is approved: only one waiting for review (needs-review) can be decided');
 
-    await approveApplication(deps, application.id, 'marta');
+    await approveApplication(deps, application.id, 'marta', new Date());
     expect((await identityAudit(application.id)).map((entry) => [entry.actor, entry.action])).toEqual([
       ['reviewer:Lucía Gómez', 'onboarding.identity_check_approved'],
       ['reviewer:marta', 'onboarding.review_approved'],
@@ -305,7 +305,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
 
   it('two reviewers deciding one identity at once: one decision is recorded, the other is refused', async () => {
     const application = await signed('00000039L', 'es', 'needs-review');
-    const results = await Promise.allSettled([decideIdentity(deps, application.id, 'approve', 'marta'), decideIdentity(deps, application.id, 'reject', 'pablo', new Date(), 'blurred')]);
+    const results = await Promise.allSettled([decideIdentity(deps, application.id, 'approve', 'marta', new Date()), decideIdentity(deps, application.id, 'reject', 'pablo', new Date(), 'blurred')]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((await identityAudit(application.id)).filter((entry) => entry.action.startsWith('onboarding.identity_check'))).toHaveLength(1);
   });
@@ -324,7 +324,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     // Neither has a sign-in user before its identity is verified.
     expect(await server.app.identity.getUser('00000071W')).toBeUndefined();
 
-    const results = await Promise.allSettled([decideIdentity(deps, first, 'approve', 'marta'), decideIdentity(deps, second, 'approve', 'pablo')]);
+    const results = await Promise.allSettled([decideIdentity(deps, first, 'approve', 'marta', new Date()), decideIdentity(deps, second, 'approve', 'pablo', new Date())]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const winner = results[0].status === 'fulfilled' ? first : second;
     const loser = winner === first ? second : first;
@@ -335,9 +335,9 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(await shared()).toEqual({ [winner]: 'holds', [loser]: 'held-by-other' });
     // The sign-in user is the winner's, and the loser's sealed password never became one.
     expect((await server.app.identity.getUser('00000071W'))?.sub).toBe((await server.app.applications.find(winner))!.answers.identityUserSub);
-    await expect(decideIdentity(deps, loser, 'approve', 'marta')).rejects.toThrow(`held by application ${winner}`);
+    await expect(decideIdentity(deps, loser, 'approve', 'marta', new Date())).rejects.toThrow(`held by application ${winner}`);
 
-    await approveApplication(deps, winner, 'marta');
+    await approveApplication(deps, winner, 'marta', new Date());
     await expect(signIn(server.base, '00000071W', 'Clave-Divilo-2026')).resolves.toEqual(expect.any(String));
     await decideIdentity(deps, loser, 'reject', 'marta', new Date(), 'The ID document is another customer\'s');
     expect((await server.app.applications.find(loser))!.status).toBe('rejected');
@@ -361,7 +361,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await server.app.identityCheck.recordIdentityResult(late, { status: 'approved', provider: 'webhook' });
     expect((await server.app.applications.find(late))!.answers.identityCheck).toMatchObject({ status: 'needs-review', flags: ['id-document-held'] });
     expect((await identityAudit(late)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_needs_review']);
-    await expect(decideIdentity(deps, late, 'approve', 'marta')).rejects.toThrow(`ID document 00000072A is held by application ${holder}`);
+    await expect(decideIdentity(deps, late, 'approve', 'marta', new Date())).rejects.toThrow(`ID document 00000072A is held by application ${holder}`);
     // The user is the holder's, waiting for approval as before.
     expect((await server.app.identity.getUser('00000072A'))?.sub).toBe((await server.app.applications.find(holder))!.answers.identityUserSub);
     await expect(signIn(server.base, '00000072A', 'Clave-Divilo-2026')).rejects.toMatchObject({ message: expect.stringContaining('ERR-2809') });

@@ -1,5 +1,6 @@
 // What `npm run admin` works with, over a test server, for the suites that review applications.
 import { documentsWithLinks } from '../../../scripts/admin';
+import { outboxRepository } from '../../../server/repositories/outboxRepository';
 import { outboxSender } from '../../../server/services/messaging/outboxSender';
 import type { ReviewDependencies } from '../../../server/services/reviews';
 import { loadServerSecret } from '../../../server/services/serverSecret';
@@ -19,7 +20,7 @@ export function reviewDependenciesOf(server: Server, { links = false }: { links?
     identity: server.app.identity,
     signInUsers: server.app.signInUsers,
     auditLog: server.app.auditLog,
-    messages: outboxSender(server.app.db, server.app.log),
+    messages: outboxSender(outboxRepository(server.app.db), server.app.clock, server.app.log),
     supportPhone: server.config.supportPhone,
     ...(links ? { documents: documentsWithLinks(server.app.db, server.config, loadServerSecret(server.config.dataDir, server.config.serverSecret)) } : {}),
   };

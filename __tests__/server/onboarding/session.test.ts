@@ -27,7 +27,7 @@ describeEachDialect('onboarding: the session ends', (dialect) => {
     });
     return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
   };
-  const nowSeconds = () => Math.floor(server.app.codes.now().getTime() / 1000);
+  const nowSeconds = () => Math.floor(server.app.clock().getTime() / 1000);
 
   /** A new applicant's application, opened through the e-mail code: its id and the token the code gave. */
   async function openApplication(): Promise<{ id: string; token: string }> {
@@ -92,7 +92,7 @@ describeEachDialect('onboarding: the session ends', (dialect) => {
     });
     const { token } = (await register.json()) as { token: string };
     const { applicationId: subject, sessionEndsAt } = await server.app.onboardingTokens.verify(token);
-    const registration = await server.app.applications.findRegistration(subject.replace(/^registration:/, ''), server.app.codes.now());
+    const registration = await server.app.applications.findRegistration(subject.replace(/^registration:/, ''), server.app.clock());
     expect(sessionEndsAt).toBe(Math.floor(Date.parse(registration!.expiresAt) / 1000));
   });
 
@@ -100,7 +100,7 @@ describeEachDialect('onboarding: the session ends', (dialect) => {
     const { id, token } = await openApplication();
     expect((await call('POST', 'storage-identity', token)).status).toBe(200);
     const application = (await server.app.applications.find(id))!;
-    await server.app.applications.save(application, { status }, server.app.codes.now());
+    await server.app.applications.save(application, { status }, server.app.clock());
 
     expect(await call('GET', 'application', token)).toEqual({ status: 200, body: { id, status } });
     const closed = { status: 409, body: expect.objectContaining({ code: 'APPLICATION_CLOSED', currentStep: 'welcome' }) };

@@ -121,7 +121,7 @@ describeEachDialect('onboarding: the freelancer steps', (dialect) => {
     const notChecked = await save('legalperson/freelance/tax', token, { selfEmployedTax: 'direct-simplified', model036: key });
     expect(fieldsOf(notChecked.body)).toEqual({ model036: 'validations.documentMissing' });
     expect(fieldsOf((await save('legalperson/freelance/tax', token, { selfEmployedTax: 'flat-rate', model036: '' })).body)).toEqual({ selfEmployedTax: 'validations.choice', model036: 'validations.required' });
-    await server.app.onboardingDocuments.save(id, { kind: 'model036', key, size: 1234, etag: '"e"' });
+    await server.app.onboardingDocuments.save(id, { kind: 'model036', key, size: 1234, etag: '"e"' }, server.app.clock());
     expect((await save('legalperson/freelance/tax', token, { selfEmployedTax: 'direct-simplified', model036: key })).body).toMatchObject({ next: 'tell-us-more-freelance', application: { answers: { model036: key } } });
     expect(fieldsOf((await save('legalperson/freelance/moreinfo', token, { ...MORE, website: 'ftp://x', countriesWhereOperate: ['ZZ'] })).body)).toEqual({
       website: 'validations.url',

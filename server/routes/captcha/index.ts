@@ -32,7 +32,7 @@ export async function captchaRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const result = await app.captcha.verify(request.query.response, { remoteIp: request.ip, action: undefined });
-      if (result.success) await app.captchaGate.grantPass(request.query.sessionId);
+      if (result.success) await app.captchaGate.grantPass(request.query.sessionId, app.clock());
       else request.log.info({ reason: result.reason }, 'captcha refused');
       return { success: result.success };
     },

@@ -42,7 +42,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      if (!(await app.captchaGate.consumePass(request.body.sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+      if (!(await app.captchaGate.consumePass(request.body.sessionId, app.clock()))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
       const username = canonicalIdDocument(request.body.userId);
       // The work (and its time) does not depend on whether the user exists: it happens after the answer.
       setImmediate(() => {
@@ -68,7 +68,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-store');
-      return app.sealingKeys.current();
+      return app.sealingKeys.current(app.clock());
     },
   );
 
@@ -86,7 +86,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
     async (request) => {
       let data: unknown;
       try {
-        data = await unseal(request.body.data, (keyId) => app.sealingKeys.privateKey(keyId));
+        data = await unseal(request.body.data, (keyId) => app.sealingKeys.privateKey(keyId, app.clock()));
       } catch (error) {
         if (error instanceof SealedDataError) throw new ApiError(400, error.code, 'The data cannot be read');
         throw error;
@@ -103,15 +103,15 @@ export async function credentialsRoutes(app: FastifyInstance) {
       // An unknown user, a user without a live code and a wrong code get the same answer, counter included.
       const result = await app.codes.checkLatest('recovery', username, data.code);
       if (result.outcome !== 'valid') {
-        await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id });
+        await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
       await app.identity.setPassword(username, data.newPassword, true);
       const user = await app.identity.getUser(username);
       // A new password ends every session the old one opened.
       await app.identity.globalSignOut(username);
-      if (user) await app.loginSessions.revokeAllForUser(user.sub);
-      await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.password_changed', subject: `user:${username}`, requestId: request.id });
+      if (user) await app.loginSessions.revokeAllForUser(user.sub, app.clock());
+      await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.password_changed', subject: `user:${username}`, requestId: request.id }, app.clock());
       return { response: 'OK' };
     },
   );
@@ -130,5 +130,5 @@ async function sendRecoveryCode(app: FastifyInstance, username: string, requeste
   const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'recovery-code' }, requester);
   const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
   await app.messages.send(ticket, { text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds) });
-  await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId: requester.requestId });
+  await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId: requester.requestId }, app.clock());
 }

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { listOutbox } from '../../services/messaging/outboxSender';
+import { outboxRepository } from '../../repositories/outboxRepository';
 import { escapeHtml, page } from '../html';
 
 /** Developer pages, registered only outside production: the outbox of SMS and e-mails "sent". */
 export async function devRoutes(app: FastifyInstance) {
+  const outbox = outboxRepository(app.db);
   app.get('/outbox.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
-    return listOutbox(app.db);
+    return outbox.listNewest();
   });
 
   app.get('/outbox', { schema: { hide: true } }, async (_request, reply) => {
-    const messages = await listOutbox(app.db);
+    const messages = await outbox.listNewest();
     const rows = messages
       .map(
         (message) =>

@@ -59,12 +59,12 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   app.get('/', { schema: { hide: true }, config: { personalData: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
-    const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds) : undefined;
+    const session = cookie ? await app.loginSessions.findLive(hashSessionId(cookie), idleSeconds, app.clock()) : undefined;
     if (!session) {
       clearSessionCookies(reply);
       return reply.redirect('/login', 303);
     }
-    await app.loginSessions.touch(session.idHash);
+    await app.loginSessions.touch(session.idHash, app.clock());
     // The name is a courtesy: without the identity service the page still shows the ID document.
     const user = await app.identity.getUser(session.username).catch((error: unknown) => {
       request.log.warn({ err: error }, 'the signed-in customer could not be looked up');
@@ -104,7 +104,7 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
 
   app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
-    if (cookie) await app.loginSessions.revoke(hashSessionId(cookie));
+    if (cookie) await app.loginSessions.revoke(hashSessionId(cookie), app.clock());
     clearSessionCookies(reply);
     // The login page, in the customer's language, says they have logged out.
     return reply.redirect(`/login?lang=${language(request)}&loggedOut=1`, 303);

@@ -1,6 +1,7 @@
 // The main page's idle countdown (PSD2: the session ends after minutes without activity; WCAG 2.2.1: the
 // customer is warned first and can continue). Plain JavaScript served from /app/session.js (the CSP allows
 // no inline script); the page gives the times in data attributes and the texts in its own markup.
+// It runs in the browser, so it counts on the browser's own clock (Date.now), not the server's app.clock.
 export const SESSION_SCRIPT = `(() => {
   const root = document.querySelector('[data-session-idle]');
   if (!root) return;

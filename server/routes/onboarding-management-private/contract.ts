@@ -63,7 +63,7 @@ export async function contractRoutes(app: FastifyInstance) {
   };
   const audit = (request: FastifyRequest, application: Application, action: string, details?: Record<string, unknown>) => {
     const actor = `application:${application.id}`;
-    return app.auditLog.append({ actor, action, subject: actor, requestId: request.id, details });
+    return app.auditLog.append({ actor, action, subject: actor, requestId: request.id, details }, app.clock());
   };
   const { charge: chargeSms, send: sendCode, resend } = smsCodes(app, 'contract');
 
@@ -169,7 +169,7 @@ export async function contractRoutes(app: FastifyInstance) {
     const phone = result.recipient;
     if (phone !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
 
-    const signedAt = app.codes.now();
+    const signedAt = app.clock();
     // Another save came first: signed meanwhile (its signature answers), or signed on the application as it is now.
     return onFreshApplication(
       app,
@@ -200,7 +200,7 @@ export async function contractRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const application = await applicationFor(request);
       checkContractTurn(application);
-      const pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.codes.now() });
+      const pdf = await renderContract(application, { template: app.contractTemplates[application.language], now: app.clock() });
       return reply
         .type('application/pdf')
         .header('content-disposition', `inline; filename="${FILE_NAMES[application.language]}"`)
@@ -242,7 +242,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (signed(application)) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'The contract is signed', { currentStep: 'welcome' });
       checkContractTurn(application);
       const language = application.language;
-      return { language, version: app.contractTemplates[language].version, blocks: contractContent(application, { template: app.contractTemplates[language], now: app.codes.now() }) };
+      return { language, version: app.contractTemplates[language].version, blocks: contractContent(application, { template: app.contractTemplates[language], now: app.clock() }) };
     },
   );
 
@@ -275,7 +275,7 @@ export async function contractRoutes(app: FastifyInstance) {
       if (application.answers.electronicIdentificationDate === undefined) {
         // The date of the first consent stays: asking again only sends a new code.
         let recorded = false;
-        const consentedAt = app.codes.now().toISOString();
+        const consentedAt = app.clock().toISOString();
         await saveFresh(app, application.id, (current) => {
           checkContractTurn(current);
           recorded = current.answers.electronicIdentificationDate === undefined;

@@ -85,7 +85,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
           throw invalid(IDENTITY_IMAGE_KINDS.map((field) => ({ field, id: 'validations.documentMissing' })));
         }
 
-        const now = app.codes.now();
+        const now = app.clock();
         const check: IdentityCheckState = { status: 'pending', provider: app.identityCheck.provider, startedAt: now.toISOString() };
         // The check and its photos' evidence in one transaction, on the version the photos were read at: a photo
         // reported meanwhile changed that version, and this start is worked out again.

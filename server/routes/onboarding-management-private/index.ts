@@ -10,6 +10,7 @@ import { contractRoutes } from './contract';
 import { passwordRoutes } from './password';
 import { phoneRoutes } from './phone';
 import { registrationRoutes } from './registration';
+import { onFreshApplication } from './saving';
 import { stepRoutes } from './steps';
 import { applicationClosed, applicationOf as applicationOfToken, isClosed, isRegistrationSubject, sessionOf } from './tokens';
 
@@ -89,13 +90,13 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         if (application && isClosed(application.status)) throw applicationClosed();
       }
       const renewed = await app.onboardingTokens.grant(subject, session.sessionEndsAt);
-      const expiresAt = Math.floor(app.codes.now().getTime() / 1000) + renewed.expiresIn;
+      const expiresAt = Math.floor(app.clock().getTime() / 1000) + renewed.expiresIn;
       // Cut by the session's end and no later than the token held: there is nothing left to renew.
       if (expiresAt >= session.sessionEndsAt && expiresAt <= session.expiresAt) {
         throw new ApiError(401, 'SESSION_ENDED', 'The onboarding session has ended: confirm the e-mail again');
       }
       const actor = isRegistrationSubject(subject) ? subject : `application:${subject}`;
-      await app.auditLog.append({ actor, action: 'onboarding.session_renewed', subject: actor, requestId: request.id });
+      await app.auditLog.append({ actor, action: 'onboarding.session_renewed', subject: actor, requestId: request.id }, app.clock());
       return renewed;
     },
   );
@@ -164,7 +165,7 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
       const applicationId = await applicationOf(request);
       const { kind, key } = request.body as { kind: DocumentKind; key: string };
       const audit = (action: string, details: Record<string, unknown>) =>
-        app.auditLog.append({ actor: `application:${applicationId}`, action, subject: `application:${applicationId}`, requestId: request.id, details });
+        app.auditLog.append({ actor: `application:${applicationId}`, action, subject: `application:${applicationId}`, requestId: request.id, details }, app.clock());
       const before = await app.applications.find(applicationId);
       if (!before) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
       const frozen = async () => {
@@ -185,24 +186,22 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
         }
         throw new ApiError(DOCUMENT_ERROR_STATUS[error.code], error.code, error.message, refusalDetails(error.code, app.documents.maxBytesOf(kind)));
       }
-      const now = new Date();
+      const now = app.clock();
       // Recorded on the application's version it was allowed on: an identity check or a signature saved
       // meanwhile (which freeze) makes this save fail and the rule be asked again.
-      let application = before;
-      for (let attempt = 0; ; attempt += 1) {
-        const current = application;
-        const recorded = await app.db.transaction().execute(async (trx) => {
-          const saved = await applicationRepository(trx).save(current, {}, app.codes.now());
-          if (saved) await onboardingDocumentRepository(trx).save(applicationId, { kind, ...checked }, now);
-          return saved;
-        });
-        if (recorded) break;
-        const fresh = await app.applications.find(applicationId);
-        if (!fresh) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
-        if (evidenceFrozen(fresh, kind)) throw await frozen();
-        if (attempt === 2) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
-        application = fresh;
-      }
+      await onFreshApplication(
+        app,
+        applicationId,
+        async (current) => {
+          if (evidenceFrozen(current, kind)) throw await frozen();
+          return app.db.transaction().execute(async (trx) => {
+            const saved = await applicationRepository(trx).save(current, {}, now);
+            if (saved) await onboardingDocumentRepository(trx).save(applicationId, { kind, ...checked }, now);
+            return saved;
+          });
+        },
+        before,
+      );
       await audit('onboarding.document_uploaded', { kind, size: checked.size });
       const replaced = kept.find((document) => document.kind === kind && document.key !== key);
       if (replaced && !kept.some((document) => document.kind !== kind && document.key === replaced.key)) {

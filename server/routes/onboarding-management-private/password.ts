@@ -44,7 +44,7 @@ export async function passwordRoutes(app: FastifyInstance) {
       const ours = existing !== undefined && existing.sub === application.answers.identityUserSub;
       // Any user of this ID but the one this application made is a customer's, or a verified applicant's.
       if (existing && !ours) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
-      const now = app.codes.now();
+      const now = app.clock();
       try {
         // Verified already (a password chosen again): the user has it at once; otherwise it waits, sealed.
         if (ours) await app.identity.setPassword(username, body.diviloPassword, true);
@@ -61,7 +61,7 @@ export async function passwordRoutes(app: FastifyInstance) {
       if (!stepped) throw new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again');
       const saved = ours ? stepped : await app.signInUsers.ensureUser(stepped, now);
       const actor = `application:${application.id}`;
-      await app.auditLog.append({ actor, action: 'onboarding.password_set', subject: actor, requestId: request.id });
+      await app.auditLog.append({ actor, action: 'onboarding.password_set', subject: actor, requestId: request.id }, app.clock());
       return { next: nextAfter('divilo-password', saved), application: applicationView(saved) };
     },
   );

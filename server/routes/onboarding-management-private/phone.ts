@@ -77,7 +77,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       const issued = await app.codes.issue({ purpose: 'phone', subject: application.id, recipient: phone });
       await sendCode(request, ticket, issued.code);
       const actor = `application:${application.id}`;
-      await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id });
+      await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id }, app.clock());
       return { next: nextAfter('contact-phone', saved), maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds, application: applicationView(saved) };
     },
   );
@@ -101,13 +101,13 @@ export async function phoneRoutes(app: FastifyInstance) {
       const actor = `application:${application.id}`;
       const result = await app.codes.checkLatest('phone', application.id, request.body.code.trim());
       if (result.outcome !== 'valid') {
-        await app.auditLog.append({ actor, action: `onboarding.phone_code_${result.outcome}`, subject: actor, requestId: request.id });
+        await app.auditLog.append({ actor, action: `onboarding.phone_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
       // The code confirms the number it was sent to, which must still be the one saved.
       if (result.recipient !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
       const saved = await saveFresh(app, application.id, (current) => ({ completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] }));
-      await app.auditLog.append({ actor, action: 'onboarding.phone_confirmed', subject: actor, requestId: request.id });
+      await app.auditLog.append({ actor, action: 'onboarding.phone_confirmed', subject: actor, requestId: request.id }, app.clock());
       return { next: nextAfter('confirm-telephone', saved), application: applicationView(saved) };
     },
   );
@@ -127,7 +127,7 @@ export async function phoneRoutes(app: FastifyInstance) {
       const application = await applicationFor(request);
       const resendAfterSeconds = await resend(request, application.id);
       const actor = `application:${application.id}`;
-      await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id, details: { resend: true } });
+      await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id, details: { resend: true } }, app.clock());
       return { resendAfterSeconds };
     },
   );

@@ -38,7 +38,7 @@ const CLOSED_APPLICATION = {
 export async function registrationRoutes(app: FastifyInstance) {
   /** The sign-up a token names, still waiting for its code; 410 REGISTRATION_EXPIRED once it is gone. */
   const registrationFor = async (id: string) => {
-    const registration = await app.applications.findRegistration(id, app.codes.now());
+    const registration = await app.applications.findRegistration(id, app.clock());
     if (!registration) throw new ApiError(410, 'REGISTRATION_EXPIRED', 'The sign-up has expired: start again');
     return registration;
   };
@@ -76,20 +76,20 @@ export async function registrationRoutes(app: FastifyInstance) {
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
       const registration = await registrationFor(registrationId);
       const actor = `registration:${registrationId}`;
-      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.codes.now(), peopleOf(registration));
+      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.clock(), peopleOf(registration));
       if (result.outcome !== 'valid') {
-        await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id });
+        await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
-      const now = app.codes.now();
+      const now = app.clock();
       const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now);
       await app.applications.removeRegistration(registrationId);
       if (confirmed.outcome === 'already-exists') {
-        await app.auditLog.append({ actor, action: 'onboarding.already_exists', subject: actor, requestId: request.id });
+        await app.auditLog.append({ actor, action: 'onboarding.already_exists', subject: actor, requestId: request.id }, app.clock());
         return { next: 'already-exists', application: null };
       }
       const { application } = confirmed;
-      await app.auditLog.append({ actor, action: `onboarding.application_${confirmed.outcome}`, subject: `application:${application.id}`, requestId: request.id });
+      await app.auditLog.append({ actor, action: `onboarding.application_${confirmed.outcome}`, subject: `application:${application.id}`, requestId: request.id }, app.clock());
       const view = applicationView(application);
       // The e-mail code starts the application's session: its end is fixed here and every renewal carries it.
       return { next: view.currentStep, ...(await app.onboardingTokens.grant(application.id)), application: view };
@@ -139,7 +139,7 @@ export async function registrationRoutes(app: FastifyInstance) {
         sent = result;
       }
       await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, sent.code, app.codes.settings.ttlSeconds) });
-      await app.auditLog.append({ actor, action: 'onboarding.email_code_sent', subject: actor, requestId: request.id });
+      await app.auditLog.append({ actor, action: 'onboarding.email_code_sent', subject: actor, requestId: request.id }, app.clock());
       return { resendAfterSeconds: sent.resendAfterSeconds };
     },
   );

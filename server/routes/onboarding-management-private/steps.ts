@@ -171,7 +171,7 @@ export async function stepRoutes(app: FastifyInstance) {
         const body = Object.fromEntries(
           fields.map(({ name, list, flag }) => [name, request.body[name] ?? (list ? [] : flag ? undefined : '')]),
         );
-        const invalid = toFieldErrors(await validateSchema(stepSchema(step, { saved: before.answers, now: () => app.codes.now() }), body));
+        const invalid = toFieldErrors(await validateSchema(stepSchema(step, { saved: before.answers, now: () => app.clock() }), body));
         if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
         const answers = (declaration.normalise ?? trimmed)(body);
         const unconfirmed = declaration.unconfirmedClosing?.(answers, body);
@@ -214,7 +214,7 @@ export async function stepRoutes(app: FastifyInstance) {
                 riskfactor,
               },
               audits,
-              app.codes.now(),
+              app.clock(),
             );
             return saved && { next, application: applicationView(saved) };
           },

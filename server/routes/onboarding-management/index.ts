@@ -69,9 +69,9 @@ export async function onboardingRoutes(app: FastifyInstance) {
       // The browser's rules, run again: a request the screen would refuse gets the same field errors.
       const invalid = toFieldErrors(await validateSchema(signUpSchema, answers));
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
-      if (!(await app.captchaGate.consumePass(sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+      if (!(await app.captchaGate.consumePass(sessionId, app.clock()))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
 
-      const now = app.codes.now();
+      const now = app.clock();
       const email = answers.email.trim().toLowerCase();
       const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : canonicalIdDocument(answers.id);
       const language = messageLocale(request.headers['accept-language']);
@@ -98,7 +98,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       );
       const issued = await app.codes.issue({ purpose: 'email', subject: registration.id, recipient: email }, now);
       await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[language], text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds) });
-      await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id });
+      await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id }, app.clock());
       // The sign-up's session ends with the sign-up: its renewals do not outlive it.
       const session = await app.onboardingTokens.grant(`registration:${registration.id}`, Math.floor(Date.parse(registration.expiresAt) / 1000));
       return {

@@ -92,17 +92,13 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
   answersPersonalData(app);
   const liveSession = async (request: FastifyRequest) => {
     const cookie = request.cookies[SESSION_COOKIE];
-    return cookie ? app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds) : undefined;
+    return cookie ? app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds, app.clock()) : undefined;
   };
 
   const startSession = async (reply: FastifyReply, user: { sub: string; username: string }) => {
     const value = randomBytes(32).toString('base64url');
-    await app.loginSessions.create({
-      idHash: hashSessionId(value),
-      userSub: user.sub,
-      username: user.username,
-      expiresAt: new Date(Date.now() + settings.maxSeconds * 1000),
-    });
+    const now = app.clock();
+    await app.loginSessions.create({ idHash: hashSessionId(value), userSub: user.sub, username: user.username, expiresAt: new Date(now.getTime() + settings.maxSeconds * 1000) }, now);
     setSessionCookies(reply, value);
   };
 
@@ -141,7 +137,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
         const result = await app.codes.check(challenge.id, verificationCode);
         if (result.outcome !== 'valid') {
-          await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id });
+          await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id }, app.clock());
           throw codeFailure(result);
         }
         // The account as it is now: still enabled, and the code went to the phone it still has.
@@ -149,17 +145,17 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         if (!user || !user.enabled || user.attributes.phone_number !== result.recipient) throw codeFailure({ outcome: 'expired' });
         const refusal = signInRefusal(user.attributes);
         if (refusal) {
-          await app.auditLog.append({ actor: `user:${result.subject}`, action: refusalAction(refusal), subject: `user:${result.subject}`, requestId: request.id });
+          await app.auditLog.append({ actor: `user:${result.subject}`, action: refusalAction(refusal), subject: `user:${result.subject}`, requestId: request.id }, app.clock());
           throw onboardingNotComplete(refusal);
         }
         await startSession(reply, { sub: user.sub, username: user.username });
-        await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.session_started', subject: `user:${result.subject}`, requestId: request.id });
+        await app.auditLog.append({ actor: `user:${result.subject}`, action: 'login.session_started', subject: `user:${result.subject}`, requestId: request.id }, app.clock());
         return reply.status(201).send({ maskedPhone: maskPhone(result.recipient), token: '' });
       }
 
       const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
       if (!bearer) throw new ApiError(401, 'TOKEN_REQUIRED', 'An id token or a verification signature is required');
-      if (!(await app.captchaGate.consumePass(sessionId))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
+      if (!(await app.captchaGate.consumePass(sessionId, app.clock()))) throw new ApiError(403, 'CAPTCHA_REQUIRED', 'Solve the captcha first');
       const claims = await app.identity.verifyIdToken(bearer).catch((error: unknown) => {
         // The keys could not be fetched: the token may be fine, and the login form says the service is away.
         if (error instanceof IdentityError && error.code === 'UNAVAILABLE') throw new ApiError(503, 'IDENTITY_UNAVAILABLE', 'The identity service cannot be reached');
@@ -169,7 +165,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       // The id token carries the account's onboarding status (the app client reads custom:onboarding_status).
       const refusal = signInRefusal(claims as Record<string, string | undefined>);
       if (refusal) {
-        await app.auditLog.append({ actor: `user:${username}`, action: refusalAction(refusal), subject: `user:${username}`, requestId: request.id });
+        await app.auditLog.append({ actor: `user:${username}`, action: refusalAction(refusal), subject: `user:${username}`, requestId: request.id }, app.clock());
         throw onboardingNotComplete(refusal);
       }
       const existing = await liveSession(request);
@@ -177,12 +173,12 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const blocked = await app.codes.blockedFor('login', username);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
 
-      const phone = freshTokenPhone(claims, app.codes.now()) ?? (await app.identity.getUser(username))?.attributes.phone_number;
+      const phone = freshTokenPhone(claims, app.clock()) ?? (await app.identity.getUser(username))?.attributes.phone_number;
       if (!phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
       const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'login-code' }, requesterOf(request, `user:${username}`));
       const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
       await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
-      await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id });
+      await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id }, app.clock());
       return { maskedPhone: maskPhone(phone), token: issued.token, resendAfterSeconds: issued.resendAfterSeconds };
     },
   );
@@ -216,7 +212,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
       if (result.outcome !== 'sent') throw codeFailure(result);
       await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) });
-      await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id });
+      await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id }, app.clock());
       return { maskedPhone: maskPhone(result.recipient), resendAfterSeconds: result.resendAfterSeconds };
     },
   );
@@ -237,7 +233,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         clearSessionCookies(reply);
         return reply.status(401).send({ code: 'NO_SESSION', message: 'No live session' });
       }
-      await app.loginSessions.touch(session.idHash);
+      await app.loginSessions.touch(session.idHash, app.clock());
       return { authenticated: true };
     },
   );
@@ -248,9 +244,9 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
     async (request, reply) => {
       const cookie = request.cookies[SESSION_COOKIE];
       if (cookie) {
-        const session = await app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds);
-        await app.loginSessions.revoke(hashSessionId(cookie));
-        if (session) await app.auditLog.append({ actor: `user:${session.userSub}`, action: 'login.session_ended', subject: `user:${session.userSub}`, requestId: request.id });
+        const session = await app.loginSessions.findLive(hashSessionId(cookie), settings.idleSeconds, app.clock());
+        await app.loginSessions.revoke(hashSessionId(cookie), app.clock());
+        if (session) await app.auditLog.append({ actor: `user:${session.userSub}`, action: 'login.session_ended', subject: `user:${session.userSub}`, requestId: request.id }, app.clock());
       }
       clearSessionCookies(reply);
       return reply.status(204).send();
