@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useIntl } from 'react-intl';
-import { useAppStore } from '../../../app/hooks';
 import { RadioGroup, TextInput } from '../../../components';
 import { describeMessages } from '../../../i18n/messages';
 import { SELF_EMPLOYED_TAX_REGIMES } from '../../../validation/onboarding';
@@ -47,9 +46,9 @@ type ActivityValues = Pick<Answers, 'selfEmployedId' | 'selfEmployedActivity' | 
 /** /your-activity: the freelancer's NIF (their DNI/NIE, filled in), IAE epigraph, start date and codes. */
 export function YourActivityScreen() {
   const intl = useIntl();
-  const store = useAppStore();
   // Asked once: a code given at /signUp (typed, or from the link) is kept and sent again, not asked for here.
-  const [codeGiven] = useState(() => store.getState().form.promotionalCode !== '');
+  const saved = useSavedAnswers();
+  const [codeGiven] = useState(() => saved.promotionalCode !== '');
   const { formik, field, text } = useStepForm<ActivityValues>({
     step: 'your-activity',
     fields: ['selfEmployedId', 'selfEmployedActivity', 'selfEmployedDate', 'selfEmployedAtaCode', 'promotionalCode'],
