@@ -15,118 +15,105 @@ export interface FlowAnswers {
   cif?: string;
 }
 
-export type StepId =
-  | 'signUp'
-  | 'reg-code'
-  | 'personal-info'
-  | 'contact-phone'
-  | 'confirm-telephone'
-  | 'register-as'
-  | 'requirements-freelance'
-  | 'your-activity'
-  | 'fiscal-address'
-  | 'tax-registration-income'
-  | 'tell-us-more-freelance'
-  | 'requirements-company'
-  | 'about-company'
-  | 'about-company-info'
-  | 'about-company-address'
-  | 'articles-of-association'
-  | 'corporate-tax'
-  | 'about-company-numbers'
-  | 'royal-owners'
-  | 'tell-us-more-company'
-  | 'divilo-password'
-  | 'check-identity'
-  | 'check-identity-waiting'
-  | 'docu-sign'
-  | 'welcome';
-
 /** Pages that end or divert the journey: reached by a rule, never counted as steps. */
 export const OUTCOME_IDS = ['already-exists', 'forbidden-user', 'company-error'] as const;
 export type OutcomeId = (typeof OUTCOME_IDS)[number];
 
-export interface Step {
-  id: StepId;
+/** A step as declared: its id is a name of its own, and the ids its rule picks must be declared steps or outcomes. */
+interface StepDeclaration {
+  id: string;
   section: SectionId;
   /** The call that saves the step, relative to `/api/` (POST). `undefined`: nothing to save (a checklist). */
   endpoint?: string;
   /** The step that follows, from the answers saved so far; `undefined` for the end of a path. */
-  next(answers: FlowAnswers): StepId | OutcomeId | undefined;
+  next(answers: FlowAnswers): string | undefined;
   /** Which path the step belongs to: shared by every applicant, or one person type's. */
   path: 'common' | 'freelance' | 'company';
   /** No Back: what came before is settled for good (the identity, once verified). */
   final?: boolean;
 }
 
-const to = (id: StepId | OutcomeId) => () => id;
+/** Keeps a declaration's id and the ids its rule picks as they are written, so the list below types them. */
+const step = <const S extends StepDeclaration>(declared: S) => declared;
+const to = <const Id extends string>(id: Id) => () => id;
 
 /** The company path's calls, under the seed's `legalperson/company`. */
 const COMPANY = 'onboarding-management-private/legalperson/company';
 
-export const STEPS: readonly Step[] = [
-  { id: 'signUp', section: 'you', path: 'common', endpoint: 'onboarding-management/register', next: to('reg-code') },
-  { id: 'reg-code', section: 'you', path: 'common', endpoint: 'onboarding-management-private/email/verify', next: to('personal-info') },
-  {
+const DECLARED = [
+  step({ id: 'signUp', section: 'you', path: 'common', endpoint: 'onboarding-management/register', next: to('reg-code') }),
+  step({ id: 'reg-code', section: 'you', path: 'common', endpoint: 'onboarding-management-private/email/verify', next: to('personal-info') }),
+  step({
     id: 'personal-info',
     section: 'you',
     path: 'common',
     endpoint: 'onboarding-management-private/personal-info',
     next: (answers) => (answers.residenceCountry && answers.residenceCountry !== 'ES' ? 'forbidden-user' : 'contact-phone'),
-  },
-  { id: 'contact-phone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone', next: to('confirm-telephone') },
-  { id: 'confirm-telephone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone/verify', next: to('register-as') },
-  {
+  }),
+  step({ id: 'contact-phone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone', next: to('confirm-telephone') }),
+  step({ id: 'confirm-telephone', section: 'you', path: 'common', endpoint: 'onboarding-management-private/phone/verify', next: to('register-as') }),
+  step({
     id: 'register-as',
     section: 'business',
     path: 'common',
     endpoint: 'onboarding-management-private/person-type',
     next: (answers) => (answers.personType === 'company' ? 'requirements-company' : 'requirements-freelance'),
-  },
-  { id: 'requirements-freelance', section: 'business', path: 'freelance', next: to('your-activity') },
-  { id: 'your-activity', section: 'business', path: 'freelance', endpoint: 'onboarding-management-private/legalperson/freelance', next: to('fiscal-address') },
-  {
+  }),
+  step({ id: 'requirements-freelance', section: 'business', path: 'freelance', next: to('your-activity') }),
+  step({ id: 'your-activity', section: 'business', path: 'freelance', endpoint: 'onboarding-management-private/legalperson/freelance', next: to('fiscal-address') }),
+  step({
     id: 'fiscal-address',
     section: 'business',
     path: 'freelance',
     endpoint: 'onboarding-management-private/legalperson/freelance/postal-address',
     next: to('tax-registration-income'),
-  },
-  {
+  }),
+  step({
     id: 'tax-registration-income',
     section: 'business',
     path: 'freelance',
     endpoint: 'onboarding-management-private/legalperson/freelance/tax',
     next: to('tell-us-more-freelance'),
-  },
-  {
+  }),
+  step({
     id: 'tell-us-more-freelance',
     section: 'business',
     path: 'freelance',
     endpoint: 'onboarding-management-private/legalperson/freelance/moreinfo',
     next: to('divilo-password'),
-  },
-  { id: 'requirements-company', section: 'business', path: 'company', next: to('about-company') },
-  {
+  }),
+  step({ id: 'requirements-company', section: 'business', path: 'company', next: to('about-company') }),
+  step({
     id: 'about-company',
     section: 'business',
     path: 'company',
     endpoint: `${COMPANY}`,
     next: (answers) => (answers.cif && !isServedEntity(answers.cif) ? 'company-error' : 'about-company-info'),
-  },
-  { id: 'about-company-info', section: 'business', path: 'company', endpoint: `${COMPANY}/legal-info`, next: to('about-company-address') },
-  { id: 'about-company-address', section: 'business', path: 'company', endpoint: `${COMPANY}/postal-address`, next: to('articles-of-association') },
-  { id: 'articles-of-association', section: 'business', path: 'company', endpoint: `${COMPANY}/deeds`, next: to('corporate-tax') },
-  { id: 'corporate-tax', section: 'business', path: 'company', endpoint: `${COMPANY}/tax`, next: to('about-company-numbers') },
-  { id: 'about-company-numbers', section: 'business', path: 'company', endpoint: `${COMPANY}/numbers`, next: to('royal-owners') },
-  { id: 'royal-owners', section: 'business', path: 'company', endpoint: `${COMPANY}/tr`, next: to('tell-us-more-company') },
-  { id: 'tell-us-more-company', section: 'business', path: 'company', endpoint: `${COMPANY}/moreinfo`, next: to('divilo-password') },
-  { id: 'divilo-password', section: 'security', path: 'common', endpoint: 'onboarding-management-private/password', next: to('check-identity') },
-  { id: 'check-identity', section: 'security', path: 'common', endpoint: 'onboarding-management-private/identity-check', next: to('check-identity-waiting') },
-  { id: 'check-identity-waiting', section: 'security', path: 'common', next: to('docu-sign') },
-  { id: 'docu-sign', section: 'contract', path: 'common', endpoint: 'onboarding-management-private/contract/sign', next: to('welcome'), final: true },
-  { id: 'welcome', section: 'contract', path: 'common', next: () => undefined },
-];
+  }),
+  step({ id: 'about-company-info', section: 'business', path: 'company', endpoint: `${COMPANY}/legal-info`, next: to('about-company-address') }),
+  step({ id: 'about-company-address', section: 'business', path: 'company', endpoint: `${COMPANY}/postal-address`, next: to('articles-of-association') }),
+  step({ id: 'articles-of-association', section: 'business', path: 'company', endpoint: `${COMPANY}/deeds`, next: to('corporate-tax') }),
+  step({ id: 'corporate-tax', section: 'business', path: 'company', endpoint: `${COMPANY}/tax`, next: to('about-company-numbers') }),
+  step({ id: 'about-company-numbers', section: 'business', path: 'company', endpoint: `${COMPANY}/numbers`, next: to('royal-owners') }),
+  step({ id: 'royal-owners', section: 'business', path: 'company', endpoint: `${COMPANY}/tr`, next: to('tell-us-more-company') }),
+  step({ id: 'tell-us-more-company', section: 'business', path: 'company', endpoint: `${COMPANY}/moreinfo`, next: to('divilo-password') }),
+  step({ id: 'divilo-password', section: 'security', path: 'common', endpoint: 'onboarding-management-private/password', next: to('check-identity') }),
+  step({ id: 'check-identity', section: 'security', path: 'common', endpoint: 'onboarding-management-private/identity-check', next: to('check-identity-waiting') }),
+  step({ id: 'check-identity-waiting', section: 'security', path: 'common', next: to('docu-sign') }),
+  step({ id: 'docu-sign', section: 'contract', path: 'common', endpoint: 'onboarding-management-private/contract/sign', next: to('welcome'), final: true }),
+  step({ id: 'welcome', section: 'contract', path: 'common', next: () => undefined }),
+] as const;
+
+/** The id of a step of the wizard: one of those declared above. */
+export type StepId = (typeof DECLARED)[number]['id'];
+
+export interface Step extends StepDeclaration {
+  id: StepId;
+  next(answers: FlowAnswers): StepId | OutcomeId | undefined;
+}
+
+/** The steps in order. Assigning the list here checks that every rule picks a declared step or an outcome. */
+export const STEPS: readonly Step[] = DECLARED;
 
 const byId = new Map(STEPS.map((step) => [step.id, step]));
 
