@@ -1,6 +1,10 @@
 // The answers of an application as the wizard's screens read them: what the server saved, over empty values, so
 // every screen starts from a complete record. Field names are the ones the onboarding API uses (seed §3). The
 // browser keeps none of this: it comes from the server's application (`getApplication`), never from USER_FORM.
+// The fields of the steps and their types come from the steps' schemas (stepSchemas.ts): a new step's fields are
+// answers without a word here.
+import type { InferType } from 'yup';
+import { STEP_SCHEMAS, type AnswersStepId } from './stepSchemas';
 
 /**
  * A person of /royal-owners: a real owner (titular real, more than 25% directly or indirectly) or, when nobody
@@ -21,154 +25,69 @@ export interface Owner {
 
 export type PersonType = 'freelance' | 'company';
 
-/** An application's answers, every field present. */
-export interface Answers {
-  // Identity and contact
+type Intersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
+
+/** Every field the steps' schemas take, as the schemas type them. */
+type Declared = Intersection<{ [K in AnswersStepId]: InferType<ReturnType<(typeof STEP_SCHEMAS)[K]>> }[AnswersStepId]>;
+
+/** Answers that no step's schema takes: the sign-up's, the phone's and the identity check's photos. */
+interface Undeclared {
   idType: 'nif' | 'passport';
   id: string;
   email: string;
+  passportExpeditionCountry: string;
+  promotionalCodeFromParam: boolean;
   /** The country of the phone's prefix (ES: +34); the number itself is kept in E.164. */
   telephoneCountry: string;
   telephoneNumber: string;
-  passportExpeditionCountry: string;
-  personType: PersonType | '';
-  // Person
-  firstName: string;
-  firstSurname: string;
-  secondSurname: string;
-  nationality: string;
-  residenceCountry: string;
-  birthCountry: string;
-  birthDate: string;
-  // Self-employed
-  selfEmployedId: string;
-  selfEmployedActivity: string;
-  selfEmployedDate: string;
-  selfEmployedAtaCode: string;
-  selfEmployedTax: string;
-  /** The storage key of the modelo 036/037 the server checked. */
-  model036: string;
-  // Self-employed fiscal address
-  selfEmployedFiscalAddress: string;
-  selfEmployedFiscalAdditionalAddress: string;
-  selfEmployedFiscalPostalCode: string;
-  selfEmployedFiscalCity: string;
-  selfEmployedFiscalCountry: string;
-  // Company
-  cif: string;
-  isCif: boolean;
-  companyId: string;
-  cnae: string;
-  legalForm: string;
-  foundedDate: string;
-  socialDenomination: string;
-  employeeNumber: string;
-  bussinesVolume: string;
-  // Company address
-  companyAddress: string;
-  companyAdditionalAddress: string;
-  companyPostalCode: string;
-  companyCity: string;
-  companyCountry: string;
-  // Company extra
-  website: string;
-  /** Whether the company has offices or staff outside Spain; null until answered. */
-  establishedAbroad: boolean | null;
-  /** The countries abroad where it has them. */
-  operativeCountries: string[];
-  countriesWhereOperate: string[];
-  kindOfCompany: string;
-  subsidiaries: string;
-  diviloProduct: string;
-  foundsOrigin: string;
-  assetsOrigin: string;
-  politicalPosition: boolean;
-  // Ownership
-  owners: Owner[];
-  indirectOwners: boolean;
-  // Documents: the storage key of each, once the server checked it
-  companyDeeds: string;
-  articlesOfIncorporation: string;
-  model200: string;
-  // The identity check's photos (storage keys)
+  /** The identity check's photos (storage keys). */
   documentFront: string;
   documentBack: string;
   selfie: string;
-  // Consent dates (ISO 8601)
-  privacyPolicyDate: string;
-  precontractualinformationDate: string;
-  electronicIdentificationDate: string;
-  // Promotion
-  promotionalCode: string;
-  promotionalCodeFromParam: boolean;
 }
+
+/** Where the screens hold a narrower type than a schema states. */
+interface Narrowed {
+  personType: PersonType | '';
+  owners: Owner[];
+  /** Whether the company has offices or staff outside Spain; null until answered. */
+  establishedAbroad: boolean | null;
+  countriesWhereOperate: string[];
+  operativeCountries: string[];
+}
+
+/** Not an answer: the confirmation of a CIF that closes the application, given at that moment. */
+type Asked = 'confirmNotServed';
+
+/** An application's answers, every field present. */
+export type Answers = Omit<{ [K in keyof Declared]-?: NonNullable<Declared[K]> }, keyof Narrowed | Asked> & Undeclared & Narrowed;
+
+/** A field's value before it is answered, by the schema's type of it. */
+const emptyOf = (type: string) => (type === 'array' ? [] : type === 'boolean' ? false : '');
 
 /** An application with nothing answered yet. */
 export const EMPTY_ANSWERS: Answers = {
+  ...Object.fromEntries(
+    Object.values(STEP_SCHEMAS).flatMap((schema) =>
+      Object.entries(schema({ saved: {} }).fields)
+        .filter(([name]) => name !== 'confirmNotServed')
+        .map(([name, field]) => [name, emptyOf(field.type)]),
+    ),
+  ),
   idType: 'nif',
   id: '',
   email: '',
+  passportExpeditionCountry: '',
+  promotionalCodeFromParam: false,
   telephoneCountry: 'ES',
   telephoneNumber: '',
-  passportExpeditionCountry: '',
-  personType: '',
-  firstName: '',
-  firstSurname: '',
-  secondSurname: '',
-  nationality: '',
-  residenceCountry: '',
-  birthCountry: '',
-  birthDate: '',
-  selfEmployedId: '',
-  selfEmployedActivity: '',
-  selfEmployedDate: '',
-  selfEmployedAtaCode: '',
-  selfEmployedTax: '',
-  model036: '',
-  selfEmployedFiscalAddress: '',
-  selfEmployedFiscalAdditionalAddress: '',
-  selfEmployedFiscalPostalCode: '',
-  selfEmployedFiscalCity: '',
-  selfEmployedFiscalCountry: '',
-  cif: '',
-  isCif: false,
-  companyId: '',
-  cnae: '',
-  legalForm: '',
-  foundedDate: '',
-  socialDenomination: '',
-  employeeNumber: '',
-  bussinesVolume: '',
-  companyAddress: '',
-  companyAdditionalAddress: '',
-  companyPostalCode: '',
-  companyCity: '',
-  companyCountry: '',
-  website: '',
-  establishedAbroad: null,
-  operativeCountries: [],
-  countriesWhereOperate: [],
-  kindOfCompany: '',
-  subsidiaries: '',
-  diviloProduct: '',
-  foundsOrigin: '',
-  assetsOrigin: '',
-  politicalPosition: true,
-  owners: [],
-  indirectOwners: false,
-  companyDeeds: '',
-  articlesOfIncorporation: '',
-  model200: '',
   documentFront: '',
   documentBack: '',
   selfie: '',
-  privacyPolicyDate: '',
-  precontractualinformationDate: '',
-  electronicIdentificationDate: '',
-  promotionalCode: '',
-  promotionalCodeFromParam: false,
-};
-
+  // Asked as yes or no: the public-office answer starts at the safe side, offices abroad unanswered.
+  politicalPosition: true,
+  establishedAbroad: null,
+} as Answers;
 
 /**
  * The application's saved answers over the empty record: only fields the record has, and no null (a field the

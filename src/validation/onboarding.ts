@@ -3,7 +3,7 @@
 // that picks the next one live in src/onboarding/flow.ts.
 
 import { isValid as isCountryCode } from 'i18n-iso-countries';
-import { array, boolean, object, string, type TestConfig } from 'yup';
+import { array, boolean, object, string, type StringSchema, type TestConfig } from 'yup';
 
 import { canonicalIdDocument } from './identifiers';
 import { legalFormsFor } from './entities';
@@ -130,7 +130,7 @@ export const yourActivitySchema = (isIaeCode: (code: string) => boolean, options
   });
 
 /** An address block; `prefix` is `selfEmployedFiscal` or `company` (the form record's names). */
-export const addressSchema = (prefix: 'selfEmployedFiscal' | 'company') =>
+export const addressSchema = <P extends 'selfEmployedFiscal' | 'company'>(prefix: P) =>
   object({
     [`${prefix}Address`]: printedText(ADDRESS_MAX).test(rules.required()),
     [`${prefix}AdditionalAddress`]: printedText(ADDRESS_MAX),
@@ -141,7 +141,8 @@ export const addressSchema = (prefix: 'selfEmployedFiscal' | 'company') =>
       .test(postalCodeFor(`${prefix}Country`)[1]),
     [`${prefix}City`]: printedText(CITY_MAX).test(rules.required()),
     [`${prefix}Country`]: string().test(rules.required()).test(country()),
-  });
+    // The keys are built from the prefix: said here, so the answers' type has each field by its name.
+  } as Record<`${P}${'Address' | 'AdditionalAddress' | 'PostalCode' | 'City' | 'Country'}`, StringSchema<string | undefined>>);
 
 export const fiscalAddressSchema = addressSchema('selfEmployedFiscal');
 

@@ -1,4 +1,5 @@
 import { answersOf, EMPTY_ANSWERS } from '../../../src/onboarding/answers';
+import { STEP_SCHEMAS } from '../../../src/onboarding/stepSchemas';
 
 describe('the answers a screen starts from', () => {
   it('are the saved answers the record knows over empty values: no unknown key (a secret among them), no null', () => {
@@ -22,4 +23,16 @@ describe('the answers a screen starts from', () => {
   it('have no person type until one is saved', () => {
     expect(answersOf({ personType: 'company' }, null).personType).toBe('');
   });
+});
+
+it('take every field of every step\'s schema, starting empty: a step\'s fields are answers by its schema alone', () => {
+  for (const schema of Object.values(STEP_SCHEMAS)) {
+    for (const [name, field] of Object.entries(schema({ saved: {} }).fields)) {
+      // Not answers: a confirmation given at that moment, and the person type (the application's own field).
+      if (name === 'confirmNotServed' || name === 'personType') continue;
+      const saved = field.type === 'array' ? ['ES'] : field.type === 'boolean' ? true : 'typed';
+      expect(answersOf({ [name]: saved }, null)).toHaveProperty(name, saved);
+      if (field.type !== 'boolean') expect(EMPTY_ANSWERS).toHaveProperty(name, field.type === 'array' ? [] : '');
+    }
+  }
 });
