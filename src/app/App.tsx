@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Provider } from 'react-redux';
 import { BrowserRouter, type NavigateFunction } from 'react-router';
 import { PersistGate } from 'redux-persist/integration/react';
-import { selectLocale } from '../features/ui/uiSlice';
+import { selectLocale } from '../state/uiSlice';
 import { IntlRoot } from './IntlRoot';
 import { useAppSelector } from './hooks';
 import { AppRoutes, type RouteScreens } from './router';

@@ -1,4 +1,4 @@
-import { selectLocale } from '../features/ui/uiSlice';
+import { selectLocale } from '../state/uiSlice';
 import { useAppSelector } from './hooks';
 import { StartupError } from './StartupError';
 

@@ -1,6 +1,6 @@
 import { persistReducer, FLUSH, PAUSE, PERSIST, PURGE, REGISTER, REHYDRATE, type PersistedState } from 'redux-persist';
 import createWebStorage from 'redux-persist/lib/storage/createWebStorage';
-import { formReducer, initialFormState } from '../features/form/formSlice';
+import { formReducer, initialFormState } from '../state/formSlice';
 import { StorageKey } from '../storage/browserStorage';
 
 /** redux-persist's own actions carry functions; the serializability check must skip them. */

@@ -1,7 +1,7 @@
 import { Component, lazy, Suspense, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes, useLocation, useNavigate, type NavigateFunction } from 'react-router';
-import { pageVisited, sessionExpired } from '../features/session/sessionSlice';
-import { selectLocale } from '../features/ui/uiSlice';
+import { pageVisited, sessionExpired } from '../state/sessionSlice';
+import { selectLocale } from '../state/uiSlice';
 import { loadMessages } from '../i18n/locale';
 import { carryQuery } from '../routing/query';
 import { ROUTES, routeByPath, type RouteArea, type RouteName } from '../routing/routes';

@@ -1,12 +1,12 @@
 import { combineReducers, configureStore, type Middleware, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { persistStore } from 'redux-persist';
-import { authReducer } from '../features/auth/authSlice';
+import { authReducer } from '../state/authSlice';
 import { addLoginListeners } from '../features/login/loginListeners';
 import { addSessionListeners } from '../features/session/sessionListeners';
 import { addOnboardingListeners } from '../features/signup/onboardingListeners';
-import { initialSessionState, sessionReducer, type ClosedApplication } from '../features/session/sessionSlice';
-import { addUiListeners } from '../features/ui/uiListeners';
-import { initialUiState, uiReducer } from '../features/ui/uiSlice';
+import { initialSessionState, sessionReducer, type ClosedApplication } from '../state/sessionSlice';
+import { addUiListeners } from './uiListeners';
+import { initialUiState, uiReducer } from '../state/uiSlice';
 import type { Locale } from '../i18n/locale';
 import { api } from '../services/api';
 import { loadItem, StorageKey } from '../storage/browserStorage';

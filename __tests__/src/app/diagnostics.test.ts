@@ -1,9 +1,9 @@
 import { buildDiagnosticsDump, stateFromDiagnosticsDump } from '../../../src/app/diagnostics';
 import { redactSecrets } from '../../../src/app/redact';
 import { makeStore } from '../../../src/app/store';
-import { signInSucceeded } from '../../../src/features/auth/authSlice';
-import { formActions } from '../../../src/features/form/formSlice';
-import { sessionStarted } from '../../../src/features/session/sessionSlice';
+import { signInSucceeded } from '../../../src/state/authSlice';
+import { formActions } from '../../../src/state/formSlice';
+import { sessionStarted } from '../../../src/state/sessionSlice';
 import { liveToken } from '../tokens';
 
 const SECRETS = ['create-session-token-xyz'];

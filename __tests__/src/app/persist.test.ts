@@ -1,9 +1,9 @@
 import { isSecretKey } from '../../../src/app/redact';
 import { initialStateFromBrowser, makeStore } from '../../../src/app/store';
-import { signInSucceeded } from '../../../src/features/auth/authSlice';
-import { formActions, initialFormState } from '../../../src/features/form/formSlice';
+import { signInSucceeded } from '../../../src/state/authSlice';
+import { formActions, initialFormState } from '../../../src/state/formSlice';
 import { onboardingApi } from '../../../src/features/signup/onboardingApi';
-import { sessionStarted } from '../../../src/features/session/sessionSlice';
+import { sessionStarted } from '../../../src/state/sessionSlice';
 
 beforeEach(() => localStorage.clear());
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { buildDiagnosticsDump, stateFromDiagnosticsDump } from '../../../src/app/diagnostics';
 import { setRuntimeConfig } from '../../../src/config';
-import { initialSessionState } from '../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../src/state/sessionSlice';
 import { loadItem, StorageKey } from '../../../src/storage/browserStorage';
 import { json, startTestServer } from '../services/testServer';
 import { testRuntimeConfig } from '../testConfig';

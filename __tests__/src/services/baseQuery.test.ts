@@ -1,7 +1,7 @@
 import { makeStore } from '../../../src/app/store';
 import { setRuntimeConfig } from '../../../src/config';
-import { initialSessionState } from '../../../src/features/session/sessionSlice';
-import { localeChosen } from '../../../src/features/ui/uiSlice';
+import { initialSessionState } from '../../../src/state/sessionSlice';
+import { localeChosen } from '../../../src/state/uiSlice';
 import { api } from '../../../src/services/api';
 import type { ApiError } from '../../../src/services/baseQuery';
 import { loadItem, saveItem, StorageKey } from '../../../src/storage/browserStorage';

@@ -12,7 +12,7 @@ import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { ensureSessionId } from '../../services/sessionId';
 import { validateSchema } from '../../validation';
-import { codeResent, selectSignInResult } from '../auth/authSlice';
+import { codeResent, selectSignInResult } from '../../state/authSlice';
 import { codeSchema, type CodeValues } from './codeSchema';
 import { loginApi, verificationSignature } from './loginApi';
 import './login.css';

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppStore } from '../../app/hooks';
 import { RouteTitle } from '../../routing/RouteTitle';
-import { authReset } from '../auth/authSlice';
-import { formActions } from '../form/formSlice';
-import { sessionCleared } from '../session/sessionSlice';
+import { authReset } from '../../state/authSlice';
+import { formActions } from '../../state/formSlice';
+import { sessionCleared } from '../../state/sessionSlice';
 import { loginApi } from './loginApi';
 
 /** Signs out (the server revokes the session and its cookie), forgets everything, then goes to login, which says so. */

@@ -1,6 +1,6 @@
 import type { ApiError } from '../../services/baseQuery';
 import type { SignInFailure } from './cognito';
-import type { LoginProblem } from '../auth/authSlice';
+import type { LoginProblem } from '../../state/authSlice';
 
 /** The step of the login that failed: the captcha check, the password (SRP) or the session with its SMS. */
 export type LoginStage = 'captcha' | 'password' | 'session';

@@ -16,7 +16,7 @@ import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { ApiError } from '../../services/baseQuery';
 import { validateSchema } from '../../validation';
-import { recoveryStarted, selectRecovery } from '../auth/authSlice';
+import { recoveryStarted, selectRecovery } from '../../state/authSlice';
 import { recoveryApi } from './recoveryApi';
 import { recoverConfirmSchema, type RecoverConfirmValues } from './recoverySchemas';
 import { sealForServer } from './sealForServer';

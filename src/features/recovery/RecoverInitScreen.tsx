@@ -12,7 +12,7 @@ import { useCaptcha } from '../../services/captcha';
 import { captchaApi } from '../../services/captchaApi';
 import { ensureSessionId } from '../../services/sessionId';
 import { canonicalIdDocument, validateSchema } from '../../validation';
-import { recoveryStarted } from '../auth/authSlice';
+import { recoveryStarted } from '../../state/authSlice';
 import { recoveryApi } from './recoveryApi';
 import { recoverInitSchema, type RecoverInitValues } from './recoverySchemas';
 import './recovery.css';

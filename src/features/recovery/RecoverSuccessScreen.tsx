@@ -5,7 +5,7 @@ import { useAppDispatch } from '../../app/hooks';
 import { describeMessages } from '../../i18n/messages';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
-import { recoveryFinished } from '../auth/authSlice';
+import { recoveryFinished } from '../../state/authSlice';
 import './recovery.css';
 
 const messages = describeMessages({

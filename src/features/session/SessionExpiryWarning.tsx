@@ -6,7 +6,7 @@ import { useCountdown } from '../../forms/useCountdown';
 import { describeMessages } from '../../i18n/messages';
 import { readTokenExpiry } from '../../storage/browserStorage';
 import { useRenewSessionMutation } from './sessionApi';
-import { selectAuthorizationToken, sessionExpired, sessionStarted } from './sessionSlice';
+import { selectAuthorizationToken, sessionExpired, sessionStarted } from '../../state/sessionSlice';
 
 const messages = describeMessages({
   title: { id: 'session.expiring.title', defaultMessage: 'Are you still there?' },

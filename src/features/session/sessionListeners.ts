@@ -3,9 +3,9 @@ import type { AppStartListening } from '../../app/listenerMiddleware';
 import { api } from '../../services/api';
 import { sessionIdAssigned } from '../../services/requestEvents';
 import { clearStoredSession, isTokenDueForRenewal, isTokenExpired, removeItem, saveItem, StorageKey } from '../../storage/browserStorage';
-import { formActions } from '../form/formSlice';
+import { formActions } from '../../state/formSlice';
 import { sessionApi } from './sessionApi';
-import { applicationClosed, pageVisited, sessionCleared, sessionExpired, sessionStarted } from './sessionSlice';
+import { applicationClosed, pageVisited, sessionCleared, sessionExpired, sessionStarted } from '../../state/sessionSlice';
 import { withCurrentQuery } from '../../routing/query';
 
 /** Side effects of the session: storage mirrors the state, and an expired token ends the session. */

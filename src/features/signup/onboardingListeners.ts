@@ -1,8 +1,8 @@
 import { isAnyOf } from '@reduxjs/toolkit';
 import type { AppStartListening } from '../../app/listenerMiddleware';
 import { api } from '../../services/api';
-import { formActions } from '../form/formSlice';
-import { sessionCleared, sessionExpired } from '../session/sessionSlice';
+import { formActions } from '../../state/formSlice';
+import { sessionCleared, sessionExpired } from '../../state/sessionSlice';
 
 /**
  * When the journey ends (a last page, a logout, a session that ran out) the browser forgets the application it

@@ -4,7 +4,7 @@ import { Navigate } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { LoadingButton } from '../../components';
 import { describeMessages } from '../../i18n/messages';
-import { selectAuthorizationToken } from '../session/sessionSlice';
+import { selectAuthorizationToken } from '../../state/sessionSlice';
 import { answersOf, EMPTY_ANSWERS, type Answers } from '../../onboarding/answers';
 import { isClosedApplication, onboardingApi, useGetApplicationQuery } from './onboardingApi';
 

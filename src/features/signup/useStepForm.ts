@@ -7,7 +7,7 @@ import { carryQuery } from '../../routing/query';
 import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
-import { formActions, selectForm } from '../form/formSlice';
+import { formActions, selectForm } from '../../state/formSlice';
 import type { Answers } from '../../onboarding/answers';
 import { flowAnswersOf, nextStepOf, stepById, type StepId } from '../../onboarding/flow';
 import { isAnswersStep, stepSchema } from '../../onboarding/stepSchemas';

@@ -9,7 +9,7 @@ import { makeStore } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
 import { DocumentUpload } from '../../../../src/features/documents/DocumentUpload';
 import type { CheckedDocument } from '../../../../src/features/documents/documentsApi';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderWithIntl } from '../../components/renderWithIntl';
 import { testRuntimeConfig } from '../../testConfig';
 import { APPLICATION_STORAGE_MAX_BYTES } from '../../../../src/validation/documentLimits';

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
-import { signInSucceeded } from '../../../../src/features/auth/authSlice';
+import { signInSucceeded } from '../../../../src/state/authSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

@@ -1,9 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
-import { loginFailed } from '../../../../src/features/auth/authSlice';
-import { initialFormState } from '../../../../src/features/form/formSlice';
+import { loginFailed } from '../../../../src/state/authSlice';
+import { initialFormState } from '../../../../src/state/formSlice';
 import { loginProblemOf } from '../../../../src/features/login/loginProblem';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { altchaProvider } from '../../../../server/services/captcha/altcha';
 import { setRuntimeConfig } from '../../../../src/config';
-import { recoveryStarted } from '../../../../src/features/auth/authSlice';
+import { recoveryStarted } from '../../../../src/state/authSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

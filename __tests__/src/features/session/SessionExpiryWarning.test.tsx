@@ -1,8 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState } from '../../../../src/features/form/formSlice';
-import { initialSessionState, sessionStarted } from '../../../../src/features/session/sessionSlice';
+import { initialFormState } from '../../../../src/state/formSlice';
+import { initialSessionState, sessionStarted } from '../../../../src/state/sessionSlice';
 import { onboardingApi } from '../../../../src/features/signup/onboardingApi';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';

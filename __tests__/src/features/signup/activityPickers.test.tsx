@@ -3,8 +3,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState, type OnboardingForm } from '../../../../src/features/form/formSlice';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialFormState, type OnboardingForm } from '../../../../src/state/formSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

@@ -2,7 +2,7 @@
 // the token the status only, and the applicant lands on the end of the journey instead of a step.
 import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

@@ -2,7 +2,7 @@
 // and the screen says why instead of blaming the connection.
 import { screen } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState } from '../../../../src/features/form/formSlice';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialFormState } from '../../../../src/state/formSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

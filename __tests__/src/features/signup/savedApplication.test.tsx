@@ -2,7 +2,7 @@
 // from there (the browser keeps none), once per page load.
 import { screen, waitFor } from '@testing-library/react';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialSessionState } from '../../../../src/features/session/sessionSlice';
+import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';

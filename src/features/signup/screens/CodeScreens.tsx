@@ -1,9 +1,9 @@
 import { useIntl } from 'react-intl';
 import { useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { selectForm } from '../../form/formSlice';
+import { selectForm } from '../../../state/formSlice';
 import { describeMessages } from '../../../i18n/messages';
-import { sessionStarted } from '../../session/sessionSlice';
+import { sessionStarted } from '../../../state/sessionSlice';
 import { CodeEntry, ResendCode, useCodeStep } from '../CodeEntry';
 import { useResendEmailMutation, useResendPhoneCodeMutation, useVerifyEmailMutation } from '../onboardingApi';
 import { ContinueButton, StepLayout } from '../StepLayout';

@@ -17,7 +17,7 @@ import { AddressStep } from './AddressStep';
 import { NotServedConfirmation } from './NotServedConfirmation';
 import { confirmationAsked, useSaveStepMutation } from '../onboardingApi';
 import { useAppDispatch } from '../../../app/hooks';
-import { errorRaised } from '../../session/sessionSlice';
+import { errorRaised } from '../../../state/sessionSlice';
 import { stepById } from '../../../onboarding/flow';
 import { useSavedAnswers } from '../savedApplication';
 

@@ -7,9 +7,9 @@ import { getRuntimeConfig } from '../../../config';
 import { describeMessages } from '../../../i18n/messages';
 import { carryQuery } from '../../../routing/query';
 import { entityLetterOf } from '../../../validation/onboarding';
-import { formActions } from '../../form/formSlice';
+import { formActions } from '../../../state/formSlice';
 import { useSavedAnswers } from '../savedApplication';
-import { applicationClosed, selectClosedApplication, sessionCleared, type ClosedApplication } from '../../session/sessionSlice';
+import { applicationClosed, selectClosedApplication, sessionCleared, type ClosedApplication } from '../../../state/sessionSlice';
 import { StepLayout } from '../StepLayout';
 
 const messages = describeMessages({

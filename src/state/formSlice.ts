@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Answers } from '../../onboarding/answers';
+import type { Answers } from '../onboarding/answers';
 
 /**
  * The onboarding form the browser keeps (USER_FORM): what was typed and is not saved yet, and who is signing up.

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { errorRaised, sessionIdAssigned } from '../../services/requestEvents';
+import { errorRaised, sessionIdAssigned } from '../services/requestEvents';
 
 /**
  * An application the bank cannot serve: the page that says why, and the CIF's entity letter that page names

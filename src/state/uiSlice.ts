@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { FALLBACK_LOCALE, type Locale } from '../../i18n/locale';
+import { FALLBACK_LOCALE, type Locale } from '../i18n/locale';
 
 export interface ToastState {
   /** Message ids, shown one after the other (e.g. the common error text and the login error text). */
