@@ -37,7 +37,7 @@ beforeEach(() => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
-/** An applicant with a session, whose application the server has read as begun (nothing answered yet). */
+/** An applicant with a session, whose application the server holds begun, nothing answered yet. */
 function midWizard(form: Partial<OnboardingForm> = {}): Partial<RootState> {
   answers['onboarding-management-private/application'] = () => [
     200,
