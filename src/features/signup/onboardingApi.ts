@@ -110,7 +110,7 @@ export const onboardingApi = api.injectEndpoints({
       // The application saved replaces the one read (a refusal is the screen's to say).
       onQueryStarted: async (_body, { dispatch, queryFulfilled }): Promise<void> => {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
+        if (data?.application) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
       },
     }),
     resendPhoneCode: build.mutation<{ resendAfterSeconds: number }, void>({

@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState } from '../../../../src/state/formSlice';
+import { initialFormState, type OnboardingForm } from '../../../../src/state/formSlice';
 import { initialSessionState, sessionStarted } from '../../../../src/state/sessionSlice';
-import { onboardingApi } from '../../../../src/features/signup/onboardingApi';
+import { onboardingApi, type ApplicationView } from '../../../../src/features/signup/onboardingApi';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
@@ -11,11 +11,14 @@ import { tokenExpiringAt, tokenIssuedAt } from '../../tokens';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const renewed = tokenExpiringAt(Math.floor(Date.now() / 1000) + 3600);
+/** The application the server holds for the test's applicant (sessionEndingIn). */
+let application: ApplicationView;
 
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
     if (request.url.endsWith('/session/renew')) return json(res, 200, { token: renewed, expiresIn: 1800 });
-    if (request.url.endsWith('/saved-step')) return json(res, 200, { next: 'personal-info' });
+    if (request.url.endsWith('/onboarding-management-private/application')) return json(res, 200, application);
+    if (request.url.endsWith('/saved-step')) return json(res, 200, { next: 'personal-info', application });
     if (request.url.endsWith('/refused-step')) return json(res, 400, { code: 'VALIDATION_FAILED' });
     json(res, 401, { code: 'NO_SESSION' });
   });
@@ -37,12 +40,15 @@ const expiringIn = (seconds: number) => ({ session: { ...initialSessionState, au
 const elapse = (ms: number) => act(() => jest.advanceTimersByTime(ms));
 
 /**
- * The wizard's page, ready with a session far from its end; then, with the clock on a whole second, a token that
- * ends `seconds` later. (Waiting for the page moves Jest's clock by an amount that depends on the machine: from
- * here on, only the test moves it.)
+ * The wizard's page, ready with a session far from its end and the application read (who signed up, in the form
+ * record, and the answers saved, on the server); then, with the clock on a whole second, a token that ends
+ * `seconds` later. (Waiting for the page moves Jest's clock by an amount that depends on the machine: from here on,
+ * only the test moves it.)
  */
-async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en', form = initialFormState) {
-  const view = renderApp('/personal-info', { state: { ...expiringIn(3600), form: { ...form, _persist: { version: -1, rehydrated: true } } }, locale });
+async function sessionEndingIn(seconds: number, locale: 'en' | 'es' = 'en', signedUp: Partial<OnboardingForm> = {}, saved: Record<string, unknown> = {}) {
+  application = { id: 'a-1', status: 'in-progress', personType: null, currentStep: 'personal-info', completedSteps: ['signUp', 'reg-code'], answers: { ...signedUp, ...saved }, maskedEmail: 'a***@example.com' };
+  const form = { ...initialFormState, ...signedUp, _persist: { version: -1, rehydrated: true } };
+  const view = renderApp('/personal-info', { state: { ...expiringIn(3600), form }, locale });
   await screen.findByRole('heading', { level: 1 });
   jest.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 1000);
   act(() => {
@@ -88,13 +94,15 @@ describe('the session expiry warning', () => {
   });
 
   it('left to run out, the sign-up form keeps the e-mail and the ID: starting again needs only a new code', async () => {
-    const form = { ...initialFormState, email: 'ana@example.com', idType: 'nif' as const, id: '12345678Z', firstName: 'Ana', telephoneNumber: '+34600000001' };
-    const { store } = await sessionEndingIn(2, 'en', form);
+    const signedUp = { email: 'ana@example.com', idType: 'nif' as const, id: '12345678Z' };
+    const { store } = await sessionEndingIn(2, 'en', signedUp, { firstName: 'Ana', telephoneNumber: '+34600000001' });
+    expect(screen.getByLabelText('First name')).toHaveValue('Ana');
     elapse(2000);
     expect(await screen.findByLabelText('E-mail')).toHaveValue('ana@example.com');
     expect(screen.getByRole('textbox', { name: /DNI or NIE/ })).toHaveValue('12345678Z');
     // Only who was signing up stays: the rest of the application is the server's, read again after the code.
-    expect(store.getState().form).toMatchObject({ email: 'ana@example.com', id: '12345678Z', firstName: '', telephoneNumber: '' });
+    expect(store.getState().form).toMatchObject(signedUp);
+    expect(onboardingApi.endpoints.getApplication.select()(store.getState()).data).toBeUndefined();
   });
 });
 

@@ -3,8 +3,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState, type OnboardingForm } from '../../../../src/state/formSlice';
+import { initialFormState } from '../../../../src/state/formSlice';
 import { initialSessionState } from '../../../../src/state/sessionSlice';
+import type { ApplicationView } from '../../../../src/features/signup/onboardingApi';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
 import { testRuntimeConfig } from '../../testConfig';
@@ -12,14 +13,18 @@ import { liveToken } from '../../tokens';
 
 const FREELANCE = 'onboarding-management-private/legalperson/freelance';
 const LEGAL_INFO = 'onboarding-management-private/legalperson/company/legal-info';
+const APPLICATION = 'onboarding-management-private/application';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
+/** The application the server holds for the test's applicant (midWizard). */
+let application: ApplicationView;
 const pathOf = (request: RecordedRequest) => request.url.split('?')[0].replace(/^\/api\//, '');
 const requestsTo = (path: string) => server.requests.filter((request) => pathOf(request) === path);
 
-/** Every step's save answers as the server does: the next step, with what was sent saved. */
+/** The application as saved so far; every step's save answers as the server does: the next step, with what was sent saved. */
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
+    if (pathOf(request) === APPLICATION) return json(res, 200, application);
     const next = { [FREELANCE]: 'fiscal-address', [LEGAL_INFO]: 'about-company-address' }[pathOf(request)];
     if (!next) return json(res, 404, { code: 'NOT_FOUND' });
     const personType = next === 'fiscal-address' ? 'freelance' : 'company';
@@ -33,10 +38,14 @@ beforeEach(() => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
-function midWizard(form: Partial<OnboardingForm>): Partial<RootState> {
+/** An applicant signed up with a DNI, on the activity step of their path, with the application the server holds. */
+function midWizard(personType: 'freelance' | 'company', saved: Record<string, unknown> = {}): Partial<RootState> {
+  const signedUp = { idType: 'nif', id: '12345678Z' } as const;
+  const currentStep = personType === 'freelance' ? 'your-activity' : 'about-company-info';
+  application = { id: 'a-1', status: 'in-progress', personType, currentStep, completedSteps: [], answers: { ...signedUp, ...saved }, maskedEmail: 'a***@example.com' };
   return {
     session: { ...initialSessionState, authorizationToken: liveToken() },
-    form: { ...initialFormState, idType: 'nif', id: '12345678Z', ...form, _persist: { version: -1, rehydrated: true } },
+    form: { ...initialFormState, ...signedUp, _persist: { version: -1, rehydrated: true } },
   };
 }
 
@@ -45,7 +54,7 @@ const options = () => within(screen.getByRole('listbox')).getAllByRole('option')
 
 describe('/your-activity (IAE)', () => {
   it('finds "plumber" — in no Spanish title — as the plumbing epígrafe, first, and sends its code', async () => {
-    const { user, router } = renderApp('/your-activity', { state: midWizard({ personType: 'freelance' }) });
+    const { user, router } = renderApp('/your-activity', { state: midWizard('freelance') });
     const activity = await screen.findByRole('combobox', { name: 'Activity (IAE epigraph)' });
     await user.type(activity, 'plumber');
     await waitFor(() => expect(options()[0]).toHaveTextContent('1.504.2Instalaciones de fontanería'));
@@ -61,7 +70,7 @@ describe('/your-activity (IAE)', () => {
   });
 
   it('takes the epígrafe as the tax forms write it, without the section or the dot', async () => {
-    const { user } = renderApp('/your-activity', { state: midWizard({ personType: 'freelance' }), locale: 'es' });
+    const { user } = renderApp('/your-activity', { state: midWizard('freelance'), locale: 'es' });
     const activity = await screen.findByRole('combobox', { name: 'Actividad (epígrafe del IAE)' });
     await user.type(activity, '6732');
     expect(options()).toHaveLength(1);
@@ -77,7 +86,7 @@ describe('/your-activity (IAE)', () => {
 
 describe('/about-company-info (CNAE-2025)', () => {
   it('finds "creadores de contenido" as class 60.39, first, in Spanish, and sends its code', async () => {
-    const { user, router } = renderApp('/about-company-info', { state: midWizard({ personType: 'company', cif: 'B12345674' }), locale: 'es' });
+    const { user, router } = renderApp('/about-company-info', { state: midWizard('company', { cif: 'B12345674' }), locale: 'es' });
     const cnae = await screen.findByRole('combobox', { name: 'Actividad principal (CNAE-2025)' });
     await user.type(cnae, 'creadores de contenido');
     await waitFor(() => expect(options()[0]).toHaveTextContent('60.39Otras actividades de distribución de contenidos'));
@@ -92,7 +101,7 @@ describe('/about-company-info (CNAE-2025)', () => {
   });
 
   it('finds "software" and "influencer" on the English page, and the class by its code without the dot', async () => {
-    const { user } = renderApp('/about-company-info', { state: midWizard({ personType: 'company', cif: 'B12345674' }) });
+    const { user } = renderApp('/about-company-info', { state: midWizard('company', { cif: 'B12345674' }) });
     const cnae = await screen.findByRole('combobox', { name: 'Main activity (CNAE-2025)' });
     await user.type(cnae, 'software');
     await waitFor(() => expect(options()[0]).toHaveTextContent('62.10Computer programming activities'));

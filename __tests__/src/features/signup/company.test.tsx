@@ -5,8 +5,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import type { RootState } from '../../../../src/app/store';
 import { setRuntimeConfig } from '../../../../src/config';
-import { initialFormState, type OnboardingForm } from '../../../../src/state/formSlice';
+import { initialFormState } from '../../../../src/state/formSlice';
 import { initialSessionState, sessionCleared, sessionStarted } from '../../../../src/state/sessionSlice';
+import { onboardingApi, type ApplicationView } from '../../../../src/features/signup/onboardingApi';
+import type { Answers, Owner } from '../../../../src/onboarding/answers';
 import { initialStateFromBrowser } from '../../../../src/app/store';
 import { renderApp } from '../../app/renderApp';
 import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
@@ -35,28 +37,41 @@ beforeEach(() => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
-const applicant: Partial<OnboardingForm> = {
-  idType: 'nif',
-  id: '12345678Z',
-  firstName: 'Lucía',
-  firstSurname: 'Martín',
-  nationality: 'ES',
-  birthDate: '14/03/1990',
-  personType: 'company',
-  cif: 'B12345674',
-};
+const signedUp = { idType: 'nif', id: '12345678Z' } as const;
+const applicant: Partial<Answers> = { ...signedUp, firstName: 'Lucía', firstSurname: 'Martín', nationality: 'ES', birthDate: '14/03/1990', cif: 'B12345674' };
+const COMPANY = 'onboarding-management-private/legalperson/company';
 
-function midWizard(form: Partial<OnboardingForm> = {}): Partial<RootState> {
+const applicationOf = (currentStep: string, answersSaved: Record<string, unknown>, status: ApplicationView['status'] = 'in-progress'): ApplicationView => ({
+  id: 'a-1',
+  status,
+  personType: 'company',
+  currentStep,
+  completedSteps: [],
+  answers: answersSaved,
+  maskedEmail: 'l***@example.com',
+});
+
+/** A company's applicant with a session: who signed up in the form record, the answers saved in the server's application. */
+function midWizard(answersSaved: Partial<Answers> = {}): Partial<RootState> {
+  answers['onboarding-management-private/application'] = () => [200, applicationOf('royal-owners', { ...applicant, ...answersSaved })];
   return {
     session: { ...initialSessionState, authorizationToken: liveToken() },
-    form: { ...initialFormState, ...applicant, ...form, _persist: { version: -1, rehydrated: true } },
+    form: { ...initialFormState, ...signedUp, _persist: { version: -1, rehydrated: true } },
   };
 }
 
-const saved = (next: string, answersSaved: Record<string, unknown>): [number, unknown] => [
-  200,
-  { next, application: { id: 'a-1', status: 'in-progress', personType: 'company', currentStep: next, completedSteps: [], answers: answersSaved, maskedEmail: 'l***@example.com' } },
-];
+const saved = (next: string, answersSaved: Record<string, unknown>): [number, unknown] => [200, { next, application: applicationOf(next, answersSaved) }];
+
+/** /company-error as the applicant reaches it: the save of the CIF answers that the application is closed. */
+async function refusedAt(cif: string, locale: 'en' | 'es' = 'en') {
+  answers[COMPANY] = () => [200, { next: 'company-error', application: applicationOf('company-error', { ...applicant, cif }, 'not-allowed') }];
+  const view = renderApp('/about-company', { state: midWizard({ cif }), locale });
+  await view.user.click(await screen.findByRole('button', { name: locale === 'es' ? 'Continuar' : 'Continue' }, { timeout: 20_000 }));
+  await waitFor(() => expect(view.router.state.location.pathname).toBe('/company-error'));
+  return view;
+}
+
+const applicationRead = (store: ReturnType<typeof renderApp>['store']) => onboardingApi.endpoints.getApplication.select()(store.getState()).data;
 
 async function addPerson(user: UserEvent, button: 'Add a beneficial owner' | 'Add an administrator' | 'Add myself', person: { name?: string; surname?: string; dni?: string; share?: string; pep?: boolean }) {
   await user.click(screen.getByRole('button', { name: button }));
@@ -88,12 +103,13 @@ describe('/royal-owners', () => {
     expect(screen.getByRole('radio', { name: 'A beneficial owner (more than 25%)' })).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     await addPerson(user, 'Add a beneficial owner', { name: 'Ana', surname: 'Ruiz', dni: '87654321X', share: '60' });
+    // The person form saves after its own validation: the focus moves once that render has settled.
     const row = screen.getByText('Ana Ruiz').closest('li');
-    expect(row).toHaveFocus();
+    await waitFor(() => expect(row).toHaveFocus());
     await user.click(within(row!).getByRole('button', { name: 'Edit Ana Ruiz' }));
     expect(screen.getByLabelText('First name')).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Save this person' }));
-    expect(screen.getByText('Ana Ruiz').closest('li')).toHaveFocus();
+    await waitFor(() => expect(screen.getByText('Ana Ruiz').closest('li')).toHaveFocus());
     await user.click(screen.getByRole('button', { name: 'Remove Ana Ruiz' }));
     expect(screen.getByRole('list', { name: 'People added' })).toHaveFocus();
   });
@@ -109,7 +125,7 @@ describe('/royal-owners', () => {
     expect(screen.getByText('Shares declared: 90.5% of 100%')).toBeInTheDocument();
     expect(screen.getByText(/Beneficial owner, 30,5% directly, politically exposed/)).toBeInTheDocument();
     // Kept in the form record as it changes: a reload before Continue loses nobody.
-    expect(store.getState().form.owners.map((owner) => owner.firstName)).toEqual(['Lucía', 'Javier']);
+    await waitFor(() => expect((store.getState().form.drafts['royal-owners']?.owners as Owner[]).map((owner) => owner.firstName)).toEqual(['Lucía', 'Javier']));
 
     await user.click(screen.getByRole('radio', { name: 'No, all directly' }));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -157,7 +173,7 @@ describe('/royal-owners', () => {
 
   it('says every problem of the list at Continue: a total over 100 and a person listed twice, both', async () => {
     const person = (firstName: string, identificationDocument: string, percentage: string) =>
-      ({ role: 'owner', firstName, firstSurname: 'Ruiz', secondSurname: '', identificationDocument, nationality: 'ES', birthDate: '02/09/1980', ownership: 'direct', percentage, politicalPosition: false }) as OnboardingForm['owners'][number];
+      ({ role: 'owner', firstName, firstSurname: 'Ruiz', secondSurname: '', identificationDocument, nationality: 'ES', birthDate: '02/09/1980', ownership: 'direct', percentage, politicalPosition: false }) as Owner;
     // As a list resumed from an earlier visit could be.
     const owners = [person('Ana', '12345678Z', '70'), person('Javier', '12345678Z', '40')];
     const { user } = renderApp('/royal-owners', { state: midWizard({ owners, indirectOwners: false }) });
@@ -186,7 +202,7 @@ describe('/royal-owners', () => {
     const owners = [
       { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678Z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '50', politicalPosition: false },
       { role: 'owner', firstName: 'Javier', firstSurname: 'Ruiz', secondSurname: '', identificationDocument: '00000000T', nationality: 'ES', birthDate: '02/09/1980', ownership: 'direct', percentage: '40', politicalPosition: false },
-    ] as OnboardingForm['owners'];
+    ] as Owner[];
     const { user, router } = renderApp('/royal-owners', { state: midWizard({ owners, indirectOwners: false }) });
     await user.click(await screen.findByRole('button', { name: 'Continue' }));
     const javier = (await screen.findByText('Javier Ruiz')).closest('li')!;
@@ -263,7 +279,7 @@ describe('/tell-us-more-company', () => {
   });
 
   it("takes the applicant's politically exposed answer from their own entry among the owners: asked once", async () => {
-    const me = { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '60', politicalPosition: true } as OnboardingForm['owners'][number];
+    const me = { role: 'owner', firstName: 'Lucía', firstSurname: 'Martín', secondSurname: '', identificationDocument: '12345678z', nationality: 'ES', birthDate: '14/03/1990', ownership: 'direct', percentage: '60', politicalPosition: true } as Owner;
     renderApp('/tell-us-more-company', { state: midWizard({ owners: [me], indirectOwners: false }) });
     const group = await screen.findByRole('group', { name: /politically exposed|public office/i }, { timeout: 20_000 });
     expect(within(group).getByRole('radio', { name: /^Yes/ })).toBeChecked();
@@ -281,11 +297,11 @@ describe('the company details', () => {
   });
 
   it('asks before a CIF of a refused entity closes the application, naming the entity, with a way back to correct it', async () => {
-    answers['onboarding-management-private/legalperson/company'] = (request) => {
+    answers[COMPANY] = (request) => {
       const body = request.body as { cif: string; confirmNotServed?: boolean };
       if (body.cif.toUpperCase().startsWith('B')) return saved('about-company-info', { cif: body.cif });
       if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
-      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+      return [200, { next: 'company-error', application: applicationOf('company-error', { cif: body.cif }, 'not-allowed') }];
     };
     const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }) });
     const cif = await screen.findByRole('textbox', { name: /Company tax ID/ });
@@ -302,15 +318,15 @@ describe('the company details', () => {
     await user.type(cif, 'B58378431');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/about-company-info'));
-    const sent = server.requests.filter((request) => pathOf(request) === 'onboarding-management-private/legalperson/company').map((request) => request.body);
+    const sent = server.requests.filter((request) => pathOf(request) === COMPANY).map((request) => request.body);
     expect(sent).toEqual([{ cif: 'G58378431' }, { cif: 'B58378431' }]);
   });
 
   it('closes the application only once the applicant says the CIF is right', async () => {
-    answers['onboarding-management-private/legalperson/company'] = (request) => {
+    answers[COMPANY] = (request) => {
       const body = request.body as { cif: string; confirmNotServed?: boolean };
       if (body.confirmNotServed !== true) return [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'G' }];
-      return [200, { next: 'company-error', application: { id: 'a-1', status: 'not-allowed', personType: 'company', currentStep: 'company-error', completedSteps: [], answers: { cif: body.cif }, maskedEmail: 'l***@example.com' } }];
+      return [200, { next: 'company-error', application: applicationOf('company-error', { cif: body.cif }, 'not-allowed') }];
     };
     const { user, router } = renderApp('/about-company', { state: midWizard({ cif: '' }), locale: 'es' });
     await user.type(await screen.findByRole('textbox', { name: /CIF/ }), 'G28659670');
@@ -322,7 +338,7 @@ describe('the company details', () => {
   });
 
   it('a community of property (E): its member can take the self-employed path instead of closing the application', async () => {
-    answers['onboarding-management-private/legalperson/company'] = () => [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'E' }];
+    answers[COMPANY] = () => [409, { code: 'CONFIRMATION_REQUIRED', message: 'confirm', entity: 'E' }];
     answers['onboarding-management-private/person-type'] = () => [
       200,
       { next: 'requirements-freelance', application: { id: 'a-1', status: 'in-progress', personType: 'freelance', currentStep: 'requirements-freelance', completedSteps: [], answers: {}, maskedEmail: 'l***@example.com' } },
@@ -334,31 +350,31 @@ describe('the company details', () => {
     await user.click(screen.getByRole('button', { name: 'Continue as self-employed instead' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/requirements-freelance'));
     expect(server.requests.at(-1)?.body).toEqual({ personType: 'freelance' });
-    expect(store.getState().form.personType).toBe('freelance');
+    expect(applicationRead(store)).toMatchObject({ personType: 'freelance' });
   });
 
   it('/company-error of a community of property points its other members to the self-employed path; other refusals do not', async () => {
-    const { unmount } = renderApp('/company-error', { state: midWizard({ cif: 'E12345674' }) });
+    const { unmount } = await refusedAt('E12345674');
     expect(await screen.findByText(/its members can open accounts as self-employed/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Open an account as self-employed' })).toHaveAttribute('href', '/signUp');
     unmount();
     localStorage.clear();
-    renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    await refusedAt('G28659670');
     expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Open an account as self-employed' })).toBeNull();
   });
 
   it('explains why an association is refused, in Spanish, and forgets the application', async () => {
-    const { store } = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }), locale: 'es' });
+    const { store } = await refusedAt('G28659670', 'es');
     expect(await screen.findByText(/asociaciones y fundaciones/)).toBeInTheDocument();
     await waitFor(() => expect(store.getState().session.authorizationToken).toBeNull());
   });
 
   it('keeps the refusal and its reason after a reload and a language switch, with no session and no form left', async () => {
-    const first = renderApp('/company-error', { state: midWizard({ cif: 'G28659670' }) });
+    const first = await refusedAt('G28659670');
     expect(await screen.findByText(/Associations and foundations/)).toBeInTheDocument();
     await waitFor(() => expect(first.store.getState().session.authorizationToken).toBeNull());
-    expect(first.store.getState().form.cif).toBe('');
+    expect(applicationRead(first.store)).toBeUndefined();
     // A language switch runs the route's guard again (?lang= leaves the address).
     await first.router.navigate('/company-error?lang=en', { replace: true });
     expect(first.router.state.location.pathname).toBe('/company-error');

@@ -37,7 +37,12 @@ beforeEach(() => {
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
+/** An applicant with a session, whose application the server holds begun, nothing answered yet. */
 function midWizard(form: Partial<OnboardingForm> = {}): Partial<RootState> {
+  answers['onboarding-management-private/application'] = () => [
+    200,
+    { id: 'a-1', status: 'in-progress', personType: null, currentStep: 'personal-info', completedSteps: ['signUp', 'reg-code'], answers: {}, maskedEmail: 'a***@example.com' },
+  ];
   return { session: { ...initialSessionState, authorizationToken: liveToken() }, form: { ...initialFormState, ...form, _persist: { version: -1, rehydrated: true } } };
 }
 
