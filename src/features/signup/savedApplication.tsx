@@ -11,7 +11,8 @@ import { isClosedApplication, onboardingApi, useGetApplicationQuery } from './on
 const selectApplication = onboardingApi.endpoints.getApplication.select();
 
 const messages = describeMessages({
-  failed: { id: 'onboarding.application.loadFailed', defaultMessage: 'We could not load your application. Check your connection and try again: nothing you saved is lost.' },
+  failed: { id: 'onboarding.application.loadFailed', defaultMessage: 'We could not load your application' },
+  failedText: { id: 'onboarding.application.loadFailedText', defaultMessage: 'Check your connection and try again: nothing you saved is lost.' },
   retry: { id: 'onboarding.application.retry', defaultMessage: 'Try again' },
 });
 
@@ -28,13 +29,16 @@ export function useSavedAnswers(): Answers {
 /** Said when the application could not be read: the screen cannot start from what was saved, so it waits for it. */
 function ApplicationUnavailable({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
   const intl = useIntl();
-  const said = useRef<HTMLParagraphElement>(null);
-  useEffect(() => said.current?.focus(), []);
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => title.current?.focus(), []);
   return (
     <section className="dv-step">
-      <p className="dv-step__lead" role="alert" tabIndex={-1} ref={said}>
-        {intl.formatMessage(messages.failed)}
-      </p>
+      <div role="alert">
+        <h1 className="dv-screen-title" tabIndex={-1} ref={title}>
+          {intl.formatMessage(messages.failed)}
+        </h1>
+        <p className="dv-step__lead">{intl.formatMessage(messages.failedText)}</p>
+      </div>
       <div className="dv-step__actions">
         <LoadingButton type="button" loading={retrying} onClick={onRetry}>
           {intl.formatMessage(messages.retry)}

@@ -59,9 +59,8 @@ it("fills a reloaded step with the server's answers, asked once per page load", 
 it('says so when the application cannot be read, draws no empty step, and reads it again on Try again', async () => {
   failuresLeft = 1;
   const { user } = renderApp('/personal-info', { state: { session: { ...initialSessionState, authorizationToken: liveToken() } } });
-  const said = await screen.findByRole('alert');
-  expect(said).toHaveTextContent('We could not load your application');
-  await waitFor(() => expect(said).toHaveFocus());
+  expect(await screen.findByRole('alert')).toHaveTextContent(/We could not load your application.*Check your connection and try again/);
+  await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'We could not load your application' })).toHaveFocus());
   expect(screen.queryByLabelText('First name')).toBeNull();
   await user.click(screen.getByRole('button', { name: 'Try again' }));
   expect(await screen.findByLabelText('First name')).toHaveValue('Lucía');
