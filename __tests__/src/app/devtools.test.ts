@@ -17,8 +17,8 @@ describe('Redux DevTools', () => {
     /* eslint-disable @typescript-eslint/no-require-imports */
     jest.isolateModules(() => {
       const { makeStore } = require('../../../src/app/store') as typeof import('../../../src/app/store');
-      const { signInSucceeded } = require('../../../src/features/auth/authSlice') as typeof import('../../../src/state/authSlice');
-      const { sessionStarted } = require('../../../src/features/session/sessionSlice') as typeof import('../../../src/state/sessionSlice');
+      const { signInSucceeded } = require('../../../src/state/authSlice') as typeof import('../../../src/state/authSlice');
+      const { sessionStarted } = require('../../../src/state/sessionSlice') as typeof import('../../../src/state/sessionSlice');
       /* eslint-enable @typescript-eslint/no-require-imports */
 
       const store = makeStore(undefined, { persist: false });
