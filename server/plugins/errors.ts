@@ -1,19 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
+import { ApiError } from '../apiError';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
 
-/** A failure the client caused, with the stable code it gets back. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 type SchemaIssue = NonNullable<FastifyError['validation']>[number];
 

@@ -20,7 +20,7 @@ import { applicationView, nextAfter } from '../../services/onboardingApplication
 import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { smsCodes } from './smsCodes';
 import { onFreshApplication, saveFresh } from './saving';
-import { checkTurn } from './steps';
+import { checkTurn } from '../../services/stepSaving';
 import { anyApplicationOf, applicationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;

@@ -12,7 +12,7 @@ import { DocumentError } from '../../services/documents';
 import { evidenceAudit, preserveDocuments } from '../../services/evidence';
 import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '../../services/identityCheck';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
-import { checkTurn } from './steps';
+import { checkTurn } from '../../services/stepSaving';
 import { onFreshApplication } from './saving';
 import { applicationOf } from './tokens';
 

@@ -8,7 +8,7 @@ import { toFieldErrors, validateSchema } from '../../../src/validation/validate'
 import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
-import { checkTurn } from './steps';
+import { checkTurn } from '../../services/stepSaving';
 import { applicationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;

@@ -11,7 +11,7 @@ import { applicationView, nextAfter } from '../../services/onboardingApplication
 import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { smsCodes } from './smsCodes';
 import { saveFresh } from './saving';
-import { checkTurn } from './steps';
+import { checkTurn } from '../../services/stepSaving';
 import { applicationOf } from './tokens';
 
 const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
