@@ -18,14 +18,14 @@ declare module 'fastify' {
 /** How long /health reuses the identity service's last probe. */
 export const IDENTITY_PROBE_MS = 30_000;
 
-export interface IdentityPluginOptions {
+interface IdentityPluginOptions {
   config: Config;
   secret: Buffer;
   /** The embedded pool's pre-authentication trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
   preAuthenticationTrigger?: boolean;
 }
 
-export { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
+export { ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
 
 /** The server's credentials for the embedded identity service (its admin calls); AWS uses the SDK's own chain. */
 export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(secret, 'cognito-admin');

@@ -4,15 +4,12 @@ export * from './constants';
 export {
   VALIDATION_MESSAGE_IDS,
   type ValidationMessage,
-  type ValidationMessageId,
   isValidationMessage,
   validationMessage,
 } from './messages';
-export { asText, characterCount, isEmpty, normaliseDocument } from './text';
-export { isPersonName, isPlainText, isPrintableCharacter, unprintableCharacters } from './characters';
+export { isEmpty, normaliseDocument } from './text';
+export { isPersonName, isPlainText, unprintableCharacters } from './characters';
 export {
-  CIF_CONTROL_LETTERS,
-  DNI_CHECK_LETTERS,
   canonicalIdDocument,
   cifControlDigit,
   dniCheckLetter,
@@ -25,22 +22,16 @@ export {
   isValidPassport,
 } from './identifiers';
 export {
-  type CalendarDay,
   addYears,
   ageInYears,
-  compareDays,
-  daysInMonth,
   isAdult,
-  isLeapYear,
   isNotFuture,
   isNotOlderThan,
   isValidDate,
   parseCalendarDay,
   parseDate,
-  toCalendarDay,
 } from './dates';
 export {
-  type FileLike,
   hasMaxLength,
   hasMinLength,
   isAlphanumeric,
@@ -57,11 +48,8 @@ export {
   isValidUrl,
   parseNumber,
 } from './predicates';
-export { type DateRuleOptions, type Rule, rules } from './rules';
+export { type Rule, rules } from './rules';
 export {
-  type FieldError,
-  ROOT_ERROR_KEY,
-  type ValidatableSchema,
   toFieldErrors,
   toFormErrors,
   validateSchema,

@@ -1,7 +1,7 @@
 // The little XML S3 speaks: answers are written from strings; the one body S3 clients send us
 // (CompleteMultipartUpload) is read by a strict parser that knows no DTDs, so no entity tricks get in.
 
-export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
+const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /** Characters XML 1.0 cannot carry at all, not even as references (control characters, lone surrogates…). */
@@ -9,7 +9,7 @@ export const XML_INVALID = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}
 const XML_INVALID_ALL = new RegExp(XML_INVALID.source, 'gu');
 
 /** Text as XML content: markup escaped, and what XML cannot carry replaced by U+FFFD (never sent raw). */
-export function escapeXml(value: string): string {
+function escapeXml(value: string): string {
   return value
     .replace(XML_INVALID_ALL, '\uFFFD')
     .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);

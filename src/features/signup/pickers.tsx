@@ -24,7 +24,7 @@ const messages = describeMessages({
 });
 
 /** Every country by its ISO code, named in `locale` and sorted as that language sorts. */
-export function countryOptions(locale: string): ComboboxOption[] {
+function countryOptions(locale: string): ComboboxOption[] {
   const names = countries.getNames(locale, { select: 'official' });
   const collator = new Intl.Collator(locale);
   return Object.entries(names)
@@ -33,7 +33,7 @@ export function countryOptions(locale: string): ComboboxOption[] {
 }
 
 /** The country of a phone prefix, shown as "+34 España": those of `only` (the countries the bank texts). */
-export function dialingOptions(locale: string, only: readonly string[]): ComboboxOption[] {
+function dialingOptions(locale: string, only: readonly string[]): ComboboxOption[] {
   const names = countries.getNames(locale, { select: 'official' });
   const collator = new Intl.Collator(locale);
   return getCountries()
