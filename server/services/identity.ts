@@ -53,7 +53,7 @@ export interface IdTokenClaims extends JWTPayload {
 type IdentityErrorCode = 'USERNAME_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_PASSWORD' | 'INVALID_PARAMETER' | 'INVALID_TOKEN' | 'UNAVAILABLE';
 
 /** The part of a pino logger the key fetch reports to. */
-interface KeysLog {
+export interface KeysLog {
   error(details: object, message: string): void;
   info(details: object, message: string): void;
 }

@@ -18,6 +18,7 @@ import { riskOf } from '../../services/risk';
 import { bodyFieldsOf, bodyShapeOf } from './bodyShape';
 import { onFreshApplication } from './saving';
 import { openApplicationOf } from './tokens';
+import { BEARER } from './schemas';
 
 /** What the server does with a step's answers beyond its shared schema (src/onboarding/stepSchemas.ts). */
 interface StepDeclaration {
@@ -125,9 +126,6 @@ const STEP_DECLARATIONS: StepDeclaration[] = [
     normalise: (body) => ({ ...withWebsite(body), operativeCountries: body.establishedAbroad === true ? body.operativeCountries : [] }),
   },
 ];
-
-
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
 export function checkTurn(application: Application, step: StepId): void {
