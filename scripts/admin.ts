@@ -9,13 +9,12 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { createDatabase, migrateToLatest } from '../server/db';
-import { embeddedIdentityCredentials } from '../server/plugins/identity';
+import { identityServiceOf } from '../server/plugins/identity';
 import { applicationRepository, type Application } from '../server/repositories/applicationRepository';
 import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { outboxRepository } from '../server/repositories/outboxRepository';
-import { createIdentityService } from '../server/services/identity';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
 import {
@@ -88,14 +87,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
   const handle = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(handle.db);
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
-  const identity = createIdentityService({
-    region: config.identity.region,
-    userPoolId: config.identity.userPoolId,
-    clientId: config.identity.clientId,
-    endpoint: config.identity.endpoint,
-    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
-    credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
-  });
+  const identity = identityServiceOf(config, secret);
   const log = pino({ level: 'warn' });
   const applications = applicationRepository(handle.db);
   return {

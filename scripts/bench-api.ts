@@ -15,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
@@ -27,6 +26,7 @@ import { applicationRepository } from '../server/repositories/applicationReposit
 import { onboardingTokens } from '../server/services/onboardingTokens';
 import { deriveKey } from '../server/services/serverSecret';
 import { percentile, steadyLoad, type SteadyRequest } from './steadyLoad';
+import { freePort } from './freePort';
 
 const RATE = 200;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 30);
@@ -45,17 +45,6 @@ const WIZARD_STEPS: [string, Record<string, unknown>][] = [
 
 /** The request to send next (each call may give new headers: a captcha pass, an applicant's token). */
 type NextRequest = () => SteadyRequest;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** server/server.ts in its own process; ready once /health answers. */
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; stop(): Promise<void> }> {

@@ -15,13 +15,13 @@
 // Targets are printed next to the figures, never asserted: the machines are shared and the figures noisy.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
 import { FIRST_PAGE_BLOCKS } from '../src/config/firstPage';
 import { buildFloorPage, serveFloorPage } from './floorPage';
+import { freePort } from './freePort';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { buildNeeded } = require('./buildFreshness.cjs') as { buildNeeded: (root: string) => string | undefined };
@@ -68,17 +68,6 @@ function kindOf(url: URL, resourceType: string | undefined): Kind {
   if (/\.css$/.test(url.pathname) || resourceType === 'Stylesheet') return 'css';
   if (/\.(woff2?|ttf|otf)$/.test(url.pathname) || resourceType === 'Font') return 'font';
   return 'other';
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function startServer(port: number, dataDir: string): Promise<ChildProcess> {

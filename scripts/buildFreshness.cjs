@@ -23,4 +23,4 @@ function buildNeeded(root) {
   return BUILD_INPUTS.some((input) => newestChange(path.join(root, input)) > builtAt) ? 'outdated' : undefined;
 }
 
-module.exports = { BUILD_INPUTS, buildNeeded };
+module.exports = { buildNeeded };

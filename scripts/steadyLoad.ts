@@ -12,7 +12,7 @@ export interface SteadyRequest {
   body?: string;
 }
 
-export interface SteadyResult {
+interface SteadyResult {
   /** Latencies in ms, sorted. */
   latencies: number[];
   statuses: Map<number, number>;

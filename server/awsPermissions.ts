@@ -5,14 +5,14 @@
 // No imports: the deployment's own package reads this file too.
 
 /** The resources the server touches: the user pool, the identity pool, the documents bucket and its objects. */
-export type AwsResource = 'userPool' | 'identityPool' | 'bucket' | 'objects';
+type AwsResource = 'userPool' | 'identityPool' | 'bucket' | 'objects';
 
-export interface Grant {
+interface Grant {
   action: string;
   resource: AwsResource;
 }
 
-export interface AwsCall {
+interface AwsCall {
   /** `<service>:<operation>` as the SDK sends it (the command's name without `Command`). */
   call: string;
   /** The IAM actions it needs, each on its resource: an operation is not always its own action (HeadObject is s3:GetObject). */
@@ -46,7 +46,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
 ];
 
 /** The names the policy's resources are written with: real ones (or deployment tokens), or the docs' placeholders. */
-export interface AwsResourceNames {
+interface AwsResourceNames {
   partition: string;
   region: string;
   account: string;
@@ -55,7 +55,7 @@ export interface AwsResourceNames {
   bucket: string;
 }
 
-export function resourceArn(resource: AwsResource, names: AwsResourceNames): string {
+function resourceArn(resource: AwsResource, names: AwsResourceNames): string {
   const { partition, region, account } = names;
   switch (resource) {
     case 'userPool':
@@ -71,7 +71,7 @@ export function resourceArn(resource: AwsResource, names: AwsResourceNames): str
 
 const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
 
-export interface PolicyStatement {
+interface PolicyStatement {
   Sid: string;
   Effect: 'Allow';
   Action: string[];

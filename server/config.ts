@@ -49,19 +49,9 @@ export interface Config {
    * `jwksUrl`: where the pool's token signing keys are read (absent: beside the issuer, AWS's own).
    * `developerProvider`: the identity pool's developer provider name, under which applicants get storage identities.
    */
-  identity: {
-    region: string;
-    userPoolId: string;
-    clientId: string;
-    endpoint?: string;
-    identityPoolEndpoint?: string;
-    jwksUrl?: string;
-    identityPoolId: string;
-    developerProvider: string;
-    embedded: boolean;
-  };
+  identity: RuntimeConfig['identity'] & { jwksUrl?: string; developerProvider: string; embedded: boolean };
   /** `maxDocumentBytes`: the largest document an applicant may upload (checked in the browser and by the server). */
-  storage: { region: string; bucket: string; endpoint?: string; maxDocumentBytes: number; embedded: boolean };
+  storage: RuntimeConfig['storage'] & { embedded: boolean };
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
   serverSecret?: string;
   codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number };

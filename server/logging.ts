@@ -2,7 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { stdSerializers, type DestinationStream } from 'pino';
 
 /** Field names whose values are secrets wherever they appear (body, query, a logged object). */
-export const SECRET_FIELDS = [
+const SECRET_FIELDS = [
   'password',
   'diviloPassword',
   'newPassword',
@@ -25,10 +25,10 @@ const SECRET_PARAMS = new Set(
 /** Headers that carry credentials. */
 const SECRET_HEADERS = ['authorization', 'cookie', 'x-divilo-verification-signature', 'x-amz-security-token'];
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** The request line as logged: secret query values replaced. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const at = url.indexOf('?');
   if (at < 0) return url;
   const params = new URLSearchParams(url.slice(at + 1));

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -9,19 +8,9 @@ import { buildApp, type AppOptions } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { createDatabase, migrateToLatest, type DatabaseHandle } from '../../server/db';
 
-export type Dialect = 'sqlite' | 'postgres';
+export { freePort } from '../../scripts/freePort';
 
-/** A port nobody listens on right now, for a server that must know its own address before it starts. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export type Dialect = 'sqlite' | 'postgres';
 
 const postgresUrl = process.env.DATABASE_URL;
 

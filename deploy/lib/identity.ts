@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 /** The identity pool's developer provider: the server's COGNITO_DEVELOPER_PROVIDER default. */
 export const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
 /** The attribute the onboarding keeps up to date (server/services/onboardingGate.ts), without its `custom:` prefix. */
-export const ONBOARDING_STATUS = 'onboarding_status';
+const ONBOARDING_STATUS = 'onboarding_status';
 
 export interface IdentityProps {
   /** The folder `npm run build:lambdas` writes (dist-lambdas/): the pre-authentication trigger's bundle. */

@@ -9,7 +9,7 @@ import type { Database } from './schema';
 export type { Database } from './schema';
 export { migrateToLatest, migrationNames } from './migrate';
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** Where the SQLite file lives (`<dataDir>/divilo.sqlite`); created when missing. */
   dataDir: string;
   /** `postgres://…`: PostgreSQL instead of SQLite. */
@@ -26,7 +26,7 @@ export interface DatabaseHandle {
   destroy(): Promise<void>;
 }
 
-export const SQLITE_FILE = 'divilo.sqlite';
+const SQLITE_FILE = 'divilo.sqlite';
 
 /** SQLite in `<dataDir>/divilo.sqlite` by default; PostgreSQL when a database URL is given. */
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {

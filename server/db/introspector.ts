@@ -17,7 +17,7 @@ interface ColumnRow {
   auto_incrementing: string | null;
 }
 
-export class SearchPathIntrospector implements DatabaseIntrospector {
+class SearchPathIntrospector implements DatabaseIntrospector {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- reads catalogs, not the app's tables
   constructor(private readonly db: Kysely<any>) {}
 

@@ -6,7 +6,7 @@ class Argument {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- runs on the Kysely it was built with, or a transaction of it
-export type PreparedQuery<A extends unknown[], R> = (executor: Kysely<any>, ...args: A) => Promise<QueryResult<R>>;
+type PreparedQuery<A extends unknown[], R> = (executor: Kysely<any>, ...args: A) => Promise<QueryResult<R>>;
 
 /**
  * A query built and compiled once, then run with new values. Kysely builds the operation tree and compiles the

@@ -26,7 +26,7 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
 }
 
 /** AWS decodes the query before canonicalising it; `+` is a literal plus, not a space. Throws on bad escapes. */
-export function parseQuery(query: string): Record<string, string | string[]> {
+function parseQuery(query: string): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
   for (const pair of query.split('&')) {
     if (!pair) continue;
@@ -52,7 +52,7 @@ export function sameSecret(expected: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export interface SigningInput {
+interface SigningInput {
   method: string;
   path: string;
   query: Record<string, string | string[]>;
@@ -61,7 +61,7 @@ export interface SigningInput {
   body?: Buffer | string;
 }
 
-export interface SigningSettings {
+interface SigningSettings {
   credentials: AwsCredentials & { sessionToken?: string };
   region: string;
   service: string;

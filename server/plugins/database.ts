@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-export interface DatabasePluginOptions {
+interface DatabasePluginOptions {
   dataDir: string;
   databaseUrl?: string;
   /** An open database (tests); it stays open when the app closes. */

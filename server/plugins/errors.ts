@@ -18,7 +18,7 @@ function fieldOf(issue: SchemaIssue): string {
 }
 
 /** A schema failure as the message descriptor the browser translates (src/validation/messages.ts). */
-export function toFieldError(issue: SchemaIssue): FieldError {
+function toFieldError(issue: SchemaIssue): FieldError {
   const field = fieldOf(issue);
   const params = issue.params as { limit?: number; type?: string; format?: string };
   switch (issue.keyword) {
@@ -57,7 +57,7 @@ const REQUEST_ERRORS: Record<string, { status: number; code: string; message: st
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** A service the server calls (identity, storage, captcha, messaging) could not be reached: the error or a cause says so. */
-export function isUnreachable(error: unknown): boolean {
+function isUnreachable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
     const code = (current as { code?: unknown }).code;
     if ((typeof code === 'string' && UNREACHABLE.has(code)) || current.name === 'TimeoutError' || [...UNREACHABLE].some((name) => current instanceof Error && current.message.includes(name))) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
-import { createIdentityService, type IdentityService } from '../services/identity';
+import { createIdentityService, type IdentityService, type KeysLog } from '../services/identity';
 import { cachedProbe, type CachedProbe } from '../services/reachability';
 import { signInRefusal } from '../services/onboardingGate';
 import { deriveAccessKey, deriveKey } from '../services/serverSecret';
@@ -18,17 +18,31 @@ declare module 'fastify' {
 /** How long /health reuses the identity service's last probe. */
 export const IDENTITY_PROBE_MS = 30_000;
 
-export interface IdentityPluginOptions {
+interface IdentityPluginOptions {
   config: Config;
   secret: Buffer;
   /** The embedded pool's pre-authentication trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
   preAuthenticationTrigger?: boolean;
 }
 
-export { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
+export { ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
 
 /** The server's credentials for the embedded identity service (its admin calls); AWS uses the SDK's own chain. */
 export const embeddedIdentityCredentials = (secret: Buffer) => deriveAccessKey(secret, 'cognito-admin');
+
+/** The identity service of the configuration: Amazon Cognito, or the embedded pool with the server's own credentials. */
+export function identityServiceOf(config: Config, secret: Buffer, log?: KeysLog) {
+  return createIdentityService({
+    region: config.identity.region,
+    userPoolId: config.identity.userPoolId,
+    clientId: config.identity.clientId,
+    endpoint: config.identity.endpoint,
+    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
+    jwksUrl: config.identity.jwksUrl,
+    credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
+    log,
+  });
+}
 
 /**
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
@@ -60,16 +74,7 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, 
       triggers,
     });
   }
-  const identity = createIdentityService({
-    region: config.identity.region,
-    userPoolId: config.identity.userPoolId,
-    clientId: config.identity.clientId,
-    endpoint: config.identity.endpoint,
-    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
-    jwksUrl: config.identity.jwksUrl,
-    credentials,
-    log: app.log,
-  });
+  const identity = identityServiceOf(config, secret, app.log);
   app.decorate('identity', identity);
   app.decorate(
     'identityReachability',

@@ -37,7 +37,7 @@ async function readChunkGroups(root: string): Promise<Record<string, string[]>> 
   }
 }
 
-export interface SpaOptions {
+interface SpaOptions {
   distDir: string;
   /** What `/config.json` answers: the page carries the same object. */
   runtimeConfig: RuntimeConfig;

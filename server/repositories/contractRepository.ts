@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 
-export interface SignedContract {
+interface SignedContract {
   applicationId: string;
   /** SHA-256 (hex) of the sealed PDF as stored. */
   sha256: string;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
-export interface LoginSession {
+interface LoginSession {
   idHash: string;
   userSub: string;
   username: string;

@@ -10,13 +10,13 @@ export interface BudgetBucket {
 }
 
 /** A bucket as it stands: messages in its current window, and when that window ends. */
-export interface BucketState {
+interface BucketState {
   key: string;
   sent: number;
   windowEndsAt: string;
 }
 
-export type TakeResult = { taken: true } | { taken: false; refusedBy: string };
+type TakeResult = { taken: true } | { taken: false; refusedBy: string };
 
 /**
  * Message budgets: per bucket, the messages sent in a window that starts with the bucket's first message and

@@ -3,7 +3,7 @@ import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
 /** A sealed password as stored, with when it was chosen. */
-export interface StoredPassword {
+interface StoredPassword {
   sealed: string;
   created_at: string;
 }

@@ -107,5 +107,3 @@ export function reviewEffectRepository(db: Kysely<Database>) {
     },
   };
 }
-
-export type ReviewEffectRepository = ReturnType<typeof reviewEffectRepository>;

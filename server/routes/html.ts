@@ -16,7 +16,7 @@ const LOGO_MARK = `<svg class="dv-logo__mark" viewBox="0 0 22 22" width="26" hei
   .flatMap((row) => [0, 1, 2].map((column) => `<rect x="${column * 8}" y="${row * 8}" width="6" height="6" rx="1" fill="currentColor"/>`))
   .join('')}</svg>`;
 
-export interface ShellOptions {
+interface ShellOptions {
   lang: 'es' | 'en';
   /** Where each language's link goes (the same page in that language); no switch without it. */
   languageHref?: (lang: 'es' | 'en') => string;

@@ -11,8 +11,7 @@ import { fill, type ContractLanguage, type ContractTemplate } from './contractTe
 import { CONTRACT_TEXTS, type ContractTexts } from './contractTexts';
 import { textWriter, type TextStyle } from './pdfLayout';
 
-export type { ContractLanguage } from './contractTemplates';
-export type ContractApplication = Pick<Application, 'personType' | 'answers'>;
+type ContractApplication = Pick<Application, 'personType' | 'answers'>;
 
 type Answers = Record<string, unknown>;
 type LabelId = keyof ContractTexts['labels'];
@@ -182,7 +181,7 @@ export async function renderContract(application: ContractApplication, { templat
 }
 
 /** The longest value taken from a request header (the browser's name, the request id) for the record. */
-export const HEADER_VALUE_MAX = 200;
+const HEADER_VALUE_MAX = 200;
 
 /**
  * A value the caller sent in a header, as the signature record prints it: visible ASCII only (anything else,
@@ -194,7 +193,7 @@ export function headerValueForRecord(value: string | undefined): string {
   return visible.length > HEADER_VALUE_MAX ? `${visible.slice(0, HEADER_VALUE_MAX - 1)}…` : visible;
 }
 
-export interface SignatureRecord {
+interface SignatureRecord {
   language: ContractLanguage;
   /** The contract's title and the version of its template's text. */
   contractTitle: string;

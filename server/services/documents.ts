@@ -50,7 +50,7 @@ export class DocumentError extends Error {
   }
 }
 
-export interface StorageIdentity {
+interface StorageIdentity {
   identityId: string;
   /** The identity pool's OpenID token for that identity (send as `Logins: { 'cognito-identity.amazonaws.com': token }`). */
   token: string;
@@ -58,7 +58,7 @@ export interface StorageIdentity {
 }
 
 /** A checked document's copy in the server's own area, and the SHA-256 of the bytes copied. */
-export interface Evidence {
+interface Evidence {
   evidenceKey: string;
   sha256: string;
   size: number;
@@ -69,14 +69,14 @@ export interface Evidence {
  * (the identity pool's role, deploy/lib/identity.ts; server/embedded/s3/access.ts), so nothing under it can be
  * written or deleted by an applicant.
  */
-export const EVIDENCE_PREFIX = 'evidence/';
+const EVIDENCE_PREFIX = 'evidence/';
 
 /** Where the evidence of an application's document of `kind` is kept: named by its hash, so a copy never replaces another. */
-export const evidenceKeyOf = (applicationId: string, kind: string, sha256: string) => `${EVIDENCE_PREFIX}${applicationId}/${kind}/${sha256}`;
+const evidenceKeyOf = (applicationId: string, kind: string, sha256: string) => `${EVIDENCE_PREFIX}${applicationId}/${kind}/${sha256}`;
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-export interface CheckedDocument {
+interface CheckedDocument {
   key: string;
   size: number;
   etag: string;
@@ -84,7 +84,7 @@ export interface CheckedDocument {
 
 type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 
-export interface DocumentServiceOptions {
+interface DocumentServiceOptions {
   identity: { region: string; endpoint?: string; identityPoolId: string; developerProvider: string; credentials?: Credentials };
   storage: { region: string; endpoint?: string; bucket: string; maxDocumentBytes: number; credentials?: Credentials };
   /** Life of the OpenID token handed to the browser (default 900 s). */

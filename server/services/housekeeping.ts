@@ -17,7 +17,7 @@ import { outboxRepository } from '../repositories/outboxRepository';
 import type { IdentityService } from './identity';
 import { removeSignInUser } from './signInUsers';
 
-export interface HousekeepingSettings {
+interface HousekeepingSettings {
   /** How long a used or expired code stays (its resend cooldown and audit no longer need it). */
   codeRetentionSeconds: number;
   /** How long an ended, revoked or idle session stays. */
@@ -26,7 +26,7 @@ export interface HousekeepingSettings {
   outboxRetentionSeconds: number;
 }
 
-export const HOUSEKEEPING_DEFAULTS: HousekeepingSettings = { codeRetentionSeconds: 86_400, sessionRetentionSeconds: 86_400, outboxRetentionSeconds: 86_400 };
+const HOUSEKEEPING_DEFAULTS: HousekeepingSettings = { codeRetentionSeconds: 86_400, sessionRetentionSeconds: 86_400, outboxRetentionSeconds: 86_400 };
 
 /** Deletes what is past keeping at `now`; answers how many rows of each table went. */
 export async function expireOldRows(db: Kysely<Database>, now: Date, settings: HousekeepingSettings = HOUSEKEEPING_DEFAULTS): Promise<Record<string, number>> {
@@ -42,7 +42,7 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
 /** The applicants' areas: everything else in the bucket is the server's alone (docs/storage.md, "Who may do what"). */
 const APPLICANT_AREAS = 'private/';
 
-export interface UnreportedUploadSweep {
+interface UnreportedUploadSweep {
   /** The storage client with the server's credentials, and the documents bucket. */
   storage: { client: Pick<S3Client, 'send'>; bucket: string };
   db: Kysely<Database>;
@@ -94,9 +94,9 @@ export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Pro
 }
 
 /** How long an application nobody touches (no step saved) is kept before it expires. */
-export const APPLICATION_INACTIVE_DAYS = 30;
+const APPLICATION_INACTIVE_DAYS = 30;
 
-export interface ApplicationExpiryDependencies {
+interface ApplicationExpiryDependencies {
   db: Kysely<Database>;
   identity: Pick<IdentityService, 'getUser' | 'deleteUser'>;
   auditLog: AuditLogRepository;

@@ -14,7 +14,7 @@ import {
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { awsServiceOrigin } from '../../src/config/awsPartition';
 
-export interface IdentityConfig {
+interface IdentityConfig {
   region: string;
   userPoolId: string;
   clientId: string;
@@ -32,9 +32,9 @@ export interface IdentityConfig {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 }
 
-export type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED' | string;
+type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED' | string;
 
-export interface IdentityUser {
+interface IdentityUser {
   username: string;
   sub: string;
   attributes: Record<string, string>;
@@ -50,7 +50,7 @@ export interface IdTokenClaims extends JWTPayload {
 }
 
 /** `UNAVAILABLE`: the token could not be checked because the pool's signing keys could not be fetched. */
-export type IdentityErrorCode = 'USERNAME_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_PASSWORD' | 'INVALID_PARAMETER' | 'INVALID_TOKEN' | 'UNAVAILABLE';
+type IdentityErrorCode = 'USERNAME_EXISTS' | 'USER_NOT_FOUND' | 'INVALID_PASSWORD' | 'INVALID_PARAMETER' | 'INVALID_TOKEN' | 'UNAVAILABLE';
 
 /** The part of a pino logger the key fetch reports to. */
 export interface KeysLog {

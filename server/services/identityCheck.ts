@@ -32,7 +32,7 @@ export type IdentityCheckStatus = 'pending' | 'needs-review' | 'approved' | 'rej
  */
 export type IdentityFlag = 'no-face-in-selfie' | 'several-faces-in-selfie' | 'no-face-on-document' | 'face-check-failed' | 'id-document-held';
 
-export interface IdentityResult {
+interface IdentityResult {
   status: Exclude<IdentityCheckStatus, 'pending'>;
   /** Why a check was rejected, as a short code the screens can translate (`images-missing`). */
   reason?: string;
@@ -52,7 +52,7 @@ export interface IdentityCheckState {
   reviewer?: string;
 }
 
-export interface IdentityVerifier {
+interface IdentityVerifier {
   /** Starts checking the photos; the result arrives through `recordIdentityResult`, now or later. */
   start(applicationId: string, images: IdentityImages, requestId?: string): Promise<void>;
 }
@@ -74,7 +74,7 @@ const CHECK_REFUSALS: ChangeRefusals = {
   changed: () => new IdentityCheckError('CONCURRENT_CHANGE', 'The application changed meanwhile: try again'),
 };
 
-export interface IdentityCheckDependencies {
+interface IdentityCheckDependencies {
   applications: Pick<ApplicationRepository, 'find' | 'save'>;
   documents: Pick<OnboardingDocumentRepository, 'list'>;
   auditLog: Pick<AuditLogRepository, 'append'>;
@@ -106,7 +106,7 @@ export const WAITING_STEP = 'check-identity-waiting';
 export const PHOTOS_STEP = 'check-identity';
 
 /** Whether `signature` is the hex HMAC-SHA256 of `body` under `secret`, compared in constant time. No secret: never. */
-export function signatureMatches(secret: string | undefined, body: Buffer, signature: string | undefined): boolean {
+function signatureMatches(secret: string | undefined, body: Buffer, signature: string | undefined): boolean {
   if (!secret || signature === undefined || !/^[0-9a-f]{64}$/i.test(signature)) return false;
   return timingSafeEqual(createHmac('sha256', secret).update(body).digest(), Buffer.from(signature, 'hex'));
 }

@@ -6,16 +6,16 @@ import { crc32 } from 'node:zlib';
 
 export type ImageFormat = 'png' | 'jpeg';
 
-export interface ImageHeader {
+interface ImageHeader {
   format: ImageFormat;
   width: number;
   height: number;
 }
 
 /** `not-image`: the first bytes are not the format's; `not-decodable`: they are, but the file is truncated or corrupt. */
-export type ImageProblem = 'not-image' | 'not-decodable';
+type ImageProblem = 'not-image' | 'not-decodable';
 
-export type ImageHeaderResult = ({ ok: true } & ImageHeader) | { ok: false; problem: ImageProblem };
+type ImageHeaderResult = ({ ok: true } & ImageHeader) | { ok: false; problem: ImageProblem };
 
 const NOT_IMAGE = { ok: false, problem: 'not-image' } as const;
 const NOT_DECODABLE = { ok: false, problem: 'not-decodable' } as const;

@@ -43,10 +43,10 @@ const MIN_DETAIL_SHARE = 0.1;
  * `not-image`: the bytes are of another format; `not-decodable`: truncated or corrupt; `too-small` / `too-large`:
  * a side or the pixel budget; `blank`: one colour; `uniform`: too little detail to show a document or a face.
  */
-export type ImageProblem = 'not-image' | 'not-decodable' | 'too-small' | 'too-large' | 'blank' | 'uniform';
+type ImageProblem = 'not-image' | 'not-decodable' | 'too-small' | 'too-large' | 'blank' | 'uniform';
 
 /** Each problem as the server answers it: its error code and a message that says which. */
-export const IMAGE_REFUSALS = {
+const IMAGE_REFUSALS = {
   'not-image': { code: 'DOCUMENT_NOT_IMAGE', message: 'The document is not a JPEG or PNG image' },
   'not-decodable': { code: 'DOCUMENT_NOT_DECODABLE', message: 'The image is truncated or corrupt' },
   'too-small': { code: 'IMAGE_TOO_SMALL', message: `Each side of the image must be at least ${IMAGE_LIMITS.minSide} pixels` },
@@ -61,17 +61,17 @@ export const IMAGE_REFUSALS = {
 type Refusal = { ok: false; problem: ImageProblem } & (typeof IMAGE_REFUSALS)[ImageProblem];
 const refused = (problem: ImageProblem): Refusal => ({ ok: false, problem, ...IMAGE_REFUSALS[problem] });
 
-export interface ImageMeasures {
+interface ImageMeasures {
   /** Per colour channel, of the working copy, in levels of 255. */
   stdev: number[];
   /** The share of the picture (0–1) that shows something. */
   detailShare: number;
 }
 
-export type ImageInspection = ({ ok: true; width: number; height: number } & ImageMeasures) | Refusal;
+type ImageInspection = ({ ok: true; width: number; height: number } & ImageMeasures) | Refusal;
 
 /** The pixels of a decoded picture, RGB, row after row. */
-export interface RgbImage {
+interface RgbImage {
   data: Uint8Array;
   width: number;
   height: number;
@@ -98,7 +98,7 @@ export async function decodeRgb(bytes: Buffer, side: number): Promise<RgbImage> 
 }
 
 /** The standard deviation of each channel, and the share of BLOCK × BLOCK squares whose grey levels show edges. */
-export function measure({ data, width, height }: RgbImage): ImageMeasures {
+function measure({ data, width, height }: RgbImage): ImageMeasures {
   const pixels = width * height;
   const stdev = [0, 1, 2].map((channel) => {
     let sum = 0;

@@ -8,7 +8,7 @@ import type { IdDocumentHoldRepository } from '../repositories/idDocumentHoldRep
 import { withoutReviewNotes } from './identityCheck';
 
 /** The steps a registration confirmed by its e-mail code has done. */
-export const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
+const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
 
 /** The page after `step` for this application, by the flow's rule: no route names its neighbour. */
 export function nextAfter(step: StepId, application: Pick<Application, 'answers' | 'personType'>): StepId | OutcomeId {
@@ -52,7 +52,7 @@ export function applicationView(application: Application) {
   };
 }
 
-export type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: 'resumed' | 'created'; application: Application };
+type ConfirmedRegistration = { outcome: 'already-exists' } | { outcome: 'resumed' | 'created'; application: Application };
 
 /**
  * What a registration confirmed by its e-mail code leads to. An ID document is taken only by a verified identity:

@@ -9,7 +9,7 @@ export class OnboardingTokenError extends Error {
 /** The claim that carries when the session ends, whatever its renewals (seconds since the epoch). */
 const SESSION_END_CLAIM = 'session_end';
 
-export interface IssuedToken {
+interface IssuedToken {
   token: string;
   /** Seconds the token lives: the token lifetime, or less when the session ends sooner. */
   expiresIn: number;

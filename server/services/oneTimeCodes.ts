@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import { toDbTime } from '../db/values';
 import type { OneTimeCodeRepository, OneTimeCodeRow } from '../repositories/oneTimeCodeRepository';
 
-export interface OneTimeCodeSettings {
+interface OneTimeCodeSettings {
   /** Keys the stored HMAC of each code. */
   hmacKey: Buffer;
   ttlSeconds: number;
@@ -24,19 +24,19 @@ export type CheckResult =
   | { outcome: 'expired' };
 
 /** What a code is for: wrong answers count per person and purpose. */
-export type Purpose = 'login' | 'recovery' | 'email' | 'phone' | 'contract';
+type Purpose = 'login' | 'recovery' | 'email' | 'phone' | 'contract';
 
 /**
  * Who answers a challenge, for counting: one subject (a username, an application), or several that each count
  * every answer (an e-mail address and an ID document, whichever sign-up they come through).
  */
-export type People = string | readonly string[];
+type People = string | readonly string[];
 
 /** The keys a person counts under, each once and always in the same order (concurrent counts lock rows alike). */
 const keysOf = (people: People): string[] => [...new Set(typeof people === 'string' ? [people] : people)].sort();
 
 /** A six-digit code, uniformly drawn, leading zeros kept. */
-export const newCode = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
+const newCode = () => randomInt(0, 1_000_000).toString().padStart(6, '0');
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**

@@ -5,17 +5,17 @@
 // opens another file or sends data, no XFA form, no rich media or 3D.
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
 
-export type PdfProblem = 'not-pdf' | 'not-decodable' | 'encrypted' | 'active-content';
+type PdfProblem = 'not-pdf' | 'not-decodable' | 'encrypted' | 'active-content';
 
 /** Each problem as the server answers it: its error code and a message that says which. */
-export const PDF_REFUSALS = {
+const PDF_REFUSALS = {
   'not-pdf': { code: 'DOCUMENT_NOT_PDF', message: 'The document is not a PDF' },
   'not-decodable': { code: 'DOCUMENT_NOT_DECODABLE', message: 'The PDF does not parse or has no pages' },
   encrypted: { code: 'DOCUMENT_ENCRYPTED', message: 'The PDF is encrypted or protected by a password' },
   'active-content': { code: 'DOCUMENT_ACTIVE_CONTENT', message: 'The PDF holds active content: scripts, actions that launch or send, attached files or interactive media' },
 } as const satisfies Record<PdfProblem, { code: string; message: string }>;
 
-export type PdfInspection =
+type PdfInspection =
   | { ok: true; pages: number }
   | ({ ok: false; problem: PdfProblem; /** For active content: what was found, e.g. `JavaScript`. */ found?: string } & (typeof PDF_REFUSALS)[PdfProblem]);
 

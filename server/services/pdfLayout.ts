@@ -6,7 +6,7 @@
 import { rgb, type PDFDocument, type PDFPage } from 'pdf-lib';
 import { embedTypefaces, type Typefaces } from './pdfFonts';
 
-export const A4: [number, number] = [595.28, 841.89];
+const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 const BODY_SIZE = 10;
 const LABEL_SIZE = 9;

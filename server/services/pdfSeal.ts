@@ -8,9 +8,9 @@ import { PDFDocument } from 'pdf-lib';
 import { loadSealCredentials, type SealCredentials, type SealSettings } from './sealCertificate';
 
 /** The PAdES baseline's signature format: a detached CAdES (CMS) signature. */
-export const PADES_SUBFILTER = 'ETSI.CAdES.detached';
+const PADES_SUBFILTER = 'ETSI.CAdES.detached';
 
-export interface SealDetails {
+interface SealDetails {
   /** The moment of sealing: the signature dictionary's /M and the CMS signing time. */
   signingTime: Date;
   reason: string;

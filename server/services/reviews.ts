@@ -110,7 +110,7 @@ function effectsOf(application: Application, decision: 'approved' | 'rejected'):
 }
 
 /** A decision is recorded, and some of its effects are not done yet (the message says which and why). */
-export class EffectsPendingError extends ReviewError {
+class EffectsPendingError extends ReviewError {
   constructor(
     message: string,
     readonly pending: ReviewEffectName[],
@@ -135,7 +135,7 @@ function describeFailure(error: unknown): string {
 }
 
 /** What carrying out the effects needs. */
-export type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone'>;
+type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone'>;
 
 async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect, now: Date): Promise<void> {
   if (effect.effect === 'user-pool-status') {
@@ -157,7 +157,7 @@ async function carryOut(deps: EffectDependencies, application: Application, effe
  * done, then marked done. Stops at the first that fails (released with its error for the next run) or that
  * another run holds; either way the decision stays recorded and the error says what is pending.
  */
-export async function finishEffects(deps: EffectDependencies, application: Application, now: Date): Promise<ReviewEffectName[]> {
+async function finishEffects(deps: EffectDependencies, application: Application, now: Date): Promise<ReviewEffectName[]> {
   const effects = reviewEffectRepository(deps.db);
   const finished: ReviewEffectName[] = [];
   const until = new Date(now.getTime() + EFFECT_CLAIM_SECONDS * 1000);
@@ -281,7 +281,7 @@ export async function finishPendingDecisions(deps: EffectDependencies & Pick<Rev
   return { finished, failed };
 }
 
-export type IdentityDecision = 'approve' | 'reject';
+type IdentityDecision = 'approve' | 'reject';
 
 /** Takes the application's ID document, or refuses with what the reviewer needs to know: who holds it. */
 async function claimOrRefuse(deps: ReviewDependencies, application: Application, now: Date): Promise<void> {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type RiskFactor = 'low' | 'medium' | 'high';
+type RiskFactor = 'low' | 'medium' | 'high';
 
 export interface HighRiskCountries {
   /** FATF "call for action" (black list): ISO 3166-1 alpha-2. */

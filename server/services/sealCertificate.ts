@@ -10,7 +10,7 @@ import { deriveKey } from './serverSecret';
 
 const generate = promisify(generateKeyPair);
 
-export const SANDBOX_SEAL_NAME = 'Divilo Sandbox Seal';
+const SANDBOX_SEAL_NAME = 'Divilo Sandbox Seal';
 export const SANDBOX_SEAL_FILE = 'seal.p12';
 const SANDBOX_YEARS = 10;
 

@@ -5,7 +5,7 @@ import type { SealingKeyRepository } from '../repositories/sealingKeyRepository'
 
 const generate = promisify(generateKeyPair);
 
-export interface SealingKeySettings {
+interface SealingKeySettings {
   /** Seals the private halves at rest (AES-256-GCM). */
   storageKey: Buffer;
   /** A new key pair takes over after this long. */

@@ -24,7 +24,7 @@ export class IdDocumentHeldError extends Error {
 }
 
 /** The chosen password, sealed with AES-256-GCM under a server key and bound to its application, until the user is made. */
-export function pendingPasswords(stored: PendingPasswordRepository, key: Buffer) {
+function pendingPasswords(stored: PendingPasswordRepository, key: Buffer) {
   return {
     async keep(applicationId: string, password: string, now: Date): Promise<void> {
       const iv = randomBytes(12);
@@ -56,7 +56,7 @@ export function pendingPasswords(stored: PendingPasswordRepository, key: Buffer)
   };
 }
 
-export interface SignInUserDependencies {
+interface SignInUserDependencies {
   db: Kysely<Database>;
   applications: ApplicationRepository;
   identity: Pick<IdentityService, 'getUser' | 'createUser' | 'setPassword' | 'deleteUser'>;

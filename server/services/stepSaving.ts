@@ -56,7 +56,7 @@ const checkedDocuments =
   };
 
 /** The steps that need more than the schema; every other step of STEP_SCHEMAS is saved as sent, strings trimmed. */
-export const STEP_DECLARATIONS: StepDeclaration[] = [
+const STEP_DECLARATIONS: StepDeclaration[] = [
   {
     step: 'personal-info',
     // The identity check compares the photos with these answers, and the contract names the person by them.

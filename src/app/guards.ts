@@ -4,7 +4,7 @@ import { isTokenExpired } from '../storage/browserStorage';
 import type { RootState } from './store';
 
 /** Where a route's guard sends the user instead, and whether the session expired on the way; or that the page shows. */
-export type GuardOutcome = { redirect: string; expired: boolean } | { remember: boolean };
+type GuardOutcome = { redirect: string; expired: boolean } | { remember: boolean };
 
 /**
  * The navigation guard of a route, decided before the route renders (router.tsx acts on it):

@@ -26,7 +26,7 @@ const SECRET_KEYS = new Set(
   ].map((key) => key.toLowerCase()),
 );
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEYS.has(key.toLowerCase());

@@ -13,7 +13,7 @@ import { areaLoaders } from './screens/areas';
 import type { AppStore } from './store';
 
 /** What a screen area needs beyond its code before it shows (the wizard's texts, in the browser). */
-export type AreaNeeds = (area: RouteArea) => Promise<unknown> | undefined;
+type AreaNeeds = (area: RouteArea) => Promise<unknown> | undefined;
 
 export type RouteScreens = Record<RouteName, ComponentType>;
 

@@ -27,7 +27,7 @@ export type RootState = ReturnType<typeof rootReducer>;
 /** Spelled out rather than inferred from the store: the listeners' types need it before the store exists. */
 export type AppDispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
 
-export interface StoreOptions {
+interface StoreOptions {
   navigation?: Navigation;
   /** Keep the persisted form in sync with USER_FORM (off for stores built from a diagnostics dump). */
   persist?: boolean;

@@ -15,7 +15,7 @@ export const INVALID_COLOR_MESSAGE = "Valid values for prop color are: 'gray' an
  * and in tests so it is caught before release; in production it is only reported and the button falls back
  * to blue, so one styling mistake never takes a customer's screen down.
  */
-export function checkButtonColor(color: unknown): ButtonColor {
+function checkButtonColor(color: unknown): ButtonColor {
   if (typeof color === 'string' && COLORS.includes(color)) return color as ButtonColor;
   if (process.env.NODE_ENV !== 'production') throw new Error(INVALID_COLOR_MESSAGE);
   console.error(INVALID_COLOR_MESSAGE);
@@ -68,7 +68,7 @@ export function LoadingButton({
 }
 
 /** The animated logo: nine cubes in a 3×3 grid, pulsing in a diagonal wave (still when motion is reduced). */
-export function CubesLogo({ label }: { label: string }) {
+function CubesLogo({ label }: { label: string }) {
   return (
     <span className="dv-cubes" role="img" aria-label={label}>
       {[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => (

@@ -4,7 +4,7 @@
  * AWS SDK's partitions (a test compares them), so that an endpoint the server names (the CSP, the token
  * issuer) is the one the SDK calls.
  */
-export interface AwsPartition {
+interface AwsPartition {
   id: 'aws' | 'aws-cn' | 'aws-us-gov' | 'aws-eusc' | 'aws-iso' | 'aws-iso-b' | 'aws-iso-e' | 'aws-iso-f';
   dnsSuffix: string;
 }

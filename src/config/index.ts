@@ -5,7 +5,6 @@ export type { RuntimeConfig } from './runtimeConfig';
 
 /** Constants of the specification. */
 export const REQUEST_TIMEOUT_MS = 20000;
-export const TOAST_TIMEOUT_MS = 5000;
 
 let current: RuntimeConfig | undefined;
 

@@ -29,7 +29,7 @@ export function synonymsFor(entries: readonly SynonymEntry[], catalogue: Catalog
 }
 
 /** IAE: "673.2" as the tax forms write it, or "1.673.2" with its section; the grupo's title says what "De un tenedor" is. */
-export const IAE_SEARCHABLE: readonly SearchableActivity[] = IAE_ACTIVITIES.map((activity) => ({
+const IAE_SEARCHABLE: readonly SearchableActivity[] = IAE_ACTIVITIES.map((activity) => ({
   code: activity.code,
   codeForms: [activity.code.slice(activity.code.indexOf('.') + 1), activity.code],
   titles: [activity.title],
@@ -37,7 +37,7 @@ export const IAE_SEARCHABLE: readonly SearchableActivity[] = IAE_ACTIVITIES.map(
 }));
 
 /** CNAE-2025: "60.39", or "J60.39" with its section letter; searched in both languages whatever the page's. */
-export const CNAE_SEARCHABLE: readonly SearchableActivity[] = CNAE_ACTIVITIES.map((activity) => ({
+const CNAE_SEARCHABLE: readonly SearchableActivity[] = CNAE_ACTIVITIES.map((activity) => ({
   code: activity.code,
   codeForms: [activity.code, `${activity.section}${activity.code}`],
   titles: [activity.titleEs, activity.titleEn],

@@ -5,7 +5,7 @@
 import type { Locale } from '../i18n/locale';
 import catalogue from './cnae2025.json';
 
-export interface CnaeActivity {
+interface CnaeActivity {
   /** The class, dotted: `62.10`. */
   code: string;
   titleEs: string;

@@ -4,7 +4,7 @@
 // Titles are Spanish only, as published: shown as they are, with the code, in both languages.
 import catalogue from './iae.json';
 
-export interface IaeActivity {
+interface IaeActivity {
   /** `<section>.<code>`, e.g. `1.673.2`, `2.731`, `3.013`. */
   code: string;
   section: 1 | 2 | 3;

@@ -13,24 +13,24 @@ import { putWithProgress, type SignedRequest, type XhrLike } from './xhrPut';
 
 /** The storage constants of the product: 5 MiB parts (bodies up to one part go in one put), 4 in parallel. */
 export const PART_SIZE = 5 * 1024 * 1024;
-export const QUEUE_SIZE = 4;
-export const MAX_PARTS = 10_000;
-export const DEFAULT_URL_EXPIRY_SECONDS = 900;
-export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
+const QUEUE_SIZE = 4;
+const MAX_PARTS = 10_000;
+const DEFAULT_URL_EXPIRY_SECONDS = 900;
+const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 
-export type AccessLevel = 'public' | 'protected' | 'private';
+type AccessLevel = 'public' | 'protected' | 'private';
 export type StorageConfig = Pick<RuntimeConfig['storage'], 'region' | 'bucket' | 'endpoint'>;
 
-export interface StorageCredentials {
+interface StorageCredentials {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
   expiration?: Date;
 }
 /** Static credentials, or a provider such as `fromCognitoIdentityPool(...)`. */
-export type CredentialsSource = StorageCredentials | (() => Promise<StorageCredentials>);
+type CredentialsSource = StorageCredentials | (() => Promise<StorageCredentials>);
 
-export interface UploadDocumentOptions {
+interface UploadDocumentOptions {
   /** The name inside the access level's area, e.g. `articles/deeds.pdf`. */
   key: string;
   level: AccessLevel;
@@ -54,7 +54,7 @@ export interface UploadDocumentOptions {
   createXhr?: () => XhrLike;
 }
 
-export interface StoredDocument {
+interface StoredDocument {
   bucket: string;
   /** The full key, with the access level's prefix. */
   key: string;
@@ -70,7 +70,7 @@ export function storageKey(key: string, level: AccessLevel, identityId: string):
 }
 
 /** The Logins name under which the identity pool takes its own OpenID tokens (an applicant's storage identity). */
-export const IDENTITY_POOL_LOGIN = 'cognito-identity.amazonaws.com';
+const IDENTITY_POOL_LOGIN = 'cognito-identity.amazonaws.com';
 
 /**
  * Credentials for an applicant's storage identity, from the identity id and token the onboarding API hands out

@@ -15,7 +15,7 @@ export interface SignedRequest {
 }
 
 /** What the SDK expects back: its deserializers read the status, the headers and the body as bytes. */
-export interface ReceivedResponse {
+interface ReceivedResponse {
   response: { statusCode: number; reason?: string; headers: Record<string, string>; body: Uint8Array };
 }
 

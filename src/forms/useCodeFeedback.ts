@@ -6,7 +6,7 @@ import { useCountdown } from './useCountdown';
 /** The server's answers a code field shows: about the code typed, or about sending a new one. */
 export type CodeFeedbackId = 'wrongCode' | 'blocked' | 'blockedWhile' | 'expired' | 'failed' | 'resent' | 'tooSoon' | 'budget';
 
-export type CodeFeedback = { id: CodeFeedbackId; values?: Record<string, number> } | null;
+type CodeFeedback = { id: CodeFeedbackId; values?: Record<string, number> } | null;
 
 /** Answers about sending, not about the code typed: they do not mark the field. */
 const NOTICES: readonly CodeFeedbackId[] = ['resent', 'tooSoon', 'budget'];

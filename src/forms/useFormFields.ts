@@ -2,7 +2,7 @@ import type { FormikProps } from 'formik';
 import { createRef, useState, type RefObject } from 'react';
 import { useFieldErrors, type FieldErrorProps } from './useFieldErrors';
 
-export interface BoundFieldProps extends FieldErrorProps {
+interface BoundFieldProps extends FieldErrorProps {
   ref: RefObject<HTMLInputElement | null>;
   name: string;
   value: string;

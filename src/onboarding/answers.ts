@@ -23,7 +23,7 @@ export interface Owner {
   politicalPosition: boolean | undefined;
 }
 
-export type PersonType = 'freelance' | 'company';
+type PersonType = 'freelance' | 'company';
 
 type Intersection<U> = (U extends unknown ? (each: U) => void : never) extends (all: infer I) => void ? I : never;
 

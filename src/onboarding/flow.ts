@@ -107,7 +107,7 @@ const DECLARED = [
 /** The id of a step of the wizard: one of those declared above. */
 export type StepId = (typeof DECLARED)[number]['id'];
 
-export interface Step extends StepDeclaration {
+interface Step extends StepDeclaration {
   id: StepId;
   next(answers: FlowAnswers): StepId | OutcomeId | undefined;
 }

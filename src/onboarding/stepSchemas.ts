@@ -22,7 +22,7 @@ import {
 } from '../validation/onboarding';
 import type { StepId } from './flow';
 
-export interface StepSchemaContext {
+interface StepSchemaContext {
   /** The answers saved so far (the server's application, the browser's form). */
   saved: { readonly cif?: unknown; readonly foundedDate?: unknown };
   /** The clock the date rules read; the browser's by default. */

@@ -51,7 +51,3 @@ export function routeByName(name: string): RouteInfo | undefined {
 export function routeByPath(pathname: string): RouteInfo | undefined {
   return byPath.get(pathname.replace(/\/+$/, '').toLowerCase() || '/');
 }
-
-export function pathOf(name: RouteName): string {
-  return byName.get(name)!.path;
-}

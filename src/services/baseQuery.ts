@@ -4,7 +4,7 @@ import { errorRaised } from './requestEvents';
 import { ensureSessionId } from './sessionId';
 
 /** What an endpoint asks the base query for. */
-export interface ApiRequest {
+interface ApiRequest {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: Record<string, unknown>;
@@ -23,7 +23,7 @@ export interface ApiError {
   data?: unknown;
 }
 
-export interface ApiExtraOptions {
+interface ApiExtraOptions {
   /** Message id shown in the global modal when the call fails (onboarding calls use error.errorSendingData). */
   failureMessageId?: string;
 }

@@ -3,7 +3,7 @@ import { loadItem, StorageKey } from '../storage/browserStorage';
 import { sessionIdAssigned } from './requestEvents';
 
 /** A random, uuid-like identifier for the browser's session (sent as sessionId when there is no token). */
-export function newSessionId(): string {
+function newSessionId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6] & 0x0f) | 0x40;

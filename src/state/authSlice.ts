@@ -14,7 +14,7 @@ export type LoginProblem =
   | { kind: 'captcha' };
 
 /** The answer of a sign-in: the masked phone the SMS went to, the session token, and the status. */
-export interface SignInResult {
+interface SignInResult {
   phone: string;
   token: string;
   status: number;
@@ -23,19 +23,19 @@ export interface SignInResult {
 }
 
 /** What the login form submits once the captcha has answered. */
-export interface LoginRequest {
+interface LoginRequest {
   userId: string;
   password: string;
   captchaToken: string;
 }
 
 /** A password recovery under way: whose, and when a new code may be asked for. */
-export interface RecoveryState {
+interface RecoveryState {
   userId: string;
   resendAvailableAt: number | null;
 }
 
-export interface AuthState {
+interface AuthState {
   signInResult: SignInResult | null;
   /** Why the last login did not go through, shown on the form until the next attempt. */
   loginProblem: LoginProblem | null;
@@ -44,7 +44,7 @@ export interface AuthState {
   signingIn: boolean;
 }
 
-export const initialAuthState: AuthState = { signInResult: null, loginProblem: null, recovery: null, signingIn: false };
+const initialAuthState: AuthState = { signInResult: null, loginProblem: null, recovery: null, signingIn: false };
 
 const authSlice = createSlice({
   name: 'auth',

@@ -10,7 +10,7 @@ export interface ClosedApplication {
   entity: string;
 }
 
-export interface SessionState {
+interface SessionState {
   /** The onboarding session token (JWT), mirrored in storage under JWT. */
   authorizationToken: string | null;
   /** Generated in the browser, uuid-like, mirrored in storage under SESSION_ID. */
@@ -68,7 +68,7 @@ const sessionSlice = createSlice({
   },
 });
 
-export { errorRaised, sessionIdAssigned };
+export { errorRaised };
 export const {
   sessionStarted,
   applicationClosed,
@@ -82,6 +82,5 @@ export const sessionReducer = sessionSlice.reducer;
 
 type WithSession = { session: SessionState };
 export const selectAuthorizationToken = (state: WithSession) => state.session.authorizationToken;
-export const selectSessionId = (state: WithSession) => state.session.sessionId;
 export const selectSessionError = (state: WithSession) => state.session.error;
 export const selectClosedApplication = (state: WithSession) => state.session.closedApplication;

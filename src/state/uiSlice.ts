@@ -1,13 +1,13 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { FALLBACK_LOCALE, type Locale } from '../i18n/locale';
 
-export interface ToastState {
+interface ToastState {
   /** Message ids, shown one after the other (e.g. the common error text and the login error text). */
   messageIds: string[];
   kind: 'error' | 'info' | 'success';
 }
 
-export interface UiState {
+interface UiState {
   locale: Locale;
   toast: ToastState | null;
 }

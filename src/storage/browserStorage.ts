@@ -9,7 +9,7 @@ export const StorageKey = {
   LOCALE: 'locale',
 } as const;
 
-export type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
+type StorageKeyName = (typeof StorageKey)[keyof typeof StorageKey];
 
 function store(): Storage | undefined {
   try {
@@ -58,7 +58,7 @@ export function clearStoredSession(): void {
 }
 
 /** Reads the `exp` and `iat` claims (seconds since the epoch) of a JWT without verifying it; the server verifies. */
-export function readTokenTimes(token: string): { exp?: number; iat?: number } {
+function readTokenTimes(token: string): { exp?: number; iat?: number } {
   const payload = token.split('.')[1];
   if (!payload) return {};
   try {

@@ -10,17 +10,17 @@
 import { ADULT_AGE, MAX_AGE } from './constants';
 
 /** A day of the calendar; `month` runs from 1 to 12. */
-export interface CalendarDay {
+interface CalendarDay {
   year: number;
   month: number;
   day: number;
 }
 
-export function isLeapYear(year: number): boolean {
+function isLeapYear(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   if (month === 2) return isLeapYear(year) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
@@ -60,7 +60,7 @@ export function toCalendarDay(value: unknown): CalendarDay | null {
   return parseCalendarDay(value);
 }
 
-export function compareDays(a: CalendarDay, b: CalendarDay): number {
+function compareDays(a: CalendarDay, b: CalendarDay): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 

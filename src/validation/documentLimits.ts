@@ -8,7 +8,7 @@ const MIB = 1024 * 1024;
 /** The PDFs the wizard asks for, then the identity check's photos. */
 export const DOCUMENT_KINDS = ['model036', 'companyDeeds', 'articlesOfIncorporation', 'model200', ...IDENTITY_IMAGE_KINDS] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
-export type DocumentFormat = 'pdf' | 'image';
+type DocumentFormat = 'pdf' | 'image';
 
 export const isDocumentKind = (value: string): value is DocumentKind => (DOCUMENT_KINDS as readonly string[]).includes(value);
 export const documentFormatOf = (kind: DocumentKind): DocumentFormat => ((IDENTITY_IMAGE_KINDS as readonly string[]).includes(kind) ? 'image' : 'pdf');

@@ -6,7 +6,7 @@ import { normaliseCif } from './normalise';
  * Entity types (the first letter of a CIF) the bank serves: companies with legal personality that run a business.
  * The others are refused at /about-company (docs/onboarding.md says why for each).
  */
-export const SERVED_ENTITY_LETTERS = ['A', 'B', 'C', 'D', 'F', 'J'] as const;
+const SERVED_ENTITY_LETTERS = ['A', 'B', 'C', 'D', 'F', 'J'] as const;
 
 /** Legal forms, and the entity letter of the CIF each has. */
 export const LEGAL_FORMS = {

@@ -5,10 +5,10 @@ import { PASSPORT_MAX_LENGTH } from './constants';
 import { normaliseDocument } from './text';
 
 /** Check letters of the DNI, indexed by the number modulo 23. */
-export const DNI_CHECK_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+const DNI_CHECK_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
 
 /** Control letters of a company tax id (CIF), indexed by the control digit. */
-export const CIF_CONTROL_LETTERS = 'JABCDEFGHI';
+const CIF_CONTROL_LETTERS = 'JABCDEFGHI';
 
 const NIE_PREFIX_DIGITS: Record<string, string> = { X: '0', Y: '1', Z: '2' };
 

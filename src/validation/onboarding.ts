@@ -18,12 +18,9 @@ const ADDRESS_MAX = 100;
 const CITY_MAX = 60;
 const PROMOTIONAL_CODE_MAX = 20;
 
-/** The countries a customer may live in to open an account (a Spanish bank's onboarding). */
-export const ALLOWED_RESIDENCE_COUNTRIES = ['ES'] as const;
-
 /** How the applicant identifies: Spanish DNI/NIE (the login id) or a passport. */
 export const ID_TYPES = ['nif', 'passport'] as const;
-export const PERSON_TYPES = ['freelance', 'company'] as const;
+const PERSON_TYPES = ['freelance', 'company'] as const;
 /** The freelancer's income-tax regime (IRPF): estimación directa normal or simplificada, or estimación objetiva (módulos). */
 export const SELF_EMPLOYED_TAX_REGIMES = ['direct-normal', 'direct-simplified', 'objective'] as const;
 export const DIVILO_PRODUCTS = ['account', 'account-and-cards', 'account-cards-and-payments'] as const;
@@ -79,7 +76,7 @@ const name = (optional = false) => {
 };
 
 /** Options for the date rules (a fixed "today" in tests). */
-export type StepSchemaOptions = DateRuleOptions;
+type StepSchemaOptions = DateRuleOptions;
 
 /** /signUp: who the applicant is and how to reach them, and the two consents. */
 export const signUpSchema = object({
@@ -181,7 +178,7 @@ export * from './entities';
 
 export const KINDS_OF_COMPANY = ['trading', 'services', 'manufacturing', 'construction-real-estate', 'holding', 'other'] as const;
 export const SUBSIDIARIES = ['none', 'spain', 'abroad', 'spain-and-abroad'] as const;
-export const OWNER_ROLES = ['owner', 'administrator'] as const;
+const OWNER_ROLES = ['owner', 'administrator'] as const;
 export const OWNERSHIP_KINDS = ['direct', 'indirect'] as const;
 
 /** A real owner (titular real) holds more than this share, directly or indirectly. */

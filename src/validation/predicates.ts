@@ -143,7 +143,7 @@ export function isValidEmail(value: unknown): boolean {
 }
 
 /** The parts of an uploaded file that the PDF rule looks at; a browser `File` has them. */
-export interface FileLike {
+interface FileLike {
   name: string;
   type: string;
   size: number;

@@ -17,7 +17,7 @@ export interface FieldError {
 }
 
 /** Key under which a failure of the whole value (not of one of its fields) is reported. */
-export const ROOT_ERROR_KEY = '';
+const ROOT_ERROR_KEY = '';
 
 /**
  * What a failure that does not carry one of our descriptors becomes: yup's own presence checks map to

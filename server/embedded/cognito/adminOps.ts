@@ -47,7 +47,7 @@ function applyAttributes(current: Record<string, string>, changes: AttributeInpu
   return next;
 }
 
-export function checkPasswordPolicy(policy: PasswordPolicy, password: string): void {
+function checkPasswordPolicy(policy: PasswordPolicy, password: string): void {
   const refuse = (reason: string) => errors.invalidPassword(`Password does not conform to policy: ${reason}`);
   if (password.length < policy.minimumLength) throw refuse('Password not long enough');
   if (policy.requireLowercase && !/[a-z]/.test(password)) throw refuse('Password must have lowercase characters');

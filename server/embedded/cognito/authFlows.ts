@@ -17,7 +17,7 @@ const AUTH_FLOWS = [
   'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH',
 ];
 
-export function checkClient(context: PoolContext, clientId: string): void {
+function checkClient(context: PoolContext, clientId: string): void {
   if (clientId !== context.settings.clientId) throw errors.resourceNotFound(`User pool client ${clientId} does not exist.`);
 }
 
@@ -219,7 +219,7 @@ async function refresh(context: PoolContext, clientId: string, parameters: Recor
 }
 
 /** The user of a live access token, or the error Cognito gives for a bad or revoked one. */
-export async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
+async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
   const claims = await context.tokens.verifyAccessToken(accessToken);
   if (!claims) throw errors.notAuthorized('Invalid Access Token');
   if (!(await context.repository.refreshTokens.isOriginActive(claims.origin_jti, context.now()))) {

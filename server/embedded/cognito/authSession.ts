@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { open, seal } from './sealing';
 
-export interface AuthSessionState {
+interface AuthSessionState {
   /** USER_ID_FOR_SRP as sent to the client; the user may not exist (fake challenge). */
   username: string;
   /** The user the challenge was made for; null for an unknown name. */

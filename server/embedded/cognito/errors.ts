@@ -12,7 +12,7 @@ export class AwsError extends Error {
 }
 
 /** The one answer for a wrong password, an unknown user and a locked account: no enumeration. */
-export const INCORRECT_CREDENTIALS = 'Incorrect username or password.';
+const INCORRECT_CREDENTIALS = 'Incorrect username or password.';
 
 export const errors = {
   serialization: () => new AwsError('SerializationException', 'Start of structure or map found where not expected.'),

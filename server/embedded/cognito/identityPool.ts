@@ -161,7 +161,7 @@ export async function getCredentialsForIdentity(context: PoolContext, body: Json
   };
 }
 
-export interface TemporaryCredentials {
+interface TemporaryCredentials {
   secretAccessKey: string;
   sessionToken: string;
   identityId: string;

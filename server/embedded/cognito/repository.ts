@@ -23,7 +23,7 @@ export interface PoolUser {
   updatedAt: number;
 }
 
-export interface RefreshTokenRecord {
+interface RefreshTokenRecord {
   tokenHash: string;
   userSub: string;
   clientId: string;
@@ -33,7 +33,7 @@ export interface RefreshTokenRecord {
   revoked: boolean;
 }
 
-export interface CredentialRecord {
+interface CredentialRecord {
   accessKeyId: string;
   sealedSecret: string;
   sessionTokenHash: string;

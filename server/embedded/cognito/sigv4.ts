@@ -6,7 +6,7 @@ import { AwsError } from './errors';
 
 export type { AwsCredentials };
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   /** The request target exactly as received (path and query, still percent-encoded). */
   rawUrl: string;

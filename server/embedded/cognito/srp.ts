@@ -65,7 +65,7 @@ export function computeX(poolName: string, userIdForSrp: string, password: strin
   return BigInt(`0x${hexHash(padHex(BigInt(`0x${saltHex}`)) + inner)}`);
 }
 
-export interface PasswordVerifier {
+interface PasswordVerifier {
   /** Hex of 16 random bytes, sent to the client as SALT. */
   salt: string;
   /** Hex of v = g^x mod N. */
@@ -83,7 +83,7 @@ export function createPasswordVerifier(
   return { salt, verifier: verifier.toString(16) };
 }
 
-export interface ServerEphemeral {
+interface ServerEphemeral {
   b: bigint;
   B: bigint;
 }

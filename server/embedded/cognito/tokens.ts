@@ -64,26 +64,26 @@ export interface TokenIssuerOptions {
   now: () => number;
 }
 
-export interface TokenSubject {
+interface TokenSubject {
   sub: string;
   username: string;
   attributes: Record<string, string>;
 }
 
-export interface SignInContext {
+interface SignInContext {
   /** Epoch seconds of the password check; kept across refreshes. */
   authTime: number;
   /** Identifies the sign-in (and its refresh token); revoking it revokes the access tokens it produced. */
   originJti: string;
 }
 
-export interface IssuedTokens {
+interface IssuedTokens {
   idToken: string;
   accessToken: string;
   expiresIn: number;
 }
 
-export interface AccessTokenClaims extends JWTPayload {
+interface AccessTokenClaims extends JWTPayload {
   sub: string;
   username: string;
   client_id: string;
@@ -109,7 +109,7 @@ const KEY_CONTEXT = 'signing-key';
 const UNKNOWN_KID_RELOAD_MS = 30_000;
 
 /** The issuer, and the login name, of the identity pool's own OpenID tokens, as on AWS. */
-export const OPENID_TOKEN_ISSUER = 'https://cognito-identity.amazonaws.com';
+const OPENID_TOKEN_ISSUER = 'https://cognito-identity.amazonaws.com';
 export const OPENID_LOGIN = 'cognito-identity.amazonaws.com';
 /** The longest TokenDuration GetOpenIdTokenForDeveloperIdentity accepts (a day, as on AWS). */
 export const OPENID_TOKEN_MAX_SECONDS = 86_400;

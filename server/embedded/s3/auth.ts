@@ -20,7 +20,7 @@ export type ResolveTemporaryCredentials = (accessKeyId: string) => Promise<Tempo
 
 export type Principal = { kind: 'server' } | { kind: 'identity'; identityId: string };
 
-export interface Authenticated {
+interface Authenticated {
   principal: Principal;
   /** Header form: the hex SHA-256 the body must have, UNSIGNED-PAYLOAD or a STREAMING-* form; query form: always UNSIGNED-PAYLOAD. */
   payloadHash: string;
@@ -36,7 +36,7 @@ export interface AuthSettings {
   maxClockSkewSeconds: number;
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   /** Path and query exactly as received, still percent-encoded. */
   rawUrl: string;

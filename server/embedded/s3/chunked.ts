@@ -10,7 +10,7 @@ import { S3Error, errors } from './errors';
 
 export const STREAMING_SIGNED = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD';
 export const STREAMING_SIGNED_TRAILER = 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER';
-export const STREAMING_UNSIGNED_TRAILER = 'STREAMING-UNSIGNED-PAYLOAD-TRAILER';
+const STREAMING_UNSIGNED_TRAILER = 'STREAMING-UNSIGNED-PAYLOAD-TRAILER';
 export const STREAMING_PAYLOADS = [STREAMING_SIGNED, STREAMING_SIGNED_TRAILER, STREAMING_UNSIGNED_TRAILER];
 
 const EMPTY_SHA256 = createHash('sha256').digest('hex');
@@ -54,7 +54,7 @@ const malformed = () => new S3Error('InvalidRequest', 'The aws-chunked body is n
 const incomplete = () => new S3Error('IncompleteBody', 'The request body terminated unexpectedly', 400);
 const sameHex = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-export interface ChunkedOptions {
+interface ChunkedOptions {
   /** `x-amz-content-sha256`: one of STREAMING_PAYLOADS. */
   mode: string;
   /** The signed forms' chain; absent for the unsigned one. */

@@ -9,11 +9,11 @@ export const STORAGE_CSP = "sandbox; default-src 'none'";
 const INLINE_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png', 'image/gif', 'image/webp', 'text/plain']);
 
 /** The media type of a Content-Type value, lower-cased, without parameters (`Text/HTML; charset=x` → `text/html`). */
-export function mediaType(contentType: string | undefined): string {
+function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase();
 }
 
-export function mayShowInline(contentType: string | undefined): boolean {
+function mayShowInline(contentType: string | undefined): boolean {
   return INLINE_TYPES.has(mediaType(contentType));
 }
 

@@ -71,7 +71,7 @@ async function writeAt(handle: FileHandle, batch: Buffer, length: number, positi
 }
 
 /** Makes a rename or a new file in `dir` survive a crash. */
-export async function syncDirectory(dir: string): Promise<void> {
+async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
@@ -155,7 +155,7 @@ export class PartFileError extends Error {
  * Concatenates `sources` into a new file at `target` and fsyncs it; removes it on failure. Reading the next
  * block overlaps writing the current one; memory stays at two blocks whatever the sizes.
  */
-export async function concatenateFiles(sources: { path: string; size: number }[], target: string): Promise<void> {
+async function concatenateFiles(sources: { path: string; size: number }[], target: string): Promise<void> {
   const output = await open(target, 'wx', 0o600);
   let buffers = [Buffer.allocUnsafe(COPY_BLOCK_BYTES), Buffer.allocUnsafe(COPY_BLOCK_BYTES)];
   try {

@@ -11,7 +11,7 @@ import { receiveFile, type WrittenFile } from './files';
 import type { BodyHashing, DigestName } from './hashing';
 import { parseXml, XmlSyntaxError, type XmlNode } from './xml';
 
-export const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
+const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
 const STORED_HEADERS = ['cache-control', 'content-disposition', 'content-encoding', 'content-language', 'expires'];
 const MAX_USER_METADATA_BYTES = 2048;
 
@@ -158,7 +158,7 @@ export async function readSmallBody(s3: S3Request, maxBytes: number): Promise<Bu
   return Buffer.concat(chunks);
 }
 
-export type Range = { start: number; end: number };
+type Range = { start: number; end: number };
 
 /**
  * One byte range as S3 honours it; undefined for no (or an unusable) Range header, which means the whole

@@ -11,7 +11,7 @@ import { element, textElement, xmlDocument } from './xml';
 const DEFAULT_MAX_KEYS = 1000;
 const BATCH = 1000;
 
-export interface ListPage {
+interface ListPage {
   contents: ListedObject[];
   commonPrefixes: string[];
   isTruncated: boolean;
@@ -34,7 +34,7 @@ function commonPrefixOf(key: string, prefix: string, delimiter: string | undefin
   return at < 0 ? undefined : key.slice(0, at + delimiter.length);
 }
 
-export async function listPage(
+async function listPage(
   repository: StorageRepository,
   bucket: string,
   request: { prefix: string; delimiter?: string; after?: string; maxKeys: number },

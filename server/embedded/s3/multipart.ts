@@ -11,9 +11,9 @@ import { checkEmptyPayload, contentTypeOf, parseXmlBody, readSmallBody, receiveB
 import type { UploadRecord } from './repository';
 import { element, textElement, xmlDocument } from './xml';
 
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-export const MAX_PART_BYTES = 5 * 1024 ** 3;
-export const MAX_PARTS = 10_000;
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MAX_PART_BYTES = 5 * 1024 ** 3;
+const MAX_PARTS = 10_000;
 const MAX_COMPLETE_BODY_BYTES = 2 * 1024 * 1024;
 const DEFAULT_MAX_PARTS_LISTED = 1000;
 

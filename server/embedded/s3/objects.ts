@@ -11,7 +11,7 @@ import { checkEmptyPayload, contentTypeOf, evaluateConditions, parseRange, quote
 import type { ObjectRecord, Segment } from './repository';
 
 /** S3's limit for one PUT. */
-export const MAX_PUT_BYTES = 5 * 1024 ** 3;
+const MAX_PUT_BYTES = 5 * 1024 ** 3;
 
 const RESPONSE_OVERRIDES: Record<string, string> = {
   'response-content-type': 'content-type',

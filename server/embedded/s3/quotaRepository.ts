@@ -6,7 +6,7 @@ import { isPostgres } from '../../db/dialect';
 import { toDbTime } from '../../db/values';
 import type { StorageTables } from './tables';
 
-export interface ReservationRequest {
+interface ReservationRequest {
   bucket: string;
   /** The area's prefix, ending in `/`. */
   area: string;
@@ -21,7 +21,7 @@ export interface ReservationRequest {
   staleBefore: Date;
 }
 
-export type ReservationOutcome = { reserved: string } | { refused: 'object' | 'area'; usedBytes: number };
+type ReservationOutcome = { reserved: string } | { refused: 'object' | 'area'; usedBytes: number };
 
 /** The first string after every string that starts with `prefix`, in byte order. */
 const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);

@@ -33,7 +33,7 @@ export interface UploadRecord {
   createdAt: Date;
 }
 
-export interface PartRecord {
+interface PartRecord {
   uploadId: string;
   partNumber: number;
   size: number;

@@ -1,7 +1,7 @@
 // The little XML S3 speaks: answers are written from strings; the one body S3 clients send us
 // (CompleteMultipartUpload) is read by a strict parser that knows no DTDs, so no entity tricks get in.
 
-export const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
+const S3_NAMESPACE = 'http://s3.amazonaws.com/doc/2006-03-01/';
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /** Characters XML 1.0 cannot carry at all, not even as references (control characters, lone surrogates…). */
@@ -9,7 +9,7 @@ export const XML_INVALID = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}
 const XML_INVALID_ALL = new RegExp(XML_INVALID.source, 'gu');
 
 /** Text as XML content: markup escaped, and what XML cannot carry replaced by U+FFFD (never sent raw). */
-export function escapeXml(value: string): string {
+function escapeXml(value: string): string {
   return value
     .replace(XML_INVALID_ALL, '\uFFFD')
     .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -59,18 +59,20 @@ export function parseXml(source: string): XmlNode {
   const skipSpace = () => {
     while (at < source.length && /\s/.test(source[at])) at += 1;
   };
+  /** Moves past a construct that starts at `at` with `open`; answers what stands between `open` and `close`. */
+  const skipPast = (open: string, close: string, what: string): string => {
+    const start = at + open.length;
+    const end = source.indexOf(close, start);
+    if (end < 0) throw new XmlSyntaxError(`unterminated ${what}`);
+    at = end + close.length;
+    return source.slice(start, end);
+  };
   const skipMisc = () => {
     for (;;) {
       skipSpace();
-      if (source.startsWith('<!--', at)) {
-        const end = source.indexOf('-->', at + 4);
-        if (end < 0) throw new XmlSyntaxError('unterminated comment');
-        at = end + 3;
-      } else if (source.startsWith('<?', at)) {
-        const end = source.indexOf('?>', at + 2);
-        if (end < 0) throw new XmlSyntaxError('unterminated processing instruction');
-        at = end + 2;
-      } else return;
+      if (source.startsWith('<!--', at)) skipPast('<!--', '-->', 'comment');
+      else if (source.startsWith('<?', at)) skipPast('<?', '?>', 'processing instruction');
+      else return;
     }
   };
 
@@ -111,14 +113,9 @@ export function parseXml(source: string): XmlNode {
         return node;
       }
       if (source.startsWith('<!--', at)) {
-        const end = source.indexOf('-->', at + 4);
-        if (end < 0) throw new XmlSyntaxError('unterminated comment');
-        at = end + 3;
+        skipPast('<!--', '-->', 'comment');
       } else if (source.startsWith('<![CDATA[', at)) {
-        const end = source.indexOf(']]>', at + 9);
-        if (end < 0) throw new XmlSyntaxError('unterminated CDATA');
-        node.text += source.slice(at + 9, end);
-        at = end + 3;
+        node.text += skipPast('<![CDATA[', ']]>', 'CDATA');
       } else if (source.startsWith('<!', at) || source.startsWith('<?', at)) {
         throw new XmlSyntaxError('declarations are not accepted');
       } else if (source[at] === '<') {

@@ -22,8 +22,8 @@ import { smsCodes } from './smsCodes';
 import { onFreshApplication, saveFresh } from './saving';
 import { checkTurn } from '../../services/stepSaving';
 import { anyApplicationOf, applicationOf } from './tokens';
+import { BEARER, RESENT } from './schemas';
 
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 const SIGNED = { type: 'object', properties: { next: { type: 'string' }, application: { type: 'object', additionalProperties: true } }, required: ['next', 'application'] } as const;
 const CODE_SENT = { type: 'object', properties: { maskedPhone: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['maskedPhone', 'resendAfterSeconds'] } as const;
 
@@ -298,7 +298,7 @@ export async function contractRoutes(app: FastifyInstance) {
         tags: ['onboarding'],
         summary: 'Texts a new signing code, once the cooldown is over (429 RESEND_TOO_SOON with retryAfterSeconds otherwise)',
         headers: BEARER,
-        response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
+        response: { 200: RESENT, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {

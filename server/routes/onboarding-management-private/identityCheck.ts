@@ -15,8 +15,8 @@ import { applicationView, nextAfter } from '../../services/onboardingApplication
 import { checkTurn } from '../../services/stepSaving';
 import { onFreshApplication } from './saving';
 import { applicationOf } from './tokens';
+import { BEARER } from './schemas';
 
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 const STEP = stepById('check-identity')!;
 
 const RESULT = {

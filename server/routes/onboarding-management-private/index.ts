@@ -13,8 +13,7 @@ import { registrationRoutes } from './registration';
 import { onFreshApplication } from './saving';
 import { stepRoutes } from './steps';
 import { applicationClosed, applicationOf as applicationOfToken, isClosed, isRegistrationSubject, sessionOf } from './tokens';
-
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+import { BEARER } from './schemas';
 
 const DOCUMENT_ERROR_STATUS: Record<DocumentErrorCode, number> = {
   DOCUMENT_NOT_OWN: 403,

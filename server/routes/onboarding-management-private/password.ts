@@ -10,8 +10,8 @@ import { IdentityError } from '../../services/identity';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from '../../services/stepSaving';
 import { applicationOf } from './tokens';
+import { BEARER } from './schemas';
 
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 const PASSWORD_RULE = [{ field: 'diviloPassword', id: 'validations.diviloPassword', values: { min: 8, max: 99 } }];
 
 export async function passwordRoutes(app: FastifyInstance) {

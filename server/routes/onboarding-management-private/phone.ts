@@ -13,8 +13,8 @@ import { smsCodes } from './smsCodes';
 import { saveFresh } from './saving';
 import { checkTurn } from '../../services/stepSaving';
 import { applicationOf } from './tokens';
+import { BEARER, RESENT } from './schemas';
 
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
 const ANSWER = {
   type: 'object',
   properties: { next: { type: 'string' }, maskedPhone: { type: 'string' }, resendAfterSeconds: { type: 'integer' }, application: { type: 'object', additionalProperties: true } },
@@ -120,7 +120,7 @@ export async function phoneRoutes(app: FastifyInstance) {
         tags: ['onboarding'],
         summary: 'Sends a new SMS code to the mobile, once the cooldown is over (429 RESEND_TOO_SOON with retryAfterSeconds otherwise)',
         headers: BEARER,
-        response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
+        response: { 200: RESENT, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {

@@ -9,8 +9,7 @@ import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { anyApplicationOf, isClosed, registrationOf } from './tokens';
-
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+import { BEARER, RESENT } from './schemas';
 
 const APPLICATION = {
   type: 'object',
@@ -107,7 +106,7 @@ export async function registrationRoutes(app: FastifyInstance) {
           '423 CODE_BLOCKED { retryAfterSeconds } while the e-mail or the ID document is blocked after too many wrong codes; once the block is over, ' +
           'a new code (the block used the last one up). 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
         headers: BEARER,
-        response: { 200: { type: 'object', properties: { resendAfterSeconds: { type: 'integer' } }, required: ['resendAfterSeconds'] }, '4xx': { $ref: 'error#' } },
+        response: { 200: RESENT, '4xx': { $ref: 'error#' } },
       },
     },
     async (request) => {

@@ -7,8 +7,7 @@ import { STEP_SCHEMAS, stepSchema, type AnswersStepId } from '../../../src/onboa
 import { declarationOf, saveStepAnswers } from '../../services/stepSaving';
 import { bodyFieldsOf, bodyShapeOf } from './bodyShape';
 import { openApplicationOf } from './tokens';
-
-const BEARER = { type: 'object', properties: { authorization: { type: 'string', maxLength: 4096 } }, required: ['authorization'] } as const;
+import { BEARER } from './schemas';
 
 /** Registers one POST route per declared step, at the path flow.ts gives it. */
 export async function stepRoutes(app: FastifyInstance) {

@@ -6,7 +6,6 @@ import { OnboardingTokenError, type VerifiedToken } from '../../services/onboard
 /** The subject of a sign-up token: a registration until its e-mail code is confirmed, then the application's id. */
 const REGISTRATION_PREFIX = 'registration:';
 
-export const registrationSubject = (registrationId: string) => `${REGISTRATION_PREFIX}${registrationId}`;
 export const isRegistrationSubject = (subject: string) => subject.startsWith(REGISTRATION_PREFIX);
 
 /** Signed, approved or rejected: the applicant's part is over, and its token reads the status and nothing else. */
@@ -28,7 +27,7 @@ export async function sessionOf(app: FastifyInstance, request: FastifyRequest): 
 }
 
 /** Whatever a live onboarding token names (a sign-up or an application): what a renewal keeps. */
-export async function subjectOf(app: FastifyInstance, request: FastifyRequest): Promise<string> {
+async function subjectOf(app: FastifyInstance, request: FastifyRequest): Promise<string> {
   return (await sessionOf(app, request)).applicationId;
 }
 

@@ -17,7 +17,7 @@ const SESSION_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'strict
 const SIGNED_IN_OPTIONS = { httpOnly: false, secure: true, sameSite: 'strict', path: '/' } as const;
 
 /** Sets the session cookie and its hint (both end with the browser). */
-export function setSessionCookies(reply: FastifyReply, value: string): void {
+function setSessionCookies(reply: FastifyReply, value: string): void {
   // HttpOnly: no script reads it; Secure and SameSite=Strict as the bank's cookies must be.
   reply.setCookie(SESSION_COOKIE, value, SESSION_COOKIE_OPTIONS);
   reply.setCookie(SIGNED_IN_COOKIE, '1', SIGNED_IN_OPTIONS);
@@ -38,7 +38,7 @@ const SESSION_ANSWER = {
   required: ['maskedPhone', 'token'],
 } as const;
 
-export interface SessionSettings {
+interface SessionSettings {
   idleSeconds: number;
   /** A customer session never lasts longer than this, however active. */
   maxSeconds: number;
@@ -79,7 +79,7 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
  * (the Lambda on Cognito) refuses such a sign-in first; this holds where that check is missing or was
  * passed before the account changed. The app sends the customer where ERR-2809 does.
  */
-export const onboardingNotComplete = (reason: string) =>
+const onboardingNotComplete = (reason: string) =>
   reason === APPLICATION_REJECTED_CODE
     ? new ApiError(403, 'APPLICATION_REJECTED', 'The application of this account was rejected', { reason })
     : new ApiError(403, 'ONBOARDING_NOT_COMPLETE', 'The application of this account is not approved yet', { reason });

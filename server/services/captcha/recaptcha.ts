@@ -1,6 +1,6 @@
 import type { CaptchaProvider, CaptchaResult } from './types';
 
-export interface RecaptchaOptions {
+interface RecaptchaOptions {
   secret: string;
   /** reCAPTCHA v3 scores from 0 (bot) to 1 (human). */
   minScore: number;

@@ -21,7 +21,7 @@ export interface MessageBudgetLimits {
   total: number;
 }
 
-export interface MessageBudgetSettings {
+interface MessageBudgetSettings {
   windowSeconds: number;
   sms: MessageBudgetLimits;
   email: MessageBudgetLimits;
@@ -39,7 +39,7 @@ export interface Requester {
   requestId?: string;
 }
 
-export type Channel = OutgoingMessage['channel'];
+type Channel = OutgoingMessage['channel'];
 type BucketKind = 'recipient' | 'person' | 'client' | 'total';
 
 /** A message refused because one of its budgets is spent; the answer is `429 MESSAGE_BUDGET_EXCEEDED`. */
@@ -51,7 +51,7 @@ export class MessageBudgetExceeded extends Error {
 }
 
 /** `2001:db8:1:2:a:b:c:d` → `2001:db8:1:2::/64`: a host is usually given a whole /64 and can move within it at will. */
-export function clientNetwork(address: string): string {
+function clientNetwork(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1];
   if (!isIPv6(address)) return address;

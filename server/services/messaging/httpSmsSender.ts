@@ -1,6 +1,6 @@
 import type { MessageSender, OutgoingMessage } from './types';
 
-export interface HttpSmsOptions {
+interface HttpSmsOptions {
   /** The provider's send endpoint; receives JSON { to, from, text }. */
   url: string;
   apiKey: string;

@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { MessageSender, OutgoingMessage } from './types';
 
-export interface SmtpOptions {
+interface SmtpOptions {
   /** e.g. `smtps://user:password@smtp.example.com:465` */
   url: string;
   from: string;

@@ -4,7 +4,7 @@ import type { DocumentKind } from '../../validation/documentLimits';
 /** The documents the wizard asks for (seed §3), as the server names them. */
 export type { DocumentKind };
 
-export interface StorageIdentity {
+interface StorageIdentity {
   identityId: string;
   /** Short-lived; traded for upload credentials (`applicantCredentials`). Redacted from the state dump. */
   token: string;
@@ -20,7 +20,7 @@ export interface CheckedDocument {
   checkedAt: string;
 }
 
-export const documentsApi = api.injectEndpoints({
+const documentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** The applicant's storage identity: documents go under its private area. */
     getStorageIdentity: build.mutation<StorageIdentity, void>({

@@ -8,7 +8,7 @@ import { RouteTitle } from '../../routing/RouteTitle';
 import type { RouteName } from '../../routing/routes';
 import './login.css';
 
-export interface LoginOutcomeProps {
+interface LoginOutcomeProps {
   /** The route whose title heads the page. */
   name: RouteName;
   titleId: string;

@@ -1,6 +1,6 @@
 import { api } from '../../services/api';
 
-export interface CreateSessionAnswer {
+interface CreateSessionAnswer {
   maskedPhone: string;
   token: string;
   /** Seconds until a new SMS code may be asked for. */

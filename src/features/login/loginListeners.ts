@@ -12,12 +12,12 @@ import { loginApi } from './loginApi';
 import { loginProblemOf, type LoginStage } from './loginProblem';
 
 /** The identity service's pre-authentication refusal for "onboarding not finished / pending review". */
-export const CLIENT_VERIFICATION_CODE = 'ERR-2809';
+const CLIENT_VERIFICATION_CODE = 'ERR-2809';
 /** The server's refusal of a session for the same reason (where the identity service let the sign-in through). */
-export const ONBOARDING_NOT_COMPLETE = 'ONBOARDING_NOT_COMPLETE';
+const ONBOARDING_NOT_COMPLETE = 'ONBOARDING_NOT_COMPLETE';
 /** The identity service's refusal of a customer whose application the bank rejected, and the server's. */
-export const APPLICATION_REJECTED_CODE = 'ERR-2810';
-export const APPLICATION_REJECTED = 'APPLICATION_REJECTED';
+const APPLICATION_REJECTED_CODE = 'ERR-2810';
+const APPLICATION_REJECTED = 'APPLICATION_REJECTED';
 
 /** The toast of any login failure: the common error text and the login error text. */
 export const LOGIN_ERROR_MESSAGES = ['commons.error', 'login.error'];

@@ -1,6 +1,6 @@
 import { api } from '../../services/api';
 
-export interface GetSessionResponse {
+interface GetSessionResponse {
   authenticated: boolean;
 }
 

@@ -2,7 +2,7 @@ import { DocumentUpload, type DocumentUploadProps } from '../documents/DocumentU
 import { useListDocumentsQuery } from '../documents/documentsApi';
 import type { StepField } from './useStepForm';
 
-export type DocumentFieldProps = Pick<DocumentUploadProps, 'kind' | 'label' | 'description' | 'format' | 'capture'> & { field: StepField<string> };
+type DocumentFieldProps = Pick<DocumentUploadProps, 'kind' | 'label' | 'description' | 'format' | 'capture'> & { field: StepField<string> };
 
 /**
  * One upload of a document step, tied to its field (the storage key of the document the server checked): an

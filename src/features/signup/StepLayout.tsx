@@ -64,7 +64,7 @@ function Progress({ step }: { step: RouteName }) {
   );
 }
 
-export interface StepLayoutProps {
+interface StepLayoutProps {
   step: RouteName;
   /** A line under the title: what the step is for. */
   lead?: ReactNode;

@@ -16,7 +16,7 @@ export interface ApplicationView {
 }
 
 /** A signed, approved or rejected application, as its token still sees it: how it went, nothing more. */
-export interface ClosedApplication {
+interface ClosedApplication {
   id: string;
   status: 'pending-review' | 'approved' | 'rejected';
 }
@@ -24,19 +24,19 @@ export interface ClosedApplication {
 export const isClosedApplication = (application: ApplicationView | ClosedApplication): application is ClosedApplication => !('answers' in application);
 
 /** What every step's save answers: the route the flow's rules pick next, and the application saved. */
-export interface StepSaved {
+interface StepSaved {
   next: string;
   application: ApplicationView;
 }
 
-export interface Registered {
+interface Registered {
   token: string;
   expiresIn: number;
   maskedEmail: string;
   resendAfterSeconds: number;
 }
 
-export interface RegisterBody {
+interface RegisterBody {
   email: string;
   idType: 'nif' | 'passport';
   id: string;
@@ -48,7 +48,7 @@ export interface RegisterBody {
   sessionId: string;
 }
 
-export interface EmailVerified {
+interface EmailVerified {
   next: string;
   token?: string;
   expiresIn?: number;
@@ -60,7 +60,7 @@ export interface PhoneSaved extends StepSaved {
   resendAfterSeconds: number;
 }
 
-export interface IdentityCheckStatus {
+interface IdentityCheckStatus {
   /** `needs-review`: the bank's reviewer will look at the photos; the contract can be signed meanwhile. */
   status: 'pending' | 'needs-review' | 'approved' | 'rejected';
   reason?: string;

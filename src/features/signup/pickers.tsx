@@ -7,7 +7,7 @@ import esCountries from 'i18n-iso-countries/langs/es.json';
 import { getCountries, getCountryCallingCode } from 'libphonenumber-js/min';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
-import { Combobox, RadioGroup, type ComboboxOption } from '../../components';
+import { Combobox, RadioGroup, type ComboboxOption, type ComboboxProps } from '../../components';
 import { activityIndex, loadSynonyms, type Catalogue, type SynonymEntry } from '../../data/activityIndexes';
 import { CNAE_ACTIVITIES } from '../../data/cnae';
 import { IAE_ACTIVITIES } from '../../data/iae';
@@ -23,23 +23,24 @@ const messages = describeMessages({
   remove: { id: 'onboarding.picker.remove', defaultMessage: 'Remove {name}' },
 });
 
-/** Every country by its ISO code, named in `locale` and sorted as that language sorts. */
-export function countryOptions(locale: string): ComboboxOption[] {
-  const names = countries.getNames(locale, { select: 'official' });
+const countryNames = (locale: string) => countries.getNames(locale, { select: 'official' });
+
+/** Options sorted by their labels as the language of `locale` sorts. */
+function sortedByLabel(locale: string, options: ComboboxOption[]): ComboboxOption[] {
   const collator = new Intl.Collator(locale);
-  return Object.entries(names)
-    .map(([value, label]) => ({ value, label }))
-    .sort((a, b) => collator.compare(a.label, b.label));
+  return options.sort((a, b) => collator.compare(a.label, b.label));
+}
+
+/** Every country by its ISO code, named in `locale`. */
+function countryOptions(locale: string): ComboboxOption[] {
+  return sortedByLabel(locale, Object.entries(countryNames(locale)).map(([value, label]) => ({ value, label })));
 }
 
 /** The country of a phone prefix, shown as "+34 España": those of `only` (the countries the bank texts). */
-export function dialingOptions(locale: string, only: readonly string[]): ComboboxOption[] {
-  const names = countries.getNames(locale, { select: 'official' });
-  const collator = new Intl.Collator(locale);
-  return getCountries()
-    .filter((code) => names[code] && only.includes(code))
-    .map((code) => ({ value: code, label: names[code], prefix: `+${getCountryCallingCode(code)}` }))
-    .sort((a, b) => collator.compare(a.label, b.label));
+function dialingOptions(locale: string, only: readonly string[]): ComboboxOption[] {
+  const names = countryNames(locale);
+  const dialed = getCountries().filter((code) => names[code] && only.includes(code));
+  return sortedByLabel(locale, dialed.map((code) => ({ value: code, label: names[code], prefix: `+${getCountryCallingCode(code)}` })));
 }
 
 interface PickerProps {
@@ -48,45 +49,31 @@ interface PickerProps {
   field: StepField<string>;
 }
 
-/** A bound field as the Combobox takes it: the value is set directly, not through a change event. */
-function comboboxProps({ ref, name, value, set, onBlur, error, errorText }: StepField<string>) {
-  return { ref, name, value, onChange: set, onBlur, error, errorText };
-}
-
 function usePickerTexts() {
   const intl = useIntl();
   return { noMatches: intl.formatMessage(messages.noMatches), placeholder: intl.formatMessage(messages.search), locale: intl.locale };
 }
 
-export function CountrySelect({ label, description, field, autoComplete }: PickerProps & { autoComplete?: string }) {
-  const { noMatches, placeholder, locale } = usePickerTexts();
+type FieldComboboxProps = Pick<ComboboxProps, 'label' | 'description' | 'options' | 'placeholder' | 'maxResults' | 'search' | 'autoComplete'> & {
+  field: StepField<string>;
+};
+
+/** A Combobox bound to a step field: the value is set directly, not through a change event. */
+function FieldCombobox({ field: { ref, name, value, set, onBlur, error, errorText }, ...combobox }: FieldComboboxProps) {
+  const { noMatches } = usePickerTexts();
+  return <Combobox {...combobox} noMatches={noMatches} ref={ref} name={name} value={value} onChange={set} onBlur={onBlur} error={error} errorText={errorText} />;
+}
+
+export function CountrySelect({ autoComplete, ...picker }: PickerProps & { autoComplete?: string }) {
+  const { placeholder, locale } = usePickerTexts();
   const options = useMemo(() => countryOptions(locale), [locale]);
-  return (
-    <Combobox
-      label={label}
-      description={description}
-      options={options}
-      noMatches={noMatches}
-      placeholder={placeholder}
-      maxResults={250}
-      autoComplete={autoComplete}
-      {...comboboxProps(field)}
-    />
-  );
+  return <FieldCombobox {...picker} options={options} placeholder={placeholder} maxResults={250} autoComplete={autoComplete} />;
 }
 
 export function DialingCountrySelect({ label, field, countries: only }: PickerProps & { countries: readonly string[] }) {
-  const { noMatches, locale } = usePickerTexts();
+  const { locale } = usePickerTexts();
   const options = useMemo(() => dialingOptions(locale, only), [locale, only]);
-  return (
-    <Combobox
-      label={label}
-      options={options}
-      noMatches={noMatches}
-      maxResults={250}
-      {...comboboxProps(field)}
-    />
-  );
+  return <FieldCombobox label={label} field={field} options={options} maxResults={250} />;
 }
 
 /** Several countries: a picker that adds each chosen one to a list of removable chips. */
@@ -174,48 +161,30 @@ function useActivitySearch(catalogue: Catalogue, options: readonly ComboboxOptio
   );
 }
 
+/** A catalogue's activities, searched by code and in the applicant's own words. */
+function ActivityCombobox({ catalogue, options, ...picker }: PickerProps & { catalogue: Catalogue; options: readonly ComboboxOption[] }) {
+  const { placeholder } = usePickerTexts();
+  const search = useActivitySearch(catalogue, options);
+  return <FieldCombobox {...picker} options={options} placeholder={placeholder} maxResults={ACTIVITY_RESULTS} search={search} />;
+}
+
 /** The IAE epígrafes, with their grupo under each (its title says what a short one like "De un tenedor" is about). */
-export function ActivitySelect({ label, description, field }: PickerProps) {
-  const { noMatches, placeholder } = usePickerTexts();
+export function ActivitySelect(picker: PickerProps) {
   const options = useMemo(
     () => IAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: activity.title, prefix: activity.code, detail: activity.group })),
     [],
   );
-  const search = useActivitySearch('iae', options);
-  return (
-    <Combobox
-      label={label}
-      description={description}
-      options={options}
-      noMatches={noMatches}
-      placeholder={placeholder}
-      maxResults={ACTIVITY_RESULTS}
-      search={search}
-      {...comboboxProps(field)}
-    />
-  );
+  return <ActivityCombobox {...picker} catalogue="iae" options={options} />;
 }
 
 /** The CNAE-2025 classes, titled in the page's language (English from NACE Rev. 2.1) and searched in both. */
-export function ActivityCnaeSelect({ label, description, field }: PickerProps) {
-  const { noMatches, placeholder, locale } = usePickerTexts();
+export function ActivityCnaeSelect(picker: PickerProps) {
+  const { locale } = usePickerTexts();
   const options = useMemo(
     () => CNAE_ACTIVITIES.map((activity) => ({ value: activity.code, label: locale === 'es' ? activity.titleEs : activity.titleEn, prefix: activity.code })),
     [locale],
   );
-  const search = useActivitySearch('cnae', options);
-  return (
-    <Combobox
-      label={label}
-      description={description}
-      options={options}
-      noMatches={noMatches}
-      placeholder={placeholder}
-      maxResults={ACTIVITY_RESULTS}
-      search={search}
-      {...comboboxProps(field)}
-    />
-  );
+  return <ActivityCombobox {...picker} catalogue="cnae" options={options} />;
 }
 
 /** A yes-or-no question as two radios, its answer a boolean (undefined until chosen). */

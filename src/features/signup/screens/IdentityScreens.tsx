@@ -66,7 +66,7 @@ export function CheckIdentityScreen() {
 }
 
 /** How often the waiting page asks for the check's result. */
-export const IDENTITY_POLL_MS = 3000;
+const IDENTITY_POLL_MS = 3000;
 
 const STATUS_TEXT = { pending: 'waiting', 'needs-review': 'needsReview', approved: 'approved', rejected: 'rejected' } as const;
 

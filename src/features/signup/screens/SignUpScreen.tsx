@@ -56,7 +56,7 @@ interface SignUpValues {
 const FIELDS: (keyof SignUpValues)[] = ['email', 'idType', 'id', 'passportExpeditionCountry', 'privacyPolicy', 'precontractualInformation', 'promotionalCode'];
 
 /** The promotional code a campaign link carries: `?promotionalCode=` or `?promo=`. */
-export function promotionalCodeFromParam(search: string): string {
+function promotionalCodeFromParam(search: string): string {
   const params = new URLSearchParams(search);
   return (params.get('promotionalCode') ?? params.get('promo') ?? '').trim().slice(0, 20);
 }
