@@ -72,7 +72,8 @@ describe('a service the server needs is down', () => {
     // Not listening: the embedded identity pool the server calls over HTTP cannot be reached.
     const server = await buildTestApp({ PUBLIC_URL: `http://127.0.0.1:${await freePort()}` });
     try {
-      const bearer = await server.app.onboardingTokens.issue('application-1');
+      const application = await server.app.applications.create({ email: 'down@example.com', idDocument: '00000094K', answers: {}, completedSteps: [], language: 'es' }, server.app.clock());
+      const bearer = await server.app.onboardingTokens.issue(application.id);
       const response = await server.app.inject({ method: 'POST', url: '/api/onboarding-management-private/storage-identity', headers: { authorization: `Bearer ${bearer}` } });
       expect(response.statusCode).toBe(503);
       expect(response.headers['retry-after']).toBe('5');

@@ -14,7 +14,7 @@ import { identityCheckOf, type IdentityCheckState, type IdentityImages } from '.
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from '../../services/stepSaving';
 import { onFreshApplication } from './saving';
-import { applicationOf } from './tokens';
+import { applicationOf, openApplicationOf } from './tokens';
 import { BEARER } from './schemas';
 
 const STEP = stepById('check-identity')!;
@@ -131,8 +131,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
       },
     },
     async (request) => {
-      const application = await app.applications.find(await applicationOf(app, request));
-      if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      const application = await openApplicationOf(app, request);
       const check = identityCheckOf(application);
       if (!check) throw new ApiError(404, 'IDENTITY_CHECK_NOT_STARTED', 'The identity check has not started');
       return { status: check.status, ...(check.reason ? { reason: check.reason } : {}) };

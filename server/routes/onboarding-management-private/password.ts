@@ -9,7 +9,7 @@ import { ApiError } from '../../plugins/errors';
 import { IdentityError } from '../../services/identity';
 import { applicationView, nextAfter } from '../../services/onboardingApplications';
 import { checkTurn } from '../../services/stepSaving';
-import { applicationOf } from './tokens';
+import { openApplicationOf } from './tokens';
 import { BEARER } from './schemas';
 
 const PASSWORD_RULE = [{ field: 'diviloPassword', id: 'validations.diviloPassword', values: { min: 8, max: 99 } }];
@@ -35,8 +35,7 @@ export async function passwordRoutes(app: FastifyInstance) {
       const body = { diviloPassword: request.body.diviloPassword ?? '', diviloPasswordConfirmation: request.body.diviloPasswordConfirmation ?? '' };
       const invalid = toFieldErrors(await validateSchema(diviloPasswordSchema, body));
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
-      const application = await app.applications.find(await applicationOf(app, request));
-      if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+      const application = await openApplicationOf(app, request);
       checkTurn(application, 'divilo-password');
 
       const username = application.idDocument;

@@ -12,7 +12,7 @@ import { codeFailure, resendTooSoon } from '../codeAnswers';
 import { smsCodes } from './smsCodes';
 import { saveFresh } from './saving';
 import { checkTurn } from '../../services/stepSaving';
-import { applicationOf } from './tokens';
+import { openApplicationOf } from './tokens';
 import { BEARER, RESENT } from './schemas';
 
 const ANSWER = {
@@ -27,8 +27,7 @@ export async function phoneRoutes(app: FastifyInstance) {
     if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
   };
   const applicationFor = async (request: FastifyRequest) => {
-    const application = await app.applications.find(await applicationOf(app, request));
-    if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
+    const application = await openApplicationOf(app, request);
     return application;
   };
   const phoneSchema = contactPhoneSchema(app.smsCountries);

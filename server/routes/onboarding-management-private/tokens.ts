@@ -39,23 +39,18 @@ export async function anyApplicationOf(app: FastifyInstance, request: FastifyReq
 }
 
 /**
- * The application the request's bearer token names; 401 TOKEN_EXPIRED or INVALID_TOKEN otherwise (a sign-up's
- * token included), 409 APPLICATION_CLOSED once it is signed, approved or rejected.
+ * The application the request's bearer token names, read: 401 TOKEN_EXPIRED or INVALID_TOKEN otherwise (a sign-up's
+ * token included), 404 when it is gone, 409 APPLICATION_CLOSED once it is signed, approved or rejected.
  */
-export async function applicationOf(app: FastifyInstance, request: FastifyRequest): Promise<string> {
-  const applicationId = await anyApplicationOf(app, request);
-  const application = await app.applications.find(applicationId);
-  if (application && isClosed(application.status)) throw applicationClosed();
-  return applicationId;
-}
-
-/** The application as `applicationOf` finds it, for a route that reads it anyway; 404 when it is gone. */
 export async function openApplicationOf(app: FastifyInstance, request: FastifyRequest): Promise<Application> {
   const application = await app.applications.find(await anyApplicationOf(app, request));
   if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application');
   if (isClosed(application.status)) throw applicationClosed();
   return application;
 }
+
+/** The id of the application `openApplicationOf` reads, for a route that needs no more. */
+export const applicationOf = async (app: FastifyInstance, request: FastifyRequest): Promise<string> => (await openApplicationOf(app, request)).id;
 
 /** The sign-up waiting for its e-mail code that the bearer token names; 401 otherwise. */
 export async function registrationOf(app: FastifyInstance, request: FastifyRequest): Promise<string> {

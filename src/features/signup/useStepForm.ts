@@ -1,5 +1,5 @@
 import { useFormik, type FormikProps } from 'formik';
-import { createRef, useEffect, useState, type ChangeEvent, type RefObject } from 'react';
+import { createRef, useEffect, useMemo, useState, type ChangeEvent, type RefObject } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useFieldErrors, type FieldErrorProps } from '../../forms/useFieldErrors';
@@ -100,7 +100,7 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
   );
   const endpoint = stepById(step)?.endpoint;
   // The step's shared schema (the server checks the body with the same), on the answers saved so far.
-  const rules = schema ?? (isAnswersStep(step) ? stepSchema(step, { saved: answers }) : undefined);
+  const rules = useMemo(() => schema ?? (isAnswersStep(step) ? stepSchema(step, { saved: answers }) : undefined), [schema, step, answers]);
   if (!rules) throw new Error(`The step ${step} has no shared schema: its screen must give its rules`);
 
   const formik = useFormik<Values>({
