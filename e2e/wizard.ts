@@ -78,11 +78,11 @@ export async function pick(page: Page, label: string, typed: string, option: str
  */
 export const onEveryPage: { check?: (page: Page) => Promise<void> } = {};
 
-/** The journey is on the page `url` matches: its title has rendered, and the test's per-page check ran. */
 /**
- * Waits for the screen of `url` itself. The router changes the URL a render before the screen (the new screen is
- * drawn in a transition), so for a moment the address is new and the page still shows the previous screen: the
- * title checked is this step's own (`<step>-title`), never "a heading".
+ * The journey is on the page `url` matches: its own title has rendered, and the test's per-page check ran. The
+ * router changes the URL a render before the screen (the new screen is drawn in a transition), so for a moment the
+ * address is new and the page still shows the previous screen: the title checked is this step's own
+ * (`<step>-title`), never "a heading".
  */
 export async function arrived(page: Page, url: RegExp) {
   await expect(page).toHaveURL(url);
