@@ -18,7 +18,7 @@ function checkPool(context: PoolContext, body: JsonObject): void {
   if (poolId !== context.settings.poolId) throw errors.resourceNotFound(`User pool ${poolId} does not exist.`);
 }
 
-async function existingUser(context: PoolContext, body: JsonObject): Promise<PoolUser> {
+export async function existingUser(context: PoolContext, body: JsonObject): Promise<PoolUser> {
   checkPool(context, body);
   const username = requireString(body, 'Username', USERNAME);
   const user = await context.repository.users.findByUsername(username);
