@@ -5,13 +5,14 @@ import {
   AdminCreateUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
+  AdminSetUserMFAPreferenceCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { AuthenticationDetails, type CognitoUser, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Secret, TOTP } from 'otpauth';
-import { browserUser, signIn, type ClientError } from './browserClient';
+import { browserUser, refresh, signIn, type ClientError } from './browserClient';
 import { ADMIN, POOL_ID, REGION, poolCall, startHarness, type Harness } from './harness';
 import { describeEachDialect } from '../../helpers';
 
@@ -39,12 +40,12 @@ async function newStaffUser(username = `staff${(userCount += 1)}@divilo.test`, g
 }
 
 /** A first sign-in: MFA_SETUP, then the app is associated and verified with its code at the server's time. */
-function enrol(username: string): Promise<{ session: CognitoUserSession; secret: string }> {
+function enrol(username: string): Promise<{ session: CognitoUserSession; secret: string; user: CognitoUser }> {
   const user = browserUser(harness.endpoint, username, STAFF);
   return new Promise((resolve, reject) => {
     let secret = '';
     const callbacks = {
-      onSuccess: (session: CognitoUserSession) => resolve({ session, secret }),
+      onSuccess: (session: CognitoUserSession) => resolve({ session, secret, user }),
       onFailure: reject,
       mfaSetup: () => user.associateSoftwareToken(callbacks),
       associateSecretCode: (secretCode: string) => {
@@ -106,7 +107,7 @@ describeEachDialect('the staff pool of the embedded identity service', (dialect)
     const listed = await admin.send(new AdminListGroupsForUserCommand({ UserPoolId: STAFF_POOL_ID, Username: username }));
     expect(listed.Groups?.map((group) => group.GroupName)).toEqual(['reviewer', 'approver']);
 
-    const { session, secret } = await enrol(username);
+    const { session, secret, user } = await enrol(username);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     const jwks = createLocalJWKSet((await (await fetch(`${harness.issuerBaseUrl}/${STAFF_POOL_ID}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
     const issuer = `${harness.issuerBaseUrl}/${STAFF_POOL_ID}`;
@@ -118,6 +119,40 @@ describeEachDialect('the staff pool of the embedded identity service', (dialect)
       'cognito:groups': ['reviewer', 'approver'],
       token_use: 'access',
     });
+
+    await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: STAFF_POOL_ID, Username: username, GroupName: 'administrator' }));
+    const refreshed = await refresh(user, session);
+    expect(decodeJwt(refreshed.getAccessToken().getJwtToken())['cognito:groups']).toEqual(['reviewer', 'approver', 'administrator']);
+  });
+
+  it('lets a signed-in user replace the app by access token, after which only the new app codes sign in', async () => {
+    const username = await newStaffUser();
+    const { secret: oldSecret, user } = await enrol(username);
+    let newSecret = '';
+    await new Promise<void>((resolve, reject) =>
+      user.associateSoftwareToken({
+        associateSecretCode: (secretCode) => resolve(void (newSecret = secretCode)),
+        onFailure: reject,
+      }),
+    );
+    const verify = (code: string) =>
+      new Promise((resolve, reject) => user.verifySoftwareToken(code, 'new phone', { onSuccess: resolve, onFailure: reject }));
+    expect((await refusal(verify(codeAt(oldSecret, clock.ms)))).code).toBe('EnableSoftwareTokenMFAException');
+    await expect(verify(codeAt(newSecret, clock.ms))).resolves.toEqual({ Status: 'SUCCESS' });
+    const preference = new Promise((resolve, reject) =>
+      user.setUserMfaPreference(null, { PreferredMfa: true, Enabled: true }, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+    await expect(preference).resolves.toBe('SUCCESS');
+
+    clock.ms += STEP_MS;
+    expect((await refusal(signInWithCode(username, codeAt(oldSecret, clock.ms)))).code).toBe('CodeMismatchException');
+    expect((await signInWithCode(username, codeAt(newSecret, clock.ms))).isValid()).toBe(true);
+
+    const notEnrolled = await newStaffUser();
+    const enable = admin.send(
+      new AdminSetUserMFAPreferenceCommand({ UserPoolId: STAFF_POOL_ID, Username: notEnrolled, SoftwareTokenMfaSettings: { Enabled: true, PreferredMfa: true } }),
+    );
+    await expect(enable).rejects.toMatchObject({ name: 'InvalidParameterException', message: 'User has not verified software token mfa' });
   });
 
   it('asks later sign-ins for the code, refuses a wrong one, and refuses a code used before', async () => {
