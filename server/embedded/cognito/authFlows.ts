@@ -5,7 +5,7 @@ import type { PoolContext, PoolUser } from './context';
 import { errors, type AwsError } from './errors';
 import { groupsOf } from './groupOps';
 import { requireParameter, requireString, stringMap, type JsonObject } from './input';
-import { askSecondFactor, respondToMfaChallenge } from './mfaChallenges';
+import { askSecondFactor, mfaSettingsOf, respondToMfaChallenge } from './mfaChallenges';
 import type { IdentityExecutor } from './repository';
 import { N, isValidClientPublic, parseSrpTimestamp, passwordClaimSignature, serverSessionKey, signaturesMatch } from './srp';
 import { createRefreshToken, hashRefreshToken } from './tokens';
@@ -256,6 +256,7 @@ export async function getUser(context: PoolContext, body: JsonObject): Promise<J
   return {
     Username: user.username,
     UserAttributes: [{ Name: 'sub', Value: user.sub }, ...Object.entries(user.attributes).map(([Name, Value]) => ({ Name, Value }))],
+    ...(await mfaSettingsOf(context, user.sub)),
   };
 }
 

@@ -64,3 +64,11 @@ export async function respondToMfaChallenge(
   }
   return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
 }
+
+/** GetUser's and AdminGetUser's MFA fields, in a pool whose MFA is ON; nothing elsewhere (no query either). */
+export async function mfaSettingsOf(context: PoolContext, userSub: string): Promise<JsonObject> {
+  if (context.settings.mfa !== 'ON') return {};
+  const token = await context.repository.softwareTokens.find(userSub);
+  if (!token?.sealedSecret || !token.enabled) return {};
+  return { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], ...(token.preferred && { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' }) };
+}

@@ -3,6 +3,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminGetUserCommand,
   AdminListGroupsForUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminSetUserMFAPreferenceCommand,
@@ -143,6 +144,8 @@ describeEachDialect('the staff pool of the embedded identity service', (dialect)
       user.setUserMfaPreference(null, { PreferredMfa: true, Enabled: true }, (error, result) => (error ? reject(error) : resolve(result))),
     );
     await expect(preference).resolves.toBe('SUCCESS');
+    const described = await admin.send(new AdminGetUserCommand({ UserPoolId: STAFF_POOL_ID, Username: username }));
+    expect(described).toMatchObject({ UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' });
 
     clock.ms += STEP_MS;
     expect((await refusal(signInWithCode(username, codeAt(oldSecret, clock.ms)))).code).toBe('CodeMismatchException');
