@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { PasswordPolicy, PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { attributeList, optionalBoolean, optionalString, requireString, type AttributeInput, type JsonObject } from './input';
+import { mfaSettingsOf } from './mfaChallenges';
 import { createPasswordVerifier } from './srp';
 
 const USERNAME = { max: 128, pattern: /^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u };
@@ -18,7 +19,7 @@ function checkPool(context: PoolContext, body: JsonObject): void {
   if (poolId !== context.settings.poolId) throw errors.resourceNotFound(`User pool ${poolId} does not exist.`);
 }
 
-async function existingUser(context: PoolContext, body: JsonObject): Promise<PoolUser> {
+export async function existingUser(context: PoolContext, body: JsonObject): Promise<PoolUser> {
   checkPool(context, body);
   const username = requireString(body, 'Username', USERNAME);
   const user = await context.repository.users.findByUsername(username);
@@ -107,8 +108,9 @@ export async function adminSetUserPassword(context: PoolContext, body: JsonObjec
 }
 
 export async function adminGetUser(context: PoolContext, body: JsonObject): Promise<JsonObject> {
-  const { Attributes, ...user } = describe(await existingUser(context, body));
-  return { ...user, UserAttributes: Attributes };
+  const found = await existingUser(context, body);
+  const { Attributes, ...user } = describe(found);
+  return { ...user, UserAttributes: Attributes, ...(await mfaSettingsOf(context, found.sub)) };
 }
 
 export async function adminUpdateUserAttributes(context: PoolContext, body: JsonObject): Promise<JsonObject> {

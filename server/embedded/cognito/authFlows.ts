@@ -3,13 +3,15 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { authSessionId, openAuthSession, sealAuthSession, verifierHash } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors, type AwsError } from './errors';
+import { groupsOf } from './groupOps';
 import { requireParameter, requireString, stringMap, type JsonObject } from './input';
+import { askSecondFactor, mfaSettingsOf, respondToMfaChallenge } from './mfaChallenges';
 import type { IdentityExecutor } from './repository';
 import { N, isValidClientPublic, parseSrpTimestamp, passwordClaimSignature, serverSessionKey, signaturesMatch } from './srp';
 import { createRefreshToken, hashRefreshToken } from './tokens';
 
 const CLIENT_ID = { max: 128, pattern: /^[\w+]+$/ };
-const USERNAME_MAX = 128;
+export const USERNAME_MAX = 128;
 /** 3072 bits are 768 hex digits; a little slack for leading zeros. */
 const SRP_A = /^[0-9a-fA-F]{1,800}$/;
 const AUTH_FLOWS = [
@@ -87,7 +89,21 @@ async function startSrp(context: PoolContext, parameters: Record<string, string>
 }
 
 /** What answering a Session writes besides marking it answered, in the same transaction. */
-type AnswerRecord = (executor: IdentityExecutor) => Promise<void>;
+export type AnswerRecord = (executor: IdentityExecutor) => Promise<void>;
+export type Answer = (record?: AnswerRecord) => Promise<void>;
+
+/** Answers a Session, once, whatever the answer: marking it so is part of the one write each answer makes. */
+export function answerOnce(context: PoolContext, session: string, expiresAt: number): Answer {
+  return async (record) => {
+    if (!(await context.repository.sessions.answer(authSessionId(session), expiresAt, record))) throw errors.expiredSession();
+  };
+}
+
+/** One more failure of the name, counted towards the lockout as a wrong password is. */
+export function recordFailure(context: PoolContext, username: string, now: number): AnswerRecord {
+  const { maxFailures, lockSeconds } = context.settings.lockout;
+  return (executor) => context.repository.failures.record(username, now, maxFailures, lockSeconds, executor).then(() => undefined);
+}
 
 export async function respondToAuthChallenge(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const clientId = requireString(body, 'ClientId', CLIENT_ID);
@@ -95,6 +111,9 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   const session = requireString(body, 'Session', { min: 20, max: 2048 });
   const responses = stringMap(body, 'ChallengeResponses');
   checkClient(context, clientId);
+  if ((challengeName === 'SOFTWARE_TOKEN_MFA' || challengeName === 'MFA_SETUP') && context.settings.mfa === 'ON') {
+    return respondToMfaChallenge(context, clientId, challengeName, session, responses);
+  }
   if (challengeName !== 'PASSWORD_VERIFIER') {
     throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
   }
@@ -113,10 +132,7 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
 
   const bound = openAuthSession(context.keys.srpSession, session, now);
   if (!bound) throw errors.expiredSession();
-  // A Session is answered once, whatever the answer: marking it so is part of the one write each answer makes.
-  const answer = async (record?: AnswerRecord): Promise<void> => {
-    if (!(await context.repository.sessions.answer(authSessionId(session), bound.expiresAt, record))) throw errors.expiredSession();
-  };
+  const answer = answerOnce(context, session, bound.expiresAt);
   const sameBlock = Buffer.from(secretBlock, 'utf8');
   const boundBlock = Buffer.from(bound.secretBlock, 'utf8');
   if (username !== bound.username || sameBlock.length !== boundBlock.length || !timingSafeEqual(sameBlock, boundBlock)) {
@@ -134,11 +150,12 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
 
   if (locked || !user || !user.salt || !user.verifier || !passwordMatches) {
     // Recorded for unknown and locked names too: the same write every time, so the answer time tells nothing.
-    const { maxFailures, lockSeconds } = context.settings.lockout;
-    await answer((executor) => context.repository.failures.record(bound.username, now, maxFailures, lockSeconds, executor).then(() => undefined));
+    await answer(recordFailure(context, bound.username, now));
     throw errors.notAuthorized();
   }
-  const clearFailures: AnswerRecord | undefined = found?.hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+  // With a second factor, only its right code clears the count: else the password would reset the wrong codes.
+  const clearFailures: AnswerRecord | undefined =
+    found?.hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
 
   // Only someone who knows the password learns that the account is disabled or refused.
   let refusal: AwsError | undefined;
@@ -152,6 +169,7 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
     await answer(clearFailures);
     throw refusal;
   }
+  if (context.settings.mfa === 'ON') return askSecondFactor(context, user, now, answer);
   return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
 }
 
@@ -164,12 +182,12 @@ async function refusalOf(context: PoolContext, user: PoolUser): Promise<AwsError
   return verdict && typeof verdict.code === 'string' ? errors.preAuthentication(verdict.code) : undefined;
 }
 
-async function signIn(
+export async function signIn(
   context: PoolContext,
   user: PoolUser,
   clientId: string,
   now: number,
-  answer: (record?: AnswerRecord) => Promise<void>,
+  answer: Answer,
   clearFailures: AnswerRecord | undefined,
 ): Promise<JsonObject> {
   const originJti = randomUUID();
@@ -191,7 +209,7 @@ async function signIn(
       executor,
     );
   });
-  const issued = await context.tokens.issue(user, { authTime, originJti });
+  const issued = await context.tokens.issue({ ...user, groups: await groupsOf(context, user.sub) }, { authTime, originJti });
   return {
     AccessToken: issued.accessToken,
     ExpiresIn: issued.expiresIn,
@@ -211,7 +229,8 @@ async function refresh(context: PoolContext, clientId: string, parameters: Recor
   const user = await context.repository.users.findBySub(record.userSub);
   if (!user) throw errors.notAuthorized('Invalid Refresh Token');
   if (!user.enabled) throw errors.notAuthorized('User is disabled.');
-  const issued = await context.tokens.issue(user, { authTime: record.authTime, originJti: record.originJti });
+  const groups = await groupsOf(context, user.sub);
+  const issued = await context.tokens.issue({ ...user, groups }, { authTime: record.authTime, originJti: record.originJti });
   return {
     ChallengeParameters: {},
     AuthenticationResult: { AccessToken: issued.accessToken, ExpiresIn: issued.expiresIn, TokenType: 'Bearer', IdToken: issued.idToken },
@@ -219,7 +238,7 @@ async function refresh(context: PoolContext, clientId: string, parameters: Recor
 }
 
 /** The user of a live access token, or the error Cognito gives for a bad or revoked one. */
-async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
+export async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
   const claims = await context.tokens.verifyAccessToken(accessToken);
   if (!claims) throw errors.notAuthorized('Invalid Access Token');
   if (!(await context.repository.refreshTokens.isOriginActive(claims.origin_jti, context.now()))) {
@@ -237,6 +256,7 @@ export async function getUser(context: PoolContext, body: JsonObject): Promise<J
   return {
     Username: user.username,
     UserAttributes: [{ Name: 'sub', Value: user.sub }, ...Object.entries(user.attributes).map(([Name, Value]) => ({ Name, Value }))],
+    ...(await mfaSettingsOf(context, user.sub)),
   };
 }
 

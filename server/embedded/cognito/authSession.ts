@@ -39,3 +39,30 @@ export function openAuthSession(sealingKey: Buffer, session: string, now: number
   if (!(state.expiresAt > now)) return undefined;
   return { ...state, key: Buffer.from(state.key, 'base64') };
 }
+
+/**
+ * Where a sign-in stands after the password: the second factor asked for (SOFTWARE_TOKEN_MFA), or the enrolment of
+ * one (MFA_SETUP, then associated, then verified). Each step's Session is answered once, like the first.
+ */
+export type MfaStage = 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP' | 'MFA_SETUP_ASSOCIATED' | 'MFA_SETUP_VERIFIED';
+
+export interface MfaSessionState {
+  username: string;
+  userSub: string;
+  stage: MfaStage;
+  expiresAt: number;
+}
+
+// Another context than the password's: neither Session can stand for the other.
+const MFA_CONTEXT = 'mfa-session';
+
+export function sealMfaSession(sealingKey: Buffer, state: MfaSessionState): string {
+  return seal(sealingKey, JSON.stringify(state), MFA_CONTEXT);
+}
+
+export function openMfaSession(sealingKey: Buffer, session: string, now: number): MfaSessionState | undefined {
+  const plaintext = open(sealingKey, session, MFA_CONTEXT);
+  if (!plaintext) return undefined;
+  const state = JSON.parse(plaintext.toString('utf8')) as MfaSessionState;
+  return state.expiresAt > now ? state : undefined;
+}

@@ -40,6 +40,10 @@ export interface PoolSettings {
   authSessionSeconds: number;
   temporaryCredentialsSeconds: number;
   passwordPolicy: PasswordPolicy;
+  /** ON: every sign-in asks for an authenticator app's code (SOFTWARE_TOKEN_MFA), enrolling one first (MFA_SETUP). */
+  mfa: 'OFF' | 'ON';
+  /** The pool's groups (AdminAddUserToGroup); made with the pool, not by CreateGroup. */
+  groups: string[];
 }
 
 export interface PoolKeys {
@@ -47,6 +51,8 @@ export interface PoolKeys {
   fakeUser: Buffer;
   srpSession: Buffer;
   credentials: Buffer;
+  /** Seals the users' TOTP secrets. */
+  softwareTokens: Buffer;
 }
 
 export interface PoolContext {

@@ -26,5 +26,11 @@ export const errors = {
   passwordResetRequired: () => new AwsError('PasswordResetRequiredException', 'Password reset required for the user'),
   expiredSession: () => new AwsError('NotAuthorizedException', 'Invalid session for the user, session is expired.'),
   preAuthentication: (code: string) => new AwsError('UserLambdaValidationException', `PreAuthentication failed with error ${code}.`),
+  codeMismatch: () => new AwsError('CodeMismatchException', 'Invalid code received for user'),
+  /** A TOTP code of a step already used: refused as Cognito does, so one observed code cannot sign in twice. */
+  codeUsed: () => new AwsError('ExpiredCodeException', 'Your software token has already been used once.'),
+  softwareTokenMismatch: () => new AwsError('EnableSoftwareTokenMFAException', 'Code mismatch'),
+  softwareTokenNotEnabled: () => new AwsError('SoftwareTokenMFANotFoundException', 'Software Token MFA is not enabled for the user pool.'),
+  groupNotFound: () => new AwsError('ResourceNotFoundException', 'Group not found.'),
   internal: () => new AwsError('InternalErrorException', 'An internal error occurred.', 500),
 };

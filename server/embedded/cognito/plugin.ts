@@ -15,13 +15,13 @@ import {
 import { getUser, globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
 import { AwsError, errors } from './errors';
-import { CREDENTIALS_KEY_PURPOSE, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
+import { adminAddUserToGroup, adminListGroupsForUser, adminRemoveUserFromGroup } from './groupOps';
+import { getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
 import type { JsonObject } from './input';
-import { createIdentityRepository } from './repository';
-import { deriveKey } from './sealing';
+import { adminSetUserMFAPreference, associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfaOps';
+import { MAINTENANCE_INTERVAL_MS, createPools, type AdditionalPoolOptions } from './pools';
 import { verifySignatureV4, type AwsCredentials } from './sigv4';
-import type { IdentityTables } from './tables';
-import { createTokenIssuer, type TokenLifetimes } from './tokens';
+import type { TokenLifetimes } from './tokens';
 
 /** Holds the API server's sign-in checks; hand it to the plugin, set the hooks whenever. */
 export class CognitoTriggers {
@@ -74,14 +74,13 @@ export interface EmbeddedCognitoOptions {
    */
   corsOrigins?: '*' | string[] | false;
   triggers?: CognitoTriggers;
+  /** More user pools on the same endpoint (the staff's), sharing the settings above but their id and client. */
+  additionalPools?: AdditionalPoolOptions[];
   now?: () => number;
 }
 
 const JSON_1_1 = 'application/x-amz-json-1.1';
 const BODY_LIMIT = 64 * 1024;
-/** How often every process rereads the signing keys and deletes what has expired. */
-const MAINTENANCE_INTERVAL_MS = 10 * 60 * 1000;
-const KEY_PUBLISH_SECONDS = 3 * (MAINTENANCE_INTERVAL_MS / 1000);
 const ALLOWED_HEADERS = [
   'content-type', 'x-amz-target', 'x-amz-user-agent', 'cache-control', 'authorization', 'x-amz-date',
   'x-amz-security-token', 'x-amz-content-sha256', 'amz-sdk-invocation-id', 'amz-sdk-request',
@@ -101,6 +100,9 @@ const USER_POOL_OPERATIONS: Record<string, Operation> = {
   GetUser: getUser,
   GlobalSignOut: globalSignOut,
   RevokeToken: revokeToken,
+  AssociateSoftwareToken: associateSoftwareToken,
+  VerifySoftwareToken: verifySoftwareToken,
+  SetUserMFAPreference: setUserMFAPreference,
 };
 
 const ADMIN_OPERATIONS: Record<string, Operation> = {
@@ -112,6 +114,10 @@ const ADMIN_OPERATIONS: Record<string, Operation> = {
   AdminEnableUser: adminEnableUser,
   AdminUserGlobalSignOut: adminUserGlobalSignOut,
   AdminDeleteUser: adminDeleteUser,
+  AdminAddUserToGroup: adminAddUserToGroup,
+  AdminRemoveUserFromGroup: adminRemoveUserFromGroup,
+  AdminListGroupsForUser: adminListGroupsForUser,
+  AdminSetUserMFAPreference: adminSetUserMFAPreference,
 };
 
 const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {
@@ -123,62 +129,6 @@ const IDENTITY_POOL_ADMIN_OPERATIONS: Record<string, Operation> = {
   GetOpenIdTokenForDeveloperIdentity: getOpenIdTokenForDeveloperIdentity,
   LookupDeveloperIdentity: lookupDeveloperIdentity,
 };
-
-function buildContext(options: EmbeddedCognitoOptions): PoolContext {
-  const match = /^([\w-]+)_([0-9a-zA-Z]+)$/.exec(options.poolId);
-  if (!match) throw new Error(`embeddedCognito: poolId ${options.poolId} is not <region>_<name>`);
-  if (!/^[\w+]{1,128}$/.test(options.clientId)) throw new Error('embeddedCognito: clientId must match [\\w+]+ as Cognito client ids do');
-  if (!/^[\w-]+:[0-9a-f-]+$/.test(options.identityPoolId)) throw new Error('embeddedCognito: identityPoolId is not <region>:<uuid>');
-  if (options.serverSecret.length < 32) throw new Error('embeddedCognito: serverSecret must be at least 32 characters');
-  const issuer = `${options.issuerBaseUrl.replace(/\/+$/, '')}/${options.poolId}`;
-  const lifetimes: TokenLifetimes = { idTokenSeconds: 3600, accessTokenSeconds: 3600, refreshTokenSeconds: 30 * 86_400, ...options.tokenLifetimes };
-  const now = options.now ?? Date.now;
-  const repository = createIdentityRepository(options.db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>);
-  const triggers = options.triggers;
-  return {
-    settings: {
-      poolId: options.poolId,
-      poolName: match[2],
-      clientId: options.clientId,
-      issuer,
-      loginProvider: issuer.replace(/^https?:\/\//, ''),
-      identityPoolId: options.identityPoolId,
-      developerProviderName: options.developerProviderName,
-      adminCredentials: options.adminCredentials,
-      lifetimes,
-      lockout: { maxFailures: 5, lockSeconds: 15 * 60, ...options.lockout },
-      maxClockSkewSeconds: options.maxClockSkewSeconds ?? 300,
-      authSessionSeconds: options.authSessionSeconds ?? 180,
-      temporaryCredentialsSeconds: options.temporaryCredentialsSeconds ?? 3600,
-      passwordPolicy: {
-        minimumLength: 8,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireNumbers: true,
-        requireSymbols: true,
-        ...options.passwordPolicy,
-      },
-    },
-    keys: {
-      fakeUser: deriveKey(options.serverSecret, 'fake-users'),
-      srpSession: deriveKey(options.serverSecret, 'srp-sessions'),
-      credentials: deriveKey(options.serverSecret, CREDENTIALS_KEY_PURPOSE),
-    },
-    repository,
-    tokens: createTokenIssuer({
-      issuer,
-      clientId: options.clientId,
-      lifetimes,
-      keyRotationSeconds: options.keyRotationSeconds ?? 30 * 86_400,
-      keyPublishSeconds: options.keyPublishSeconds ?? KEY_PUBLISH_SECONDS,
-      keyEncryptionKey: deriveKey(options.serverSecret, 'signing-keys'),
-      store: repository.signingKeys,
-      now,
-    }),
-    preAuthentication: () => triggers?.preAuthentication,
-    now,
-  };
-}
 
 function sendError(reply: FastifyReply, error: AwsError): FastifyReply {
   return reply
@@ -202,12 +152,14 @@ function parseBody(raw: Buffer): JsonObject {
 }
 
 export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCognitoOptions): Promise<void> {
-  const context = buildContext(options);
-  await context.tokens.maintainKeys();
+  const pools = createPools(options);
+  const context = pools.main;
+  // One after the other: the first makes the shared signing key, the others read it.
+  for (const pool of pools.all) await pool.tokens.maintainKeys();
   registerCredentialSecret(options.serverSecret);
 
   const timer = setInterval(() => {
-    Promise.all([context.tokens.maintainKeys(), context.repository.deleteExpired(context.now())]).catch((error: unknown) =>
+    Promise.all([...pools.all.map((pool) => pool.tokens.maintainKeys()), context.repository.deleteExpired(context.now())]).catch((error: unknown) =>
       app.log.error({ err: error }, 'embedded cognito maintenance failed'),
     );
   }, MAINTENANCE_INTERVAL_MS);
@@ -269,35 +221,38 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
         },
       );
     let operation: Operation | undefined;
+    // The identity pool trusts the main user pool only; user pool calls go to the pool they name.
+    let userPoolCall = true;
     if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(ADMIN_OPERATIONS, operationName)) {
       await verifyAdmin('cognito-idp');
       operation = ADMIN_OPERATIONS[operationName];
     } else if (service === 'AWSCognitoIdentityService' && Object.hasOwn(IDENTITY_POOL_ADMIN_OPERATIONS, operationName)) {
       await verifyAdmin('cognito-identity');
       operation = IDENTITY_POOL_ADMIN_OPERATIONS[operationName];
+      userPoolCall = false;
     } else if (service === 'AWSCognitoIdentityProviderService' && Object.hasOwn(USER_POOL_OPERATIONS, operationName)) {
       operation = USER_POOL_OPERATIONS[operationName];
     } else if (service === 'AWSCognitoIdentityService' && Object.hasOwn(IDENTITY_POOL_OPERATIONS, operationName)) {
       operation = IDENTITY_POOL_OPERATIONS[operationName];
+      userPoolCall = false;
     }
     if (!operation) throw errors.unknownOperation();
-    const result = await operation(context, parseBody(raw));
+    const body = parseBody(raw);
+    const result = await operation(userPoolCall ? pools.poolOf(body) : context, body);
     return reply.header('x-amzn-requestid', request.id).type(JSON_1_1).send(result);
   });
 
   app.get<{ Params: { poolId: string } }>('/:poolId/.well-known/jwks.json', { schema: POOL_PARAMS }, async (request, reply) => {
-    if (request.params.poolId !== context.settings.poolId) {
-      return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
-    }
+    const pool = pools.byPoolId(request.params.poolId);
+    if (!pool) return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
     // Short caching so verifiers pick up a rotation soon (jose also refetches when it meets an unknown kid).
-    return reply.header('cache-control', 'public, max-age=300').send(context.tokens.jwks());
+    return reply.header('cache-control', 'public, max-age=300').send(pool.tokens.jwks());
   });
 
   app.get<{ Params: { poolId: string } }>('/:poolId/.well-known/openid-configuration', { schema: POOL_PARAMS }, async (request, reply) => {
-    if (request.params.poolId !== context.settings.poolId) {
-      return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
-    }
-    const { issuer } = context.settings;
+    const pool = pools.byPoolId(request.params.poolId);
+    if (!pool) return reply.code(404).send({ message: `User pool ${request.params.poolId.slice(0, 64)} does not exist.` });
+    const { issuer } = pool.settings;
     return reply.send({
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks.json`,

@@ -3,8 +3,10 @@
 import type { Kysely } from 'kysely';
 import { prepareQuery } from '../../db/prepared';
 import { fromDbBoolean, fromDbTime, toDbBoolean, toDbTime } from './dbValues';
+import { createGroupRepository } from './groupRepository';
+import { createSoftwareTokenRepository } from './softwareTokenRepository';
 import type { CognitoUserTable, IdentityTables } from './tables';
-import type { SigningKeyRecord, SigningKeyStore } from './tokens';
+import { createSigningKeyStore } from './signingKeyRepository';
 
 /** Expired temporary credentials are kept this long, so that requests signed with them get ExpiredToken. */
 const EXPIRED_CREDENTIALS_KEPT_MS = 86_400_000;
@@ -41,7 +43,7 @@ interface CredentialRecord {
   expiresAt: number;
 }
 
-function toUser(row: CognitoUserTable): PoolUser {
+function toUser(row: Omit<CognitoUserTable, 'pool'>): PoolUser {
   return {
     sub: row.sub,
     username: row.username,
@@ -58,14 +60,20 @@ function toUser(row: CognitoUserTable): PoolUser {
 /** The repository's database, or a transaction of it. */
 export type IdentityExecutor = Kysely<IdentityTables>;
 
-export function createIdentityRepository(db: Kysely<IdentityTables>) {
-  const userByUsername = prepareQuery((username: string) => db.selectFrom('cognito_users').selectAll().where('username', '=', username));
+/** `pool`: '' for the service's main pool, the pool id for the others; users and their failures are kept per pool. */
+export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') {
+  const userByUsername = prepareQuery((username: string) =>
+    db.selectFrom('cognito_users').selectAll().where('pool', '=', pool).where('username', '=', username),
+  );
   const userForSignIn = prepareQuery((username: string) =>
     db
       .selectFrom('cognito_users')
-      .leftJoin('cognito_sign_in_failures', 'cognito_sign_in_failures.username', 'cognito_users.username')
+      .leftJoin('cognito_sign_in_failures', (join) =>
+        join.onRef('cognito_sign_in_failures.pool', '=', 'cognito_users.pool').onRef('cognito_sign_in_failures.username', '=', 'cognito_users.username'),
+      )
       .selectAll('cognito_users')
       .select(['cognito_sign_in_failures.failures', 'cognito_sign_in_failures.locked_until'])
+      .where('cognito_users.pool', '=', pool)
       .where('cognito_users.username', '=', username),
   );
   // One statement whatever the state: a first failure, one more, the one that locks, or one during a lock.
@@ -73,9 +81,9 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
   const recordFailure = prepareQuery((username: string, at: string, maxFailures: number, lockedUntil: string, firstFailures: number, firstLock: string | null) =>
     db
       .insertInto('cognito_sign_in_failures')
-      .values({ username, failures: firstFailures, locked_until: firstLock, updated_at: at })
+      .values({ pool, username, failures: firstFailures, locked_until: firstLock, updated_at: at })
       .onConflict((conflict) =>
-        conflict.column('username').doUpdateSet((eb) => {
+        conflict.columns(['pool', 'username']).doUpdateSet((eb) => {
           const lockedNow = eb('cognito_sign_in_failures.locked_until', '>', at);
           const locksNow = eb(eb('cognito_sign_in_failures.failures', '+', 1), '>=', maxFailures);
           return {
@@ -101,7 +109,9 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
       )
       .returning('locked_until'),
   );
-  const clearFailures = prepareQuery((username: string) => db.deleteFrom('cognito_sign_in_failures').where('username', '=', username));
+  const clearFailures = prepareQuery((username: string) =>
+    db.deleteFrom('cognito_sign_in_failures').where('pool', '=', pool).where('username', '=', username),
+  );
   const markAnswered = prepareQuery((id: string, expiresAt: string) =>
     db
       .insertInto('cognito_answered_auth_sessions')
@@ -129,7 +139,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
     },
 
     async findBySub(sub: string): Promise<PoolUser | undefined> {
-      const row = await db.selectFrom('cognito_users').selectAll().where('sub', '=', sub).executeTakeFirst();
+      const row = await db.selectFrom('cognito_users').selectAll().where('pool', '=', pool).where('sub', '=', sub).executeTakeFirst();
       return row && toUser(row);
     },
 
@@ -150,6 +160,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
       const result = await db
         .insertInto('cognito_users')
         .values({
+          pool,
           sub: user.sub,
           username: user.username,
           attributes: JSON.stringify(user.attributes),
@@ -160,7 +171,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
           created_at: toDbTime(user.createdAt),
           updated_at: toDbTime(user.updatedAt),
         })
-        .onConflict((conflict) => conflict.column('username').doNothing())
+        .onConflict((conflict) => conflict.columns(['pool', 'username']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
@@ -180,6 +191,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
           ...(patch.enabled !== undefined && { enabled: toDbBoolean(patch.enabled) }),
           updated_at: toDbTime(now),
         })
+        .where('pool', '=', pool)
         .where('username', '=', username)
         .execute();
     },
@@ -187,7 +199,9 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
     async delete(user: PoolUser): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('cognito_refresh_tokens').where('user_sub', '=', user.sub).execute();
-        await trx.deleteFrom('cognito_sign_in_failures').where('username', '=', user.username).execute();
+        await trx.deleteFrom('cognito_group_members').where('user_sub', '=', user.sub).execute();
+        await trx.deleteFrom('cognito_software_tokens').where('user_sub', '=', user.sub).execute();
+        await trx.deleteFrom('cognito_sign_in_failures').where('pool', '=', pool).where('username', '=', user.username).execute();
         await trx.deleteFrom('cognito_users').where('sub', '=', user.sub).execute();
       });
     },
@@ -269,45 +283,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
     },
   };
 
-  const signingKeys: SigningKeyStore = {
-    async listKeys(): Promise<SigningKeyRecord[]> {
-      const rows = await db.selectFrom('cognito_signing_keys').selectAll().execute();
-      return rows.map((row) => ({
-        kid: row.kid,
-        publicJwk: JSON.parse(row.public_jwk),
-        sealedPrivateKey: row.sealed_private_key,
-        createdAt: fromDbTime(row.created_at),
-        retiredAt: row.retired_at === null ? null : fromDbTime(row.retired_at),
-      }));
-    },
-    async addKey(key, replaces) {
-      // `replaces` is unique: of two processes making a successor to one key, the second inserts nothing.
-      const result = await db
-        .insertInto('cognito_signing_keys')
-        .values({
-          kid: key.kid,
-          public_jwk: JSON.stringify(key.publicJwk),
-          sealed_private_key: key.sealedPrivateKey,
-          created_at: toDbTime(key.createdAt),
-          retired_at: key.retiredAt === null ? null : toDbTime(key.retiredAt),
-          replaces,
-        })
-        .onConflict((conflict) => conflict.doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-    },
-    async retireKeysExcept(kid, at) {
-      await db
-        .updateTable('cognito_signing_keys')
-        .set({ retired_at: toDbTime(at) })
-        .where('kid', '!=', kid)
-        .where('retired_at', 'is', null)
-        .execute();
-    },
-    async deleteKeysRetiredBefore(at) {
-      await db.deleteFrom('cognito_signing_keys').where('retired_at', 'is not', null).where('retired_at', '<', toDbTime(at)).execute();
-    },
-  };
+  const signingKeys = createSigningKeyStore(db);
 
   const identities = {
     /** The identity of a login, created on first sight; stable afterwards. */
@@ -384,11 +360,31 @@ export function createIdentityRepository(db: Kysely<IdentityTables>) {
       .deleteFrom('cognito_sign_in_failures')
       .where('updated_at', '<', toDbTime(now - 86_400_000))
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
-      .where('username', 'not in', db.selectFrom('cognito_users').select('username'))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('cognito_users')
+              .select('cognito_users.sub')
+              .whereRef('cognito_users.pool', '=', 'cognito_sign_in_failures.pool')
+              .whereRef('cognito_users.username', '=', 'cognito_sign_in_failures.username'),
+          ),
+        ),
+      )
       .execute();
   }
 
-  return { users, failures, sessions, refreshTokens, signingKeys, identities, credentials, deleteExpired };
+  return {
+    users,
+    failures,
+    sessions,
+    refreshTokens,
+    signingKeys,
+    identities,
+    credentials,
+    groups: createGroupRepository(db),
+    softwareTokens: createSoftwareTokenRepository(db),
+    deleteExpired,
+  };
 }
 
 export type IdentityRepository = ReturnType<typeof createIdentityRepository>;

@@ -1,8 +1,10 @@
 // The embedded pool's tables, typed here so the shared Database interface stays untouched
-// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts (and 0011, 0012).
+// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts (and 0011, 0012, 0028).
 import type { DbBoolean, DbTimestamp } from './dbValues';
 
 export type CognitoUserTable = {
+  /** '' for the service's main pool, the pool id for the others (0028). */
+  pool: string;
   sub: string;
   username: string;
   /** JSON object of attribute name → string value, as Cognito keeps them. */
@@ -18,6 +20,7 @@ export type CognitoUserTable = {
 };
 
 export type CognitoSignInFailureTable = {
+  pool: string;
   username: string;
   failures: number;
   locked_until: DbTimestamp | null;
@@ -74,6 +77,27 @@ export type CognitoCredentialTable = {
   created_at: DbTimestamp;
 };
 
+/** Members of the groups a pool declares; subs are unique across pools. */
+export type CognitoGroupMemberTable = {
+  user_sub: string;
+  group_name: string;
+  created_at: DbTimestamp;
+};
+
+/** A user's authenticator app (TOTP): the secrets sealed, the last step a code was accepted for. */
+export type CognitoSoftwareTokenTable = {
+  user_sub: string;
+  /** Verified; null until VerifySoftwareToken succeeds. */
+  sealed_secret: string | null;
+  /** Associated, not yet verified. */
+  sealed_pending_secret: string | null;
+  /** Epoch seconds / 30; PostgreSQL returns its bigint as a string. */
+  last_used_step: number | string | null;
+  enabled: DbBoolean;
+  preferred: DbBoolean;
+  updated_at: DbTimestamp;
+};
+
 export type IdentityTables = {
   cognito_users: CognitoUserTable;
   cognito_sign_in_failures: CognitoSignInFailureTable;
@@ -82,4 +106,6 @@ export type IdentityTables = {
   cognito_signing_keys: CognitoSigningKeyTable;
   cognito_identities: CognitoIdentityTable;
   cognito_credentials: CognitoCredentialTable;
+  cognito_group_members: CognitoGroupMemberTable;
+  cognito_software_tokens: CognitoSoftwareTokenTable;
 };

@@ -68,6 +68,8 @@ interface TokenSubject {
   sub: string;
   username: string;
   attributes: Record<string, string>;
+  /** The user's groups, `cognito:groups` in both tokens; none: no claim, as Cognito. */
+  groups?: string[];
 }
 
 interface SignInContext {
@@ -221,9 +223,11 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
   async function issue(subject: TokenSubject, context: SignInContext): Promise<IssuedTokens> {
     const issuedAt = Math.floor(now() / 1000);
     const eventId = randomUUID();
+    const groups = subject.groups?.length ? { 'cognito:groups': subject.groups } : {};
     const idClaims: JWTPayload = {
       ...attributeClaims(subject.attributes),
       sub: subject.sub,
+      ...groups,
       aud: clientId,
       'cognito:username': subject.username,
       origin_jti: context.originJti,
@@ -233,6 +237,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     };
     const accessClaims: JWTPayload = {
       sub: subject.sub,
+      ...groups,
       client_id: clientId,
       origin_jti: context.originJti,
       event_id: eventId,

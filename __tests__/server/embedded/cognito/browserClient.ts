@@ -25,8 +25,8 @@ function memoryStorage(): ICognitoStorage {
   };
 }
 
-export function browserUser(endpoint: string, username: string): CognitoUser {
-  const pool = new CognitoUserPool({ UserPoolId: POOL_ID, ClientId: CLIENT_ID, endpoint, Storage: memoryStorage() });
+export function browserUser(endpoint: string, username: string, { poolId = POOL_ID, clientId = CLIENT_ID } = {}): CognitoUser {
+  const pool = new CognitoUserPool({ UserPoolId: poolId, ClientId: clientId, endpoint, Storage: memoryStorage() });
   return new CognitoUser({ Username: username, Pool: pool, Storage: memoryStorage() });
 }
 

@@ -1,0 +1,74 @@
+// The second factor of a sign-in in a pool whose MFA is ON: after the password, SOFTWARE_TOKEN_MFA asks for the
+// authenticator app's code, or MFA_SETUP has the user enrol one first (AssociateSoftwareToken, VerifySoftwareToken).
+import { answerOnce, recordFailure, signIn, USERNAME_MAX, type Answer, type AnswerRecord } from './authFlows';
+import { openMfaSession, sealMfaSession, type MfaSessionState } from './authSession';
+import type { PoolContext, PoolUser } from './context';
+import { errors } from './errors';
+import { requireParameter, type JsonObject } from './input';
+import { acceptedStep, openTotpSecret } from './totp';
+
+export const mfaSession = (context: PoolContext, state: Omit<MfaSessionState, 'expiresAt'>, now: number) =>
+  sealMfaSession(context.keys.srpSession, { ...state, expiresAt: now + context.settings.authSessionSeconds * 1000 });
+
+/** The password was right: the sign-in goes on with the code of a verified app, or with enrolling one. */
+export async function askSecondFactor(context: PoolContext, user: PoolUser, now: number, answer: Answer): Promise<JsonObject> {
+  const token = await context.repository.softwareTokens.find(user.sub);
+  const stage = token?.sealedSecret ? 'SOFTWARE_TOKEN_MFA' : 'MFA_SETUP';
+  await answer();
+  const Session = mfaSession(context, { username: user.username, userSub: user.sub, stage }, now);
+  if (stage === 'SOFTWARE_TOKEN_MFA') return { ChallengeName: stage, Session, ChallengeParameters: { USER_ID_FOR_SRP: user.username } };
+  return { ChallengeName: stage, Session, ChallengeParameters: { MFAS_CAN_SETUP: '["SOFTWARE_TOKEN_MFA"]', USER_ID_FOR_SRP: user.username } };
+}
+
+/**
+ * The last step of the sign-in: MFA_SETUP once VerifySoftwareToken accepted the new app's code, SOFTWARE_TOKEN_MFA
+ * with the code. A wrong code counts as a wrong password does; a code of a step already used is refused.
+ */
+export async function respondToMfaChallenge(
+  context: PoolContext,
+  clientId: string,
+  challengeName: 'SOFTWARE_TOKEN_MFA' | 'MFA_SETUP',
+  session: string,
+  responses: Record<string, string>,
+): Promise<JsonObject> {
+  const username = requireParameter(responses, 'USERNAME', USERNAME_MAX);
+  const now = context.now();
+  const state = openMfaSession(context.keys.srpSession, session, now);
+  const expectedStage = challengeName === 'MFA_SETUP' ? 'MFA_SETUP_VERIFIED' : 'SOFTWARE_TOKEN_MFA';
+  if (!state || state.stage !== expectedStage) throw errors.expiredSession();
+  const answer = answerOnce(context, session, state.expiresAt);
+  const found = await context.repository.users.findForSignIn(state.username, now);
+  const user = found && found.user.sub === state.userSub ? found.user : undefined;
+  if (username !== state.username || !found || !user || found.locked) {
+    await answer();
+    throw errors.notAuthorized();
+  }
+  if (!user.enabled) {
+    await answer();
+    throw errors.notAuthorized('User is disabled.');
+  }
+  const clearFailures: AnswerRecord | undefined = found.hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+  if (challengeName === 'SOFTWARE_TOKEN_MFA') {
+    const code = requireParameter(responses, 'SOFTWARE_TOKEN_MFA_CODE', 16);
+    const token = await context.repository.softwareTokens.find(user.sub);
+    const secret = token?.sealedSecret ? openTotpSecret(context.keys.softwareTokens, user.sub, token.sealedSecret) : undefined;
+    const step = secret === undefined ? undefined : acceptedStep(secret, code, now);
+    if (step === undefined) {
+      await answer(recordFailure(context, user.username, now));
+      throw errors.codeMismatch();
+    }
+    if (!(await context.repository.softwareTokens.useStep(user.sub, step, now))) {
+      await answer();
+      throw errors.codeUsed();
+    }
+  }
+  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
+}
+
+/** GetUser's and AdminGetUser's MFA fields, in a pool whose MFA is ON; nothing elsewhere (no query either). */
+export async function mfaSettingsOf(context: PoolContext, userSub: string): Promise<JsonObject> {
+  if (context.settings.mfa !== 'ON') return {};
+  const token = await context.repository.softwareTokens.find(userSub);
+  if (!token?.sealedSecret || !token.enabled) return {};
+  return { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], ...(token.preferred && { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' }) };
+}
