@@ -35,6 +35,10 @@ test.describe('routes and guards', () => {
 
   test('an onboarding route with a live token shows the step and is remembered', async ({ page }) => {
     await setStorage(page, { locale: 'en', JWT: tokenExpiringIn(600) });
+    // The guard is what is tested here: the application the step reads is answered in the browser.
+    await page.route('**/api/onboarding-management-private/application', (route) =>
+      route.fulfill({ json: { id: 'a-1', status: 'in-progress', personType: null, currentStep: 'personal-info', completedSteps: ['signUp', 'reg-code'], answers: {}, maskedEmail: 'a***@example.com' } }),
+    );
     await page.goto('/personal-info');
     await expect(page.getByRole('heading', { level: 1, name: 'About you' })).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('CURRENT_PAGE'))).toBe('"personal-info"');

@@ -4,10 +4,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { expect, test } from '@playwright/test';
-import { onboardingTokens } from '../server/services/onboardingTokens';
-import { deriveKey } from '../server/services/serverSecret';
 import { applicantCredentials, createStorageClient } from '../src/documentStorage/uploadDocument';
-import { E2E_SERVER_SECRET } from './secrets';
+import { arrived, freshApplicant, signUp } from './wizard';
 
 interface RuntimeConfig {
   identity: { region: string; endpoint: string };
@@ -16,11 +14,12 @@ interface RuntimeConfig {
 
 const EVIL = '<!doctype html><title>file</title><script>document.title = "ran"; fetch("/config.json"); new Image().src = "/ran-beacon";</script>';
 
-test('an applicant\'s HTML file opens as a sandboxed PDF or a download, and its script never runs', async ({ page, baseURL }, testInfo) => {
+test('an applicant\'s HTML file opens as a sandboxed PDF or a download, and its script never runs', async ({ page }) => {
   const config = (await (await page.request.get('/config.json')).json()) as RuntimeConfig;
-  // An onboarding session as the server issues it (the test server's secret is known to the tests).
-  const tokens = onboardingTokens({ key: deriveKey(Buffer.from(E2E_SERVER_SECRET, 'base64'), 'onboarding-tokens'), lifetimeSeconds: 600, issuer: baseURL!, clock: () => new Date() });
-  const bearer = await tokens.issue(`e2e-storage-${testInfo.project.name}`);
+  // An applicant's onboarding session: signed up, its e-mail code confirmed.
+  await signUp(page, 'en', freshApplicant());
+  await arrived(page, /\/personal-info/);
+  const bearer = JSON.parse((await page.evaluate(() => localStorage.getItem('JWT')))!) as string;
   const identity = (await (await page.request.post('/api/onboarding-management-private/storage-identity', { headers: { authorization: `Bearer ${bearer}` } })).json()) as {
     identityId: string;
     token: string;

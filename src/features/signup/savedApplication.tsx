@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, type ComponentType } from 'react';
 import { useIntl } from 'react-intl';
 import { Navigate } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { LoadingButton } from '../../components';
 import { describeMessages } from '../../i18n/messages';
-import { selectAuthorizationToken } from '../../state/sessionSlice';
+import type { ApiError } from '../../services/baseQuery';
+import { selectAuthorizationToken, sessionExpired } from '../../state/sessionSlice';
 import { answersOf, EMPTY_ANSWERS, type Answers } from '../../onboarding/answers';
 import { isClosedApplication, onboardingApi, useGetApplicationQuery } from './onboardingApi';
 
@@ -57,10 +58,17 @@ export function withApplication(Screen: ComponentType): ComponentType {
   function WithApplication() {
     // Without a session there is nothing to read (it just ended: the page is leaving).
     const session = useAppSelector(selectAuthorizationToken);
-    const { data, isError, isFetching, refetch } = useGetApplicationQuery(undefined, { skip: !session });
+    const { data, error, isError, isFetching, refetch } = useGetApplicationQuery(undefined, { skip: !session });
+    // The server refuses the session (revoked, or signed with a key it no longer has): trying again cannot help, so
+    // it ends as an expired one does, back to /signUp with who was signing up kept.
+    const refused = (error as ApiError | undefined)?.status === 401;
+    const dispatch = useAppDispatch();
+    useEffect(() => {
+      if (refused) dispatch(sessionExpired());
+    }, [refused, dispatch]);
     if (data && isClosedApplication(data)) return <Navigate to="/welcome" replace />;
     if (data) return <Screen />;
-    if (isError) return <ApplicationUnavailable retrying={isFetching} onRetry={() => void refetch()} />;
+    if (isError && !refused) return <ApplicationUnavailable retrying={isFetching} onRetry={() => void refetch()} />;
     return null;
   }
   WithApplication.displayName = `WithApplication(${Screen.displayName ?? Screen.name})`;

@@ -11,10 +11,13 @@ import { liveToken } from '../../tokens';
 let server: Awaited<ReturnType<typeof startTestServer>>;
 /** How many reads of the application fail before one is answered. */
 let failuresLeft = 0;
+/** Whether the server refuses the session itself. */
+let refused = false;
 
 beforeAll(async () => {
   server = await startTestServer((request, res) => {
     if (request.url.endsWith('/onboarding-management-private/application')) {
+      if (refused) return json(res, 401, { code: 'INVALID_TOKEN', message: 'The onboarding session is not valid' });
       if (failuresLeft > 0) {
         failuresLeft -= 1;
         return json(res, 503, { code: 'UNAVAILABLE' });
@@ -36,6 +39,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
   failuresLeft = 0;
+  refused = false;
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
@@ -73,4 +77,12 @@ it('forgets the application when the journey ends: the next session of the tab r
   await router.navigate('/forbidden-user');
   await screen.findByRole('heading', { name: "We can't open your account" });
   await waitFor(() => expect(Object.keys(store.getState().api.queries).filter((key) => key.startsWith('getApplication'))).toEqual([]));
+});
+
+it('a session the server refuses ends as an expired one: back to /signUp, no Try again that cannot help', async () => {
+  refused = true;
+  const { router, store } = renderApp('/personal-info', { state: { session: { ...initialSessionState, authorizationToken: liveToken() } } });
+  await waitFor(() => expect(router.state.location.pathname).toBe('/signUp'));
+  expect(store.getState().session.authorizationToken).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
 });
