@@ -130,7 +130,8 @@ const STEP_DECLARATIONS: StepDeclaration[] = [
   },
 ];
 
-const STEP_REFUSALS: ChangeRefusals = {
+/** The API's answers when the application is gone or keeps changing: every applicant's change of it (the routes' too). */
+export const API_REFUSALS: ChangeRefusals = {
   missing: () => new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application'),
   changed: () => new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again'),
 };
@@ -170,7 +171,7 @@ export async function saveStepAnswers(deps: StepSavingDependencies, step: Answer
   return changeApplication(
     deps.applications,
     applicationId,
-    STEP_REFUSALS,
+    API_REFUSALS,
     async (application) => {
       checkTurn(application, step);
       const { frozen } = declaration;

@@ -1,14 +1,9 @@
 // Saving a change the applicant asked for, through the one retry loop every change of an application takes
 // (services/applicationChanges.ts), with the API's answers when the application is gone or keeps changing.
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../plugins/errors';
 import type { Application, ApplicationChanges } from '../../repositories/applicationRepository';
-import { changeApplication, type ChangeRefusals } from '../../services/applicationChanges';
-
-const API_REFUSALS: ChangeRefusals = {
-  missing: () => new ApiError(404, 'APPLICATION_NOT_FOUND', 'There is no such application'),
-  changed: () => new ApiError(409, 'CONCURRENT_CHANGE', 'The application changed meanwhile: try again'),
-};
+import { changeApplication } from '../../services/applicationChanges';
+import { API_REFUSALS } from '../../services/stepSaving';
 
 /** `changeApplication` on the application `id`: 404 APPLICATION_NOT_FOUND, or 409 CONCURRENT_CHANGE after three tries. */
 export function onFreshApplication<T>(app: FastifyInstance, id: string, attempt: (current: Application) => Promise<T | undefined>, first?: Application): Promise<T> {
