@@ -50,6 +50,13 @@ export interface Config {
    * `developerProvider`: the identity pool's developer provider name, under which applicants get storage identities.
    */
   identity: RuntimeConfig['identity'] & { jwksUrl?: string; developerProvider: string; embedded: boolean };
+  /**
+   * The bank's staff (the back office): their own user pool (STAFF_USER_POOL_ID, STAFF_CLIENT_ID; beside the
+   * customers' on the embedded service, a pool of its own on AWS, where unset means no back office), sessions
+   * that end after `sessionIdleSeconds` unused (STAFF_SESSION_IDLE_SECONDS) and `sessionMaxSeconds` in all, and
+   * the time an application should wait for a decision (REVIEW_TARGET_HOURS), which the queue measures against.
+   */
+  staff?: { userPoolId: string; clientId: string; jwksUrl?: string; sessionIdleSeconds: number; sessionMaxSeconds: number; reviewTargetHours: number };
   /** `maxDocumentBytes`: the largest document an applicant may upload (checked in the browser and by the server). */
   storage: RuntimeConfig['storage'] & { embedded: boolean };
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
@@ -270,6 +277,30 @@ function templates(env: Env, name: string, production: boolean): ContractTemplat
 }
 
 /** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
+/** The staff pool: beside the customers' on the embedded service; on AWS, named or none (no back office). */
+function staffOf(env: Env, identity: Config['identity']): Config['staff'] {
+  const named = read(env, 'STAFF_USER_POOL_ID');
+  if (!identity.embedded && named === undefined) {
+    if (read(env, 'STAFF_CLIENT_ID') !== undefined) throw new ConfigError('STAFF_USER_POOL_ID must be set when STAFF_CLIENT_ID is');
+    return undefined;
+  }
+  const userPoolId = matching(env, 'STAFF_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_DiviloStaff1', 'a user pool id such as eu-west-1_AbC123');
+  if (userPoolId === identity.userPoolId) throw new ConfigError('STAFF_USER_POOL_ID must not be the customers\' pool (COGNITO_USER_POOL_ID)');
+  if (!identity.embedded && read(env, 'STAFF_CLIENT_ID') === undefined) throw new ConfigError('STAFF_CLIENT_ID must be set when STAFF_USER_POOL_ID is');
+  const clientId = matching(env, 'STAFF_CLIENT_ID', /^[\w+]{1,128}$/, 'divilostaff', 'an app client id (letters, digits, _ and +)');
+  if (clientId === identity.clientId) throw new ConfigError('STAFF_CLIENT_ID must not be the customers\' client (COGNITO_CLIENT_ID)');
+  const endpoint = identity.endpoint;
+  return {
+    userPoolId,
+    clientId,
+    jwksUrl: url(env, 'STAFF_JWKS_URL', endpoint && `${endpoint}/${userPoolId}/.well-known/jwks.json`),
+    // Fifteen minutes unused at most: a reviewer's screen left open shows applicants' data to whoever passes by.
+    sessionIdleSeconds: integer(env, 'STAFF_SESSION_IDLE_SECONDS', 900, 60, 900),
+    sessionMaxSeconds: integer(env, 'STAFF_SESSION_MAX_SECONDS', 10 * 3600, 900, 12 * 3600),
+    reviewTargetHours: integer(env, 'REVIEW_TARGET_HOURS', 48, 1, 24 * 30),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
   const port = integer(env, 'PORT', 8080, 1, 65535);
@@ -337,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
     developerProvider: matching(env, 'COGNITO_DEVELOPER_PROVIDER', /^[\w.-]{1,100}$/, 'login.divilo.onboarding', 'a developer provider name such as login.example.app'),
     embedded: embeddedIdentity,
   };
+  const staff = staffOf(env, identity);
   const bucket = matching(env, 'S3_BUCKET', /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'divilo-documents', 'an S3 bucket name');
   refuseHalfExternal(env, { embeddedIdentity, embeddedStorage, region, userPoolId, identityPoolId: identity.identityPoolId });
   if (captchaProvider === 'recaptcha') {
@@ -374,6 +406,7 @@ export function loadConfig(env: Env = process.env): Config {
     onboardingSessionMaxSeconds,
     sessionWarningSeconds,
     identity,
+    staff,
     storage: {
       region,
       bucket,

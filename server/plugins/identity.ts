@@ -10,6 +10,8 @@ import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 declare module 'fastify' {
   interface FastifyInstance {
     identity: IdentityService;
+    /** The staff pool's (the back office's sign-in), when the configuration has one. */
+    staffIdentity?: IdentityService;
     /** Whether the identity service's signing keys can be fetched, probed at most every IDENTITY_PROBE_MS. */
     identityReachability: CachedProbe;
   }
@@ -44,6 +46,25 @@ export function identityServiceOf(config: Config, secret: Buffer, log?: KeysLog)
   });
 }
 
+/** The roles a staff member has, as groups of the staff pool (`cognito:groups` in their tokens). */
+export const STAFF_ROLES = ['reviewer', 'approver', 'administrator'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** The staff pool's identity service: the same calls and checks as the customers', on its own pool and client. */
+export function staffIdentityServiceOf(config: Config, secret: Buffer, log?: KeysLog) {
+  if (!config.staff) return undefined;
+  return createIdentityService({
+    region: config.identity.region,
+    userPoolId: config.staff.userPoolId,
+    clientId: config.staff.clientId,
+    endpoint: config.identity.endpoint,
+    issuerBaseUrl: config.identity.embedded ? config.identity.endpoint : undefined,
+    jwksUrl: config.staff.jwksUrl,
+    credentials: config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined,
+    log,
+  });
+}
+
 /**
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
  * embedded pool, which is mounted at /cognito when no user pool is configured.
@@ -72,10 +93,17 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, 
       // The server's own CORS plugin already answers for every route, these included.
       corsOrigins: false,
       triggers,
+      // The staff's pool: every sign-in asks for an authenticator app's code, enrolled at the first one.
+      additionalPools: config.staff ? [{ poolId: config.staff.userPoolId, clientId: config.staff.clientId, mfa: 'ON', groups: [...STAFF_ROLES] }] : [],
     });
   }
   const identity = identityServiceOf(config, secret, app.log);
   app.decorate('identity', identity);
+  const staffIdentity = staffIdentityServiceOf(config, secret, app.log);
+  if (staffIdentity) {
+    app.decorate('staffIdentity', staffIdentity);
+    app.addHook('onClose', async () => staffIdentity.destroy());
+  }
   app.decorate(
     'identityReachability',
     cachedProbe(() => identity.keysReachable(), {

@@ -21,6 +21,8 @@ export interface AdditionalPoolOptions {
   mfa?: 'OFF' | 'ON';
   /** The pool's groups, created with it. */
   groups?: string[];
+  /** The pool's own Lambda triggers, as each Cognito pool has its own (default none). */
+  triggers?: EmbeddedCognitoOptions['triggers'];
 }
 
 /** How often every process rereads the signing keys and deletes what has expired. */
@@ -39,7 +41,8 @@ function buildContext(options: EmbeddedCognitoOptions, pool: AdditionalPoolOptio
   const lifetimes: TokenLifetimes = { idTokenSeconds: 3600, accessTokenSeconds: 3600, refreshTokenSeconds: 30 * 86_400, ...options.tokenLifetimes };
   const now = options.now ?? Date.now;
   const repository = createIdentityRepository(options.db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>, repositoryKey);
-  const triggers = options.triggers;
+  // Triggers belong to a pool: the main pool's are the plugin's, another pool has only the ones it names.
+  const triggers = repositoryKey === '' ? options.triggers : pool.triggers;
   const purpose = (name: string) => (repositoryKey === '' ? name : `${name}/${pool.poolId}`);
   return {
     settings: {
