@@ -24,6 +24,7 @@ import { mainAppRoutes } from './routes/main-app';
 import { onboardingRoutes } from './routes/onboarding-management';
 import { onboardingPrivateRoutes } from './routes/onboarding-management-private';
 import { userAuthorizationRoutes } from './routes/user-authorization-management';
+import { staffRoutes } from './routes/staff-api';
 import { contractsPlugin } from './plugins/contracts';
 import { demoCustomersPlugin } from './plugins/demoCustomers';
 import { documentsPlugin } from './plugins/documents';
@@ -137,6 +138,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
     { prefix: '/api' },
   );
+  if (config.staff) {
+    await app.register(staffRoutes, {
+      prefix: '/staff-api',
+      idleSeconds: config.staff.sessionIdleSeconds,
+      maxSeconds: config.staff.sessionMaxSeconds,
+      targetHours: config.staff.reviewTargetHours,
+    });
+  }
   await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds, warningSeconds: config.sessionWarningSeconds });
   // Browsers ask for /favicon.ico on pages that name no icon: the one icon there is.
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301));

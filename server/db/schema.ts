@@ -29,6 +29,39 @@ export interface Database {
   id_document_holds: { id_document: string; application_id: string; held_at: string };
   /** The password an applicant chose, sealed with a server key, until the identity is verified and the sign-in user is made. */
   pending_passwords: { application_id: string; sealed: string; created_at: string };
+  staff_sessions: StaffSessionTable;
+  review_templates: ReviewTemplateTable;
+}
+
+/** A staff member's back-office session (the cookie's SHA-256), live until revoked, idle too long or expired. */
+export interface StaffSessionTable {
+  id_hash: string;
+  username: string;
+  sub: string;
+  /** JSON array of the member's roles at sign-in. */
+  roles: string;
+  /** The ID token the session was made from: one session per sign-in. */
+  token_jti: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** The words a rejection or a request for more information gives the applicant, in both languages. */
+export interface ReviewTemplateTable {
+  id: string;
+  /** `rejection` or `more-info`. */
+  kind: string;
+  title_es: string;
+  title_en: string;
+  body_es: string;
+  body_en: string;
+  updated_at: string;
+  /** The staff member who last changed it. */
+  updated_by: string;
+  /** Retired templates are kept (decisions name them) but offered no more. */
+  retired_at: string | null;
 }
 
 /** A sign-up waiting for its e-mail code. */

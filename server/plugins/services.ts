@@ -19,7 +19,8 @@ import { onboardingTokens, type OnboardingTokens } from '../services/onboardingT
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
-import { finishPendingDecisions } from '../services/reviews';
+import { finishPendingDecisions, type ReviewDependencies } from '../services/reviews';
+import { contractRepository } from '../repositories/contractRepository';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
 import { signInUsers, type SignInUsers } from '../services/signInUsers';
@@ -37,6 +38,8 @@ declare module 'fastify' {
     onboardingTokens: OnboardingTokens;
     /** The FATF lists the risk factor reads, loaded at start (replace the file and restart to update them). */
     highRiskCountries: HighRiskCountries;
+    /** What the review's decisions work with, for the back office as for `npm run admin`. */
+    reviewDependencies: ReviewDependencies;
     /** The countries whose mobiles the bank texts, read at start (SMS_COUNTRIES_FILE). */
     smsCountries: readonly string[];
   }
@@ -95,7 +98,18 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
   app.decorate('signInUsers', signInUsers({ db: app.db, applications: app.applications, identity: app.identity, passwordKey: deriveKey(secret, 'pending-passwords') }));
   app.decorate('sealingKeys', sealingKeys(sealingKeyRepository(app.db), { storageKey: deriveKey(secret, 'sealing-keys'), rotateSeconds: 7 * 86_400, graceSeconds: 86_400 }));
 
-  const reviewEffects = { db: app.db, applications: app.applications, identity: app.identity, signInUsers: app.signInUsers, messages: bankEmail(app, config), supportPhone: config.supportPhone };
+  const reviewDependencies: ReviewDependencies = {
+    db: app.db,
+    applications: app.applications,
+    contracts: contractRepository(app.db),
+    auditLog: app.auditLog,
+    identity: app.identity,
+    signInUsers: app.signInUsers,
+    messages: bankEmail(app, config),
+    supportPhone: config.supportPhone,
+  };
+  app.decorate('reviewDependencies', reviewDependencies);
+  const reviewEffects = reviewDependencies;
   const sweeper = setInterval(() => {
     void gate.sweep(app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
     void expireOldRows(app.db, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));

@@ -134,6 +134,37 @@ export function applicationRepository(db: Kysely<Database>) {
       return rows.map(toApplication);
     },
 
+    /**
+     * The applications in these statuses, and those in progress whose answers mention `inProgressMentioning` (of
+     * this path and risk when named), each with when its contract was signed: the back office's queue. At most
+     * `limit`, the least recently changed first.
+     */
+    async listForQueue(
+      filter: { statuses: ApplicationStatus[]; inProgressMentioning?: string; path?: 'freelance' | 'company'; risk?: string },
+      limit: number,
+    ): Promise<(Application & { signedAt: string | null })[]> {
+      const rows = await db
+        .selectFrom('onboarding_applications')
+        .leftJoin('onboarding_contracts', 'onboarding_contracts.application_id', 'onboarding_applications.id')
+        .selectAll('onboarding_applications')
+        .select('onboarding_contracts.signed_at')
+        .where((where) =>
+          where.or([
+            where('onboarding_applications.status', 'in', filter.statuses),
+            // A coarse match the caller narrows: the answers are JSON text, the same on both databases.
+            ...(filter.inProgressMentioning === undefined
+              ? []
+              : [where.and([where('onboarding_applications.status', '=', 'in-progress'), where('onboarding_applications.answers', 'like', `%${filter.inProgressMentioning}%`)])]),
+          ]),
+        )
+        .$if(filter.path !== undefined, (query) => query.where('onboarding_applications.person_type', '=', filter.path!))
+        .$if(filter.risk !== undefined, (query) => query.where('onboarding_applications.riskfactor', '=', filter.risk!))
+        .orderBy('onboarding_applications.updated_at')
+        .limit(limit)
+        .execute();
+      return rows.map(({ signed_at, ...row }) => ({ ...toApplication(row), signedAt: signed_at }));
+    },
+
     /** Every application of this ID document (canonical), newest first. */
     async listByIdDocument(idDocument: string): Promise<Application[]> {
       const rows = await db.selectFrom('onboarding_applications').selectAll().where('id_document', '=', idDocument).orderBy('created_at', 'desc').execute();

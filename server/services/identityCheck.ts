@@ -96,10 +96,12 @@ export const identityCheckOf = (application: Pick<Application, 'answers'>) => ap
  * would tell a fraudster what to change; a reviewer's name is the bank's business).
  */
 export function withoutReviewNotes(answers: Record<string, unknown>): Record<string, unknown> {
-  const check = answers.identityCheck as IdentityCheckState | undefined;
-  if (!check) return answers;
+  // The review's own record (approvals, the rejection's words) is the bank's.
+  const { review: _review, ...own } = answers;
+  const check = own.identityCheck as IdentityCheckState | undefined;
+  if (!check) return own;
   const { flags: _flags, reviewer: _reviewer, ...shown } = check;
-  return { ...answers, identityCheck: shown };
+  return { ...own, identityCheck: shown };
 }
 
 export const WAITING_STEP = 'check-identity-waiting';

@@ -10,6 +10,7 @@ import { auditLogRepository, type AuditEntry, type AuditLogRepository, type Audi
 import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
 import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
 import type { ContractRepository } from '../repositories/contractRepository';
+import type { ReviewTemplateRepository } from '../repositories/reviewTemplateRepository';
 import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
@@ -35,13 +36,61 @@ export interface ReviewDependencies {
   supportPhone: string;
 }
 
-export class ReviewError extends Error {}
+/** Why a review action was refused, stable for the back office's API (the message says it to a person). */
+export type ReviewRefusal =
+  | 'APPLICATION_NOT_FOUND'
+  | 'CONCURRENT_CHANGE'
+  | 'ALREADY_DECIDED'
+  | 'NOT_DECIDABLE'
+  | 'IDENTITY_NOT_APPROVED'
+  | 'ID_DOCUMENT_HELD'
+  | 'SECOND_APPROVER_NEEDED'
+  | 'REASON_REQUIRED'
+  | 'TEMPLATE_NOT_FOUND'
+  | 'EFFECTS_PENDING'
+  | 'SIGN_IN_USER_PENDING'
+  | 'INVALID_REQUEST';
+
+export class ReviewError extends Error {
+  constructor(
+    message: string,
+    readonly code: ReviewRefusal = 'INVALID_REQUEST',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Who decides: a reviewer named at the command line (`npm run admin`, recorded as `reviewer:<name>`), or a staff
+ * member signed in to the back office (`staff:<username>`). Four eyes compares these.
+ */
+export type Decider = string | { username: string };
+
+const actorOf = (who: Decider) => (typeof who === 'string' ? `reviewer:${who}` : `staff:${who.username}`);
+const nameOf = (who: Decider) => (typeof who === 'string' ? who : who.username);
 
 /** A missing application, or one that kept changing, told to the reviewer. */
 const REVIEW_REFUSALS = (id: string): ChangeRefusals => ({
-  missing: () => new ReviewError(`No application ${id}`),
-  changed: () => new ReviewError(`Application ${id} changed meanwhile: try again`),
+  missing: () => new ReviewError(`No application ${id}`, 'APPLICATION_NOT_FOUND'),
+  changed: () => new ReviewError(`Application ${id} changed meanwhile: try again`, 'CONCURRENT_CHANGE'),
 });
+
+/**
+ * What the review keeps in an application beside the applicant's answers (never shown to the applicant): the
+ * approvals a high-risk application has so far, and the words its rejection gave the applicant.
+ */
+export interface ReviewState {
+  approvals?: { actor: string; at: string }[];
+  rejection?: { templateId: string; text: string };
+}
+
+export const reviewStateOf = (application: Pick<Application, 'answers'>): ReviewState => (application.answers.review as ReviewState | undefined) ?? {};
+
+/** A high-risk application is approved by two people: the second approval is the decision. */
+export const needsFourEyes = (application: Pick<Application, 'riskfactor'>) => application.riskfactor === 'high';
+
+/** The most a note or a reason keeps. */
+export const REVIEW_TEXT_MAX = 2000;
 
 export interface ApplicationSummary {
   id: string;
@@ -110,12 +159,12 @@ function effectsOf(application: Application, decision: 'approved' | 'rejected'):
 }
 
 /** A decision is recorded, and some of its effects are not done yet (the message says which and why). */
-class EffectsPendingError extends ReviewError {
+export class EffectsPendingError extends ReviewError {
   constructor(
     message: string,
     readonly pending: ReviewEffectName[],
   ) {
-    super(message);
+    super(message, 'EFFECTS_PENDING');
   }
 }
 
@@ -125,6 +174,8 @@ export interface DecisionOutcome {
   already: boolean;
   /** The effects this run carried out. */
   finished: ReviewEffectName[];
+  /** A high-risk application's first approval was recorded: it waits for a second approver. */
+  awaitingSecondApproval?: boolean;
 }
 
 /** Why an effect failed, as the table and `show` keep it: the service's error code and message, no secret in either. */
@@ -148,7 +199,7 @@ async function carryOut(deps: EffectDependencies, application: Application, effe
     }
     return;
   }
-  const notice = reviewNotice(effect.decision, application.language, deps.supportPhone);
+  const notice = reviewNotice(effect.decision, application.language, deps.supportPhone, reviewStateOf(application).rejection?.text);
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
 }
 
@@ -212,17 +263,41 @@ async function recordDecision(
   });
 }
 
-async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', reviewer: string, now: Date, reason?: string): Promise<DecisionOutcome> {
+/** How a decision is taken: who, and for a rejection the reason kept and the words the applicant gets. */
+interface DecisionInput {
+  who: Decider;
+  reason?: string;
+  rejection?: ReviewState['rejection'];
+}
+
+async function decide(deps: ReviewDependencies, id: string, decision: 'approved' | 'rejected', input: DecisionInput, now: Date): Promise<DecisionOutcome> {
+  const actor = actorOf(input.who);
   return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     if (application.status === 'approved' || application.status === 'rejected') {
       // The same decision again finishes what the first run left; the other one is refused.
-      if (application.status !== decision) throw new ReviewError(`Application ${id} was ${application.status} already: it cannot be ${decision}`);
+      if (application.status !== decision) throw new ReviewError(`Application ${id} was ${application.status} already: it cannot be ${decision}`, 'ALREADY_DECIDED');
       return { application, already: true, finished: await finishEffects(deps, application, now) };
     }
-    if (decision === 'approved' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} is ${application.status}: only a signed application (pending-review) can be approved`);
+    if (decision === 'approved' && application.status !== 'pending-review') {
+      throw new ReviewError(`Application ${id} is ${application.status}: only a signed application (pending-review) can be approved`, 'NOT_DECIDABLE');
+    }
     const identity = identityCheckOf(application)?.status ?? 'not checked';
     if (decision === 'approved' && identity !== 'approved') {
-      throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`);
+      throw new ReviewError(`Application ${id} cannot be approved: its identity check is ${identity}. Decide the photos first (identity ${id} approve, or reject with a reason)`, 'IDENTITY_NOT_APPROVED');
+    }
+    const review = reviewStateOf(application);
+    const approvals = review.approvals ?? [];
+    if (decision === 'approved' && needsFourEyes(application)) {
+      if (approvals.some((approval) => approval.actor === actor)) {
+        throw new ReviewError(`Application ${id} is high risk and ${actor} approved it already: a second approver must approve it`, 'SECOND_APPROVER_NEEDED');
+      }
+      if (approvals.length === 0) {
+        // The first of two approvals: recorded, and nothing else happens until another approver agrees.
+        const first = { answers: { ...application.answers, review: { ...review, approvals: [{ actor, at: now.toISOString() }] } } };
+        const audit: AuditEntry = { actor, action: 'onboarding.review_first_approval', subject: `application:${id}`, details: { riskfactor: application.riskfactor } };
+        const saved = await recordDecision(deps, application, first, [audit], undefined, now);
+        return saved && { application: saved, already: false, finished: [], awaitingSecondApproval: true };
+      }
     }
     let ready = application;
     if (decision === 'approved') {
@@ -231,12 +306,15 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
       // The sign-in user is made at verification; made here if that failed half-way (nothing recorded if it fails).
       if (application.answers.identityUserSub === undefined) {
         ready = await deps.signInUsers.ensureUser(application, now).catch((error: unknown) => {
-          throw new ReviewError(`Application ${id} cannot be approved yet: its sign-in user could not be made (${describeFailure(error)}). Nothing was recorded; run the command again`);
+          throw new ReviewError(`Application ${id} cannot be approved yet: its sign-in user could not be made (${describeFailure(error)}). Nothing was recorded; run the command again`, 'SIGN_IN_USER_PENDING');
         });
       }
     }
-    const audit: AuditEntry = { actor: `reviewer:${reviewer}`, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: reason ? { reason } : undefined };
-    const saved = await recordDecision(deps, ready, { status: decision }, [audit], decision, now);
+    const approvers = decision === 'approved' && needsFourEyes(application) ? { approvers: [...approvals.map((approval) => approval.actor), actor] } : {};
+    const details = { ...(input.reason ? { reason: input.reason } : {}), ...(input.rejection ? { template: input.rejection.templateId } : {}), ...approvers };
+    const audit: AuditEntry = { actor, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: Object.keys(details).length > 0 ? details : undefined };
+    const change = input.rejection ? { status: decision, answers: { ...ready.answers, review: { ...reviewStateOf(ready), rejection: input.rejection } } } : { status: decision };
+    const saved = await recordDecision(deps, ready, change, [audit], decision, now);
     // Another save came first (another reviewer's decision, or the applicant's): look again.
     if (!saved) return undefined;
     return { application: saved, already: false, finished: await finishEffects(deps, saved, now) };
@@ -247,12 +325,38 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
  * Approves an application: the customer can sign in from now on, and is told so. Approving it again finishes
  * what an interrupted run left pending (and says so); approving a rejected one is refused.
  */
-export const approveApplication = (deps: ReviewDependencies, id: string, reviewer: string, now: Date) => decide(deps, id, 'approved', reviewer, now);
+export const approveApplication = (deps: ReviewDependencies, id: string, who: Decider, now: Date) => decide(deps, id, 'approved', { who }, now);
 
-/** Rejects an application with the reason the bank records (the customer is told without it). */
-export async function rejectApplication(deps: ReviewDependencies, id: string, reason: string, reviewer: string, now: Date): Promise<DecisionOutcome> {
-  if (!reason.trim()) throw new ReviewError('A rejection needs a reason');
-  return decide(deps, id, 'rejected', reviewer, now, reason.trim());
+/**
+ * Rejects an application with the reason the bank records. The applicant is told without it, unless a template
+ * is named: then they also read the template's words in their language, as it stands at the decision.
+ */
+export async function rejectApplication(
+  deps: ReviewDependencies & { templates?: Pick<ReviewTemplateRepository, 'find'> },
+  id: string,
+  reason: string,
+  who: Decider,
+  now: Date,
+  templateId?: string,
+): Promise<DecisionOutcome> {
+  const why = reason.trim();
+  if (!why) throw new ReviewError('A rejection needs a reason', 'REASON_REQUIRED');
+  if (why.length > REVIEW_TEXT_MAX) throw new ReviewError(`A reason has at most ${REVIEW_TEXT_MAX} characters`);
+  if (templateId === undefined) return decide(deps, id, 'rejected', { who, reason: why }, now);
+  const template = await deps.templates?.find(templateId);
+  if (!template || template.kind !== 'rejection' || template.retired) throw new ReviewError(`No rejection template ${templateId}`, 'TEMPLATE_NOT_FOUND');
+  const application = await deps.applications.find(id);
+  if (!application) throw REVIEW_REFUSALS(id).missing();
+  return decide(deps, id, 'rejected', { who, reason: why, rejection: { templateId, text: template.body[application.language] } }, now);
+}
+
+/** An internal note on an application, for the other reviewers: kept in its audit trail, never shown to the applicant. */
+export async function addNote(deps: Pick<ReviewDependencies, 'applications' | 'auditLog'>, id: string, text: string, who: Decider, now: Date): Promise<void> {
+  const note = text.trim();
+  if (!note) throw new ReviewError('A note needs some text', 'REASON_REQUIRED');
+  if (note.length > REVIEW_TEXT_MAX) throw new ReviewError(`A note has at most ${REVIEW_TEXT_MAX} characters`);
+  if (!(await deps.applications.find(id))) throw REVIEW_REFUSALS(id).missing();
+  await deps.auditLog.append({ actor: actorOf(who), action: 'onboarding.review_note', subject: `application:${id}`, details: { note } }, now);
 }
 
 /** The effects of decisions still to do, each with its attempts and last error (for `show`). */
@@ -291,6 +395,7 @@ async function claimOrRefuse(deps: ReviewDependencies, application: Application,
     if (!(error instanceof IdDocumentHeldError)) throw error;
     throw new ReviewError(
       `Application ${application.id} cannot be approved: ID document ${error.idDocument} is held by application ${error.holder}, whose identity was verified first. Reject this one with a reason`,
+      'ID_DOCUMENT_HELD',
     );
   }
 }
@@ -302,20 +407,22 @@ async function claimOrRefuse(deps: ReviewDependencies, application: Application,
  * the audit trail); rejecting a signed one rejects the application, as the contract was signed by someone the
  * bank could not identify, and the applicant is told as any rejected applicant is.
  */
-export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, reviewer: string, now: Date, reason?: string): Promise<Application> {
+export async function decideIdentity(deps: ReviewDependencies, id: string, decision: IdentityDecision, who: Decider, now: Date, reason?: string): Promise<Application> {
   const why = reason?.trim();
-  if (decision === 'reject' && !why) throw new ReviewError('Rejecting an identity needs a reason');
+  if (decision === 'reject' && !why) throw new ReviewError('Rejecting an identity needs a reason', 'REASON_REQUIRED');
+  if (why && why.length > REVIEW_TEXT_MAX) throw new ReviewError(`A reason has at most ${REVIEW_TEXT_MAX} characters`);
+  const actor = actorOf(who);
   return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
     const check = identityCheckOf(application);
     if (check?.status !== 'needs-review') {
-      throw new ReviewError(`The identity check of application ${id} is ${check?.status ?? 'not started'}: only one waiting for review (needs-review) can be decided`);
+      throw new ReviewError(`The identity check of application ${id} is ${check?.status ?? 'not started'}: only one waiting for review (needs-review) can be decided`, 'NOT_DECIDABLE');
     }
-    if (application.status !== 'in-progress' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} was ${application.status} already`);
+    if (application.status !== 'in-progress' && application.status !== 'pending-review') throw new ReviewError(`Application ${id} was ${application.status} already`, 'ALREADY_DECIDED');
     const checked: IdentityCheckState = {
       ...check,
       status: decision === 'approve' ? 'approved' : 'rejected',
       decidedAt: now.toISOString(),
-      reviewer,
+      reviewer: nameOf(who),
       ...(decision === 'reject' ? { reason: 'reviewer-rejected' } : {}),
     };
     const answers = { ...application.answers, identityCheck: checked };
@@ -328,10 +435,10 @@ export async function decideIdentity(deps: ReviewDependencies, id: string, decis
           ? { answers, status: 'rejected' as const }
           : { answers, completedSteps: application.completedSteps.filter((step) => step !== PHOTOS_STEP && step !== WAITING_STEP) };
     const audits: AuditEntry[] = [
-      { actor: `reviewer:${reviewer}`, action: `onboarding.identity_check_${checked.status}`, subject: `application:${id}`, details: { provider: check.provider, ...(why && decision === 'reject' ? { reason: why } : {}) } },
+      { actor, action: `onboarding.identity_check_${checked.status}`, subject: `application:${id}`, details: { provider: check.provider, ...(why && decision === 'reject' ? { reason: why } : {}) } },
     ];
     const rejectsApplication = decision === 'reject' && signed;
-    if (rejectsApplication) audits.push({ actor: `reviewer:${reviewer}`, action: 'onboarding.review_rejected', subject: `application:${id}`, details: { reason: `Identity rejected: ${why}` } });
+    if (rejectsApplication) audits.push({ actor, action: 'onboarding.review_rejected', subject: `application:${id}`, details: { reason: `Identity rejected: ${why}` } });
     // A verified identity takes its ID document first: refused (nothing recorded) when another verified one holds it.
     if (decision === 'approve') await claimOrRefuse(deps, application, now);
     const saved = await recordDecision(deps, application, change, audits, rejectsApplication ? 'rejected' : undefined, now);

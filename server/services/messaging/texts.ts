@@ -53,10 +53,11 @@ export function codeText(purpose: keyof typeof TEXTS, locale: MessageLocale, cod
 }
 
 /**
- * The bank's decision as e-mailed to the applicant, in their language. A rejection gives no reason (the bank
- * keeps it) but the number to call, the same the app shows; it says what the login page will say.
+ * The bank's decision as e-mailed to the applicant, in their language. A rejection gives no reason of the bank's
+ * own (it keeps it), only the words of the template the reviewer chose, if any, and the number to call, the same
+ * the app shows; it says what the login page will say.
  */
-export function reviewNotice(decision: 'approved' | 'rejected', locale: MessageLocale, supportPhone: string): { subject: string; text: string } {
+export function reviewNotice(decision: 'approved' | 'rejected', locale: MessageLocale, supportPhone: string, reason?: string): { subject: string; text: string } {
   if (decision === 'approved') {
     return locale === 'es'
       ? { subject: 'Tu cuenta Divilo está lista', text: 'Hemos revisado tu solicitud y tu cuenta Divilo está lista. Ya puedes entrar con tu DNI o NIE, tu contraseña y el código que te enviaremos por SMS.' }
@@ -65,10 +66,10 @@ export function reviewNotice(decision: 'approved' | 'rejected', locale: MessageL
   return locale === 'es'
     ? {
         subject: 'Tu solicitud en Divilo',
-        text: `Hemos revisado tu solicitud y no podemos abrir tu cuenta Divilo. Esta decisión es definitiva para esta solicitud, así que no podrás entrar con tu DNI o NIE. Si tienes preguntas, llámanos al ${supportPhone}, de lunes a viernes de 9:00 a 18:00.`,
+        text: `Hemos revisado tu solicitud y no podemos abrir tu cuenta Divilo.${reason ? ` ${reason}` : ''} Esta decisión es definitiva para esta solicitud, así que no podrás entrar con tu DNI o NIE. Si tienes preguntas, llámanos al ${supportPhone}, de lunes a viernes de 9:00 a 18:00.`,
       }
     : {
         subject: 'Your Divilo application',
-        text: `We have reviewed your application and cannot open your Divilo account. This decision is final for this application, so you will not be able to log in with your ID document. If you have questions, call us on ${supportPhone}, Monday to Friday, 9:00 to 18:00.`,
+        text: `We have reviewed your application and cannot open your Divilo account.${reason ? ` ${reason}` : ''} This decision is final for this application, so you will not be able to log in with your ID document. If you have questions, call us on ${supportPhone}, Monday to Friday, 9:00 to 18:00.`,
       };
 }

@@ -1,0 +1,77 @@
+// Staff members of a test server's staff pool, signed in as the back office's page signs them in: the unmodified
+// amazon-cognito-identity-js (a password, then an authenticator app enrolled at the first sign-in), its ID token
+// traded for a back-office session.
+import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { AuthenticationDetails, type CognitoUserSession } from 'amazon-cognito-identity-js';
+import { Secret, TOTP } from 'otpauth';
+import { embeddedIdentityCredentials } from '../../../server/plugins/identity';
+import { loadServerSecret } from '../../../server/services/serverSecret';
+import { browserUser } from '../embedded/cognito/browserClient';
+import type { startLoginServerOn } from '../login/loginServer';
+
+type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
+
+export const STAFF_PASSWORD = 'Staff-Password-2026';
+let count = 0;
+
+/** A new member of the staff pool with these roles (none: a member the bank has not given a role yet). */
+export async function newStaffMember(server: Server, roles: string[]): Promise<string> {
+  const staff = server.config.staff!;
+  const admin = new CognitoIdentityProviderClient({
+    region: server.config.identity.region,
+    endpoint: server.config.identity.endpoint,
+    credentials: embeddedIdentityCredentials(loadServerSecret(server.config.dataDir, server.config.serverSecret)),
+  });
+  const username = `staff${(count += 1)}-${Date.now()}@divilo.test`;
+  try {
+    await admin.send(new AdminCreateUserCommand({ UserPoolId: staff.userPoolId, Username: username, MessageAction: 'SUPPRESS' }));
+    await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: staff.userPoolId, Username: username, Password: STAFF_PASSWORD, Permanent: true }));
+    for (const role of roles) await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: staff.userPoolId, Username: username, GroupName: role }));
+  } finally {
+    admin.destroy();
+  }
+  return username;
+}
+
+/** The first sign-in: the password, then an authenticator app enrolled with its first code; answers the ID token. */
+export function enrolledSignIn(server: Server, username: string): Promise<string> {
+  const staff = server.config.staff!;
+  const user = browserUser(server.config.identity.endpoint!, username, { poolId: staff.userPoolId, clientId: staff.clientId });
+  return new Promise((resolve, reject) => {
+    const callbacks = {
+      onSuccess: (session: CognitoUserSession) => resolve(session.getIdToken().getJwtToken()),
+      onFailure: reject,
+      mfaSetup: () => user.associateSoftwareToken(callbacks),
+      associateSecretCode: (secret: string) => user.verifySoftwareToken(new TOTP({ secret: Secret.fromBase32(secret) }).generate(), 'phone', callbacks),
+    };
+    user.authenticateUser(new AuthenticationDetails({ Username: username, Password: STAFF_PASSWORD }), callbacks);
+  });
+}
+
+/** Trades an ID token for a session: the answer, and the cookie to send with the next calls. */
+export async function startStaffSession(server: Server, idToken: string) {
+  const response = await fetch(`${server.base}/staff-api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ idToken }) });
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  const cookie = /divilo_staff=([^;]+)/.exec(setCookie)?.[1];
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, setCookie, cookie: cookie ? `divilo_staff=${cookie}` : undefined };
+}
+
+/** A member with these roles, signed in to the back office: their username and the session's cookie. */
+export async function signedInStaff(server: Server, roles: string[]): Promise<{ username: string; cookie: string }> {
+  const username = await newStaffMember(server, roles);
+  const session = await startStaffSession(server, await enrolledSignIn(server, username));
+  if (session.status !== 201 || !session.cookie) throw new Error(`staff session: ${session.status} ${JSON.stringify(session.body)}`);
+  return { username, cookie: session.cookie };
+}
+
+/** One back-office call with a member's session cookie. */
+export async function staffCall(server: Server, cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
+  const response = await fetch(`${server.base}/staff-api${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const type = response.headers.get('content-type') ?? '';
+  return { status: response.status, type, bytes, body: type.startsWith('application/json') ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown> & { code?: string }) : {} };
+}

@@ -1,0 +1,438 @@
+// The bank's back office API (docs/back-office.md): staff sign in to their own user pool (a password and an
+// authenticator app's code), trade that fresh sign-in for a session here, and every call is then authorised by
+// the roles they signed in with and audited with who they are. Decisions go through the review's services, the
+// same `npm run admin` uses: nothing is decided in two places.
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../apiError';
+import { STAFF_ROLES, type StaffRole } from '../../plugins/identity';
+import { answersPersonalData } from '../../plugins/personalData';
+import { reviewTemplateRepository } from '../../repositories/reviewTemplateRepository';
+import { staffSessionRepository, type StaffSession } from '../../repositories/staffSessionRepository';
+import { applicationPage, queueOf, type StaffMember } from '../../services/backOffice';
+import { IdentityError } from '../../services/identity';
+import {
+  addNote,
+  applicationAudit,
+  approveApplication,
+  decideIdentity,
+  EffectsPendingError,
+  rejectApplication,
+  REVIEW_TEXT_MAX,
+  ReviewError,
+  type DecisionOutcome,
+  type ReviewRefusal,
+} from '../../services/reviews';
+
+export const STAFF_COOKIE = 'divilo_staff';
+/** HttpOnly, Secure, SameSite=Strict, and sent to the staff API only. */
+const STAFF_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'strict', path: '/staff-api' } as const;
+
+/** How old a sign-in may be when it is traded for a session: a token found later starts nothing. */
+export const STAFF_SIGN_IN_MAX_AGE_SECONDS = 300;
+/** How far ahead of this server's clock the identity service's may be. */
+const CLOCK_SKEW_SECONDS = 60;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The staff member of the session the request came with (set for every route but the session's start). */
+    staff?: StaffMember & { session: StaffSession };
+  }
+}
+
+interface StaffSettings {
+  idleSeconds: number;
+  maxSeconds: number;
+  targetHours: number;
+}
+
+const hashed = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** The status and stable code a review refusal answers with. */
+const REFUSAL_STATUS: Record<ReviewRefusal, number> = {
+  APPLICATION_NOT_FOUND: 404,
+  CONCURRENT_CHANGE: 409,
+  ALREADY_DECIDED: 409,
+  NOT_DECIDABLE: 409,
+  IDENTITY_NOT_APPROVED: 409,
+  ID_DOCUMENT_HELD: 409,
+  SECOND_APPROVER_NEEDED: 409,
+  REASON_REQUIRED: 400,
+  TEMPLATE_NOT_FOUND: 400,
+  EFFECTS_PENDING: 502,
+  SIGN_IN_USER_PENDING: 503,
+  INVALID_REQUEST: 400,
+};
+
+/** A review service's refusal in the API's terms; anything else is left as it is. */
+async function refusedInApiTerms<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof EffectsPendingError) throw new ApiError(REFUSAL_STATUS[error.code], error.code, error.message, { pending: error.pending });
+    if (error instanceof ReviewError) throw new ApiError(REFUSAL_STATUS[error.code], error.code, error.message);
+    throw error;
+  }
+}
+
+const ID_PARAMS = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9a-f-]{36}$' } }, required: ['id'] } as const;
+const OPEN_OBJECT = { type: 'object', additionalProperties: true } as const;
+const ERRORS = { '4xx': { $ref: 'error#' }, '5xx': { $ref: 'error#' } } as const;
+const SESSION_ANSWER = {
+  type: 'object',
+  properties: {
+    username: { type: 'string' },
+    roles: { type: 'array', items: { type: 'string' } },
+    idleSeconds: { type: 'integer' },
+    expiresAt: { type: 'string' },
+  },
+  required: ['username', 'roles', 'idleSeconds', 'expiresAt'],
+} as const;
+const TEXT = { type: 'string', minLength: 1, maxLength: REVIEW_TEXT_MAX } as const;
+const BOTH_LANGUAGES = (maxLength: number) =>
+  ({ type: 'object', properties: { es: { type: 'string', minLength: 1, maxLength }, en: { type: 'string', minLength: 1, maxLength } }, required: ['es', 'en'], additionalProperties: false }) as const;
+
+/** The type a stored document's first bytes say it is: the only types the onboarding takes. */
+function contentTypeOf(bytes: Buffer): string {
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  return 'application/octet-stream';
+}
+
+export async function staffRoutes(app: FastifyInstance, settings: StaffSettings) {
+  const staffIdentity = app.staffIdentity;
+  if (!staffIdentity) throw new Error('staffRoutes: the configuration has no staff pool');
+  answersPersonalData(app);
+  const sessions = staffSessionRepository(app.db);
+  const templates = reviewTemplateRepository(app.db);
+  const reviews = { ...app.reviewDependencies, templates };
+
+  const audit = (request: FastifyRequest, action: string, subject: string, details?: Record<string, unknown>) =>
+    app.auditLog.append({ actor: `staff:${request.staff!.username}`, action, subject, requestId: request.id, details }, app.clock());
+
+  /** Who is asking: the live session of the cookie (its last use moved to now), or 401. */
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
+    const cookie = request.cookies[STAFF_COOKIE];
+    const session = cookie ? await sessions.touchLive(hashed(cookie), settings.idleSeconds, app.clock()) : undefined;
+    if (!session) {
+      if (cookie) reply.clearCookie(STAFF_COOKIE, STAFF_COOKIE_OPTIONS);
+      throw new ApiError(401, 'NO_STAFF_SESSION', 'Sign in to the back office');
+    }
+    request.staff = { username: session.username, roles: session.roles, session };
+  };
+  /** The roles a route takes: a member with none of them is refused, and the refusal is audited. */
+  const allow =
+    (...roles: StaffRole[]) =>
+    async (request: FastifyRequest) => {
+      if (roles.some((role) => request.staff!.roles.includes(role))) return;
+      await audit(request, 'backoffice.refused', `staff:${request.staff!.username}`, { route: request.routeOptions.url, roles });
+      throw new ApiError(403, 'ROLE_REQUIRED', `This needs the role ${roles.join(' or ')}`, { roles });
+    };
+  const member = (request: FastifyRequest): StaffMember => ({ username: request.staff!.username, roles: request.staff!.roles });
+  const applicationOrRefuse = async (id: string) => {
+    const application = await app.applications.find(id);
+    if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
+    return application;
+  };
+
+  app.post<{ Body: { idToken: string } }>(
+    '/session',
+    {
+      config: { rateLimit: app.sensitiveRateLimit },
+      schema: {
+        tags: ['back office'],
+        summary: "Trades a fresh sign-in of the staff pool (its ID token) for a back-office session",
+        description:
+          'The ID token of a sign-in at most 5 minutes old (password and authenticator code), used once: 201 and the session cookie. ' +
+          '401 INVALID_TOKEN (not the staff pool\'s, expired), 401 SIGN_IN_NOT_FRESH, 409 SIGN_IN_USED, 403 NO_ROLE.',
+        body: { type: 'object', properties: { idToken: { type: 'string', minLength: 1, maxLength: 8192 } }, required: ['idToken'], additionalProperties: false },
+        response: { 201: SESSION_ANSWER, ...ERRORS },
+      },
+    },
+    async (request, reply) => {
+      let claims;
+      try {
+        claims = await staffIdentity.verifyIdToken(request.body.idToken);
+      } catch (error) {
+        if (error instanceof IdentityError && error.code === 'UNAVAILABLE') throw new ApiError(503, 'IDENTITY_UNAVAILABLE', 'The identity service cannot be reached');
+        throw new ApiError(401, 'INVALID_TOKEN', 'Sign in again');
+      }
+      const now = app.clock();
+      const age = now.getTime() / 1000 - Number(claims.auth_time);
+      if (!Number.isFinite(age) || age < -CLOCK_SKEW_SECONDS || age > STAFF_SIGN_IN_MAX_AGE_SECONDS) throw new ApiError(401, 'SIGN_IN_NOT_FRESH', 'Sign in again');
+      const groups = Array.isArray(claims['cognito:groups']) ? (claims['cognito:groups'] as unknown[]) : [];
+      const roles = STAFF_ROLES.filter((role) => groups.includes(role));
+      const username = claims['cognito:username'];
+      if (roles.length === 0) {
+        await app.auditLog.append({ actor: `staff:${username}`, action: 'backoffice.refused', subject: `staff:${username}`, requestId: request.id, details: { why: 'no-role' } }, now);
+        throw new ApiError(403, 'NO_ROLE', 'Your account has no back-office role: ask an administrator');
+      }
+      if (typeof claims.jti !== 'string') throw new ApiError(401, 'INVALID_TOKEN', 'Sign in again');
+      const value = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now.getTime() + settings.maxSeconds * 1000);
+      if (!(await sessions.create({ idHash: hashed(value), username, sub: claims.sub, roles, tokenJti: claims.jti, expiresAt }, now))) {
+        throw new ApiError(409, 'SIGN_IN_USED', 'This sign-in started a session already: sign in again');
+      }
+      await app.auditLog.append({ actor: `staff:${username}`, action: 'backoffice.session_started', subject: `staff:${username}`, requestId: request.id, details: { roles } }, now);
+      reply.setCookie(STAFF_COOKIE, value, STAFF_COOKIE_OPTIONS);
+      return reply.code(201).send({ username, roles, idleSeconds: settings.idleSeconds, expiresAt: expiresAt.toISOString() });
+    },
+  );
+
+  app.register(async (area) => {
+    area.addHook('preHandler', authenticate);
+
+    area.get(
+      '/session',
+      { schema: { tags: ['back office'], summary: 'The staff member of this session, their roles and how long an idle session lasts', response: { 200: SESSION_ANSWER, ...ERRORS } } },
+      async (request) => ({ username: request.staff!.username, roles: request.staff!.roles, idleSeconds: settings.idleSeconds, expiresAt: request.staff!.session.expiresAt }),
+    );
+
+    area.delete('/session', { schema: { tags: ['back office'], summary: 'Ends this session', response: { 204: { type: 'null' }, ...ERRORS } } }, async (request, reply) => {
+      await sessions.revoke(request.staff!.session.idHash, app.clock());
+      await audit(request, 'backoffice.session_ended', `staff:${request.staff!.username}`);
+      reply.clearCookie(STAFF_COOKIE, STAFF_COOKIE_OPTIONS);
+      return reply.code(204).send();
+    });
+
+    area.get<{ Querystring: { path?: 'freelance' | 'company'; risk?: 'low' | 'medium' | 'high'; awaiting?: 'identity-review' | 'decision' | 'second-approval'; minWaitHours?: number; mine?: boolean; order?: 'oldest' | 'newest' } }>(
+      '/applications',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: 'The applications waiting for the bank, the longest waiting first, measured against the review target',
+          querystring: {
+            type: 'object',
+            properties: {
+              path: { type: 'string', enum: ['freelance', 'company'] },
+              risk: { type: 'string', enum: ['low', 'medium', 'high'] },
+              awaiting: { type: 'string', enum: ['identity-review', 'decision', 'second-approval'] },
+              minWaitHours: { type: 'number', minimum: 0, maximum: 100_000 },
+              mine: { type: 'boolean' },
+              order: { type: 'string', enum: ['oldest', 'newest'] },
+            },
+            additionalProperties: false,
+          },
+          response: { 200: { type: 'object', properties: { targetHours: { type: 'number' }, applications: { type: 'array', items: OPEN_OBJECT } }, required: ['targetHours', 'applications'] }, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        targetHours: settings.targetHours,
+        applications: await queueOf({ applications: app.applications }, member(request), request.query, { targetHours: settings.targetHours }, app.clock()),
+      }),
+    );
+
+    area.get<{ Params: { id: string } }>(
+      '/applications/:id',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: "One application: its answers step by step with the labels the applicant saw, documents (their hashes checked now), identity check, risk and its reasons, contract, review and audit trail",
+          params: ID_PARAMS,
+          response: { 200: OPEN_OBJECT, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const application = await applicationOrRefuse(request.params.id);
+        const page = await applicationPage(
+          {
+            contracts: app.contracts,
+            documents: (id) => app.onboardingDocuments.list(id),
+            digest: (key) => app.documents.digest(key),
+            audit: (id) => applicationAudit(app, id),
+            highRiskCountries: app.highRiskCountries,
+          },
+          application,
+          member(request),
+        );
+        // Who read an applicant's file is the bank's record too.
+        await audit(request, 'backoffice.application_viewed', `application:${application.id}`);
+        return page;
+      },
+    );
+
+    area.get<{ Params: { id: string; kind: string } }>(
+      '/applications/:id/documents/:kind',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: 'A document of an application as the bank keeps it: its evidence copy, refused (409 EVIDENCE_CHANGED) unless it still has its recorded SHA-256',
+          params: { type: 'object', properties: { id: ID_PARAMS.properties.id, kind: { type: 'string', pattern: '^[A-Za-z0-9]{1,40}$' } }, required: ['id', 'kind'] },
+          response: ERRORS,
+        },
+      },
+      async (request, reply) => {
+        const application = await applicationOrRefuse(request.params.id);
+        const document = (await app.onboardingDocuments.list(application.id)).find((candidate) => candidate.kind === request.params.kind);
+        if (!document) throw new ApiError(404, 'DOCUMENT_NOT_FOUND', `Application ${application.id} has no ${request.params.kind}`);
+        let bytes: Buffer;
+        try {
+          bytes = document.evidenceKey && document.sha256 ? await app.documents.readEvidence(document.evidenceKey, document.sha256) : await app.documents.read(document.key, document.etag);
+        } catch (error) {
+          const name = (error as { name?: string }).name;
+          if (name === 'NoSuchKey' || name === 'PreconditionFailed') throw new ApiError(409, 'EVIDENCE_MISSING', `The ${document.kind} kept for this application is missing or changed`);
+          if (error instanceof Error && /does not match/.test(error.message)) throw new ApiError(409, 'EVIDENCE_CHANGED', `The ${document.kind} kept for this application does not match its recorded SHA-256: do not rely on it`);
+          throw error;
+        }
+        await audit(request, 'backoffice.document_viewed', `application:${application.id}`, { kind: document.kind, sha256: document.sha256 });
+        return reply
+          .type(contentTypeOf(bytes))
+          .header('content-disposition', `inline; filename="${document.kind}"`)
+          .header('content-security-policy', "sandbox; default-src 'none'; img-src 'self'; object-src 'self'")
+          .header('x-content-type-options', 'nosniff')
+          .send(bytes);
+      },
+    );
+
+    area.get<{ Params: { id: string } }>(
+      '/applications/:id/contract',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: { tags: ['back office'], summary: 'The signed, sealed contract, refused (409 EVIDENCE_CHANGED) unless it has its recorded SHA-256', params: ID_PARAMS, response: ERRORS },
+      },
+      async (request, reply) => {
+        const application = await applicationOrRefuse(request.params.id);
+        const [recorded, pdf] = await Promise.all([app.contracts.find(application.id), app.contracts.pdf(application.id)]);
+        if (!recorded || !pdf) throw new ApiError(404, 'CONTRACT_NOT_FOUND', `Application ${application.id} has no signed contract`);
+        if (createHash('sha256').update(pdf).digest('hex') !== recorded.sha256) {
+          throw new ApiError(409, 'EVIDENCE_CHANGED', 'The stored contract does not match its recorded SHA-256: do not rely on it');
+        }
+        await audit(request, 'backoffice.contract_viewed', `application:${application.id}`);
+        return reply.type('application/pdf').header('content-disposition', 'inline; filename="contract.pdf"').header('x-content-type-options', 'nosniff').send(pdf);
+      },
+    );
+
+    const decisionAnswer = (outcome: DecisionOutcome) => ({
+      status: outcome.application.status,
+      already: outcome.already,
+      awaitingSecondApproval: outcome.awaitingSecondApproval ?? false,
+      effectsPending: [] as string[],
+    });
+    const DECISION_ANSWER = {
+      type: 'object',
+      properties: { status: { type: 'string' }, already: { type: 'boolean' }, awaitingSecondApproval: { type: 'boolean' }, effectsPending: { type: 'array', items: { type: 'string' } } },
+      required: ['status', 'already', 'awaitingSecondApproval', 'effectsPending'],
+    } as const;
+
+    /**
+     * A decision recorded whose effects outside the database are not all done (the user pool unreachable) is still
+     * the decision: 202 with what is pending, which the next run or housekeeping finishes.
+     */
+    const decided = async (reply: FastifyReply, work: Promise<DecisionOutcome>, id: string) => {
+      try {
+        return decisionAnswer(await refusedInApiTerms(work));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'EFFECTS_PENDING')) throw error;
+        const application = await app.applications.find(id);
+        reply.code(202);
+        return { status: application?.status ?? 'unknown', already: false, awaitingSecondApproval: false, effectsPending: pendingOf(error) };
+      }
+    };
+    const pendingOf = (error: ApiError) => (error.details?.pending as string[] | undefined) ?? [];
+
+    area.post<{ Params: { id: string } }>(
+      '/applications/:id/approve',
+      {
+        preHandler: allow('approver'),
+        schema: {
+          tags: ['back office'],
+          summary: 'Approves a signed application whose identity is approved; a high-risk one needs two approvers, the second decides',
+          params: ID_PARAMS,
+          response: { 200: DECISION_ANSWER, 202: DECISION_ANSWER, ...ERRORS },
+        },
+      },
+      async (request, reply) => decided(reply, approveApplication(reviews, request.params.id, member(request), app.clock()), request.params.id),
+    );
+
+    area.post<{ Params: { id: string }; Body: { reason: string; templateId?: string } }>(
+      '/applications/:id/reject',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: "Rejects an application: the reason is the bank's; the template's words, if one is named, go to the applicant in their language",
+          params: ID_PARAMS,
+          body: { type: 'object', properties: { reason: TEXT, templateId: { type: 'string', pattern: '^[a-z0-9-]{1,64}$' } }, required: ['reason'], additionalProperties: false },
+          response: { 200: DECISION_ANSWER, 202: DECISION_ANSWER, ...ERRORS },
+        },
+      },
+      async (request, reply) =>
+        decided(reply, rejectApplication(reviews, request.params.id, request.body.reason, member(request), app.clock(), request.body.templateId), request.params.id),
+    );
+
+    area.post<{ Params: { id: string }; Body: { decision: 'approve' | 'reject'; reason?: string } }>(
+      '/applications/:id/identity',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: "Decides an identity check waiting for review (the photos); rejecting a signed application's rejects the application",
+          params: ID_PARAMS,
+          body: { type: 'object', properties: { decision: { type: 'string', enum: ['approve', 'reject'] }, reason: TEXT }, required: ['decision'], additionalProperties: false },
+          response: { 200: { type: 'object', properties: { status: { type: 'string' }, identityCheck: { type: 'string' } }, required: ['status', 'identityCheck'] }, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const application = await refusedInApiTerms(decideIdentity(reviews, request.params.id, request.body.decision, member(request), app.clock(), request.body.reason));
+        return { status: application.status, identityCheck: (application.answers.identityCheck as { status: string }).status };
+      },
+    );
+
+    area.post<{ Params: { id: string }; Body: { text: string } }>(
+      '/applications/:id/notes',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: 'An internal note for the other reviewers, kept in the audit trail; never shown to the applicant',
+          params: ID_PARAMS,
+          body: { type: 'object', properties: { text: TEXT }, required: ['text'], additionalProperties: false },
+          response: { 204: { type: 'null' }, ...ERRORS },
+        },
+      },
+      async (request, reply) => {
+        await refusedInApiTerms(addNote(reviews, request.params.id, request.body.text, member(request), app.clock()));
+        return reply.code(204).send();
+      },
+    );
+
+    area.get(
+      '/templates',
+      {
+        preHandler: allow('reviewer', 'approver', 'administrator'),
+        schema: { tags: ['back office'], summary: 'The templates of rejections and requests for more information, retired ones marked', response: { 200: { type: 'array', items: OPEN_OBJECT }, ...ERRORS } },
+      },
+      async () => templates.list(),
+    );
+
+    area.put<{ Params: { id: string }; Body: { kind: 'rejection' | 'more-info'; title: { es: string; en: string }; body: { es: string; en: string }; retired?: boolean } }>(
+      '/templates/:id',
+      {
+        preHandler: allow('administrator'),
+        schema: {
+          tags: ['back office'],
+          summary: "Writes a template (new or changed) in both languages; a template's kind never changes",
+          params: { type: 'object', properties: { id: { type: 'string', pattern: '^[a-z0-9-]{1,64}$' } }, required: ['id'] },
+          body: {
+            type: 'object',
+            properties: { kind: { type: 'string', enum: ['rejection', 'more-info'] }, title: BOTH_LANGUAGES(120), body: BOTH_LANGUAGES(2000), retired: { type: 'boolean' } },
+            required: ['kind', 'title', 'body'],
+            additionalProperties: false,
+          },
+          response: { 200: OPEN_OBJECT, 201: OPEN_OBJECT, ...ERRORS },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const outcome = await templates.save({ id, ...request.body, retired: request.body.retired ?? false, updatedBy: `staff:${request.staff!.username}` }, app.clock());
+        if (outcome === 'kind-differs') throw new ApiError(409, 'TEMPLATE_KIND_DIFFERS', `Template ${id} is of another kind: name a new one`);
+        await audit(request, `backoffice.template_${outcome}`, `template:${id}`, { kind: request.body.kind, retired: request.body.retired ?? false });
+        return reply.code(outcome === 'created' ? 201 : 200).send(await templates.find(id));
+      },
+    );
+  });
+}
