@@ -87,7 +87,11 @@ const STEP_OF_ACTION = new Map(
 );
 const isPage = (step: StepId) => (FINISHED_BY as Partial<Record<StepId, unknown>>)[step] === 'page';
 
-/** Entries written under the sign-up, before there is an application (its subject is `registration:<id>`). */
+/**
+ * Entries written under the sign-up, before there is an application (its subject is `registration:<id>`), read
+ * with the period: besides finishing signUp and reg-code (as FINISHED_BY says), they tie an application to the
+ * sign-up that opened or resumed it.
+ */
 const SIGN_UP_ACTIONS = [REGISTERED, CREATED, RESUMED, ALREADY_EXISTS];
 /** Entries written under the application: its steps after the sign-up. */
 const TRAIL_ACTIONS = [STEP_SAVED, ...[...STEP_OF_ACTION.keys()].filter((action) => !SIGN_UP_ACTIONS.includes(action))];
