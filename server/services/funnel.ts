@@ -166,13 +166,13 @@ export async function funnelOf(db: Kysely<Database>, { from, to, path }: FunnelQ
     .execute();
 
   // Applicants are keyed by their sign-up; an application by the sign-up that opened it.
-  const applicants = new Map<string, Trail & { startedAt: number }>();
+  const applicants = new Map<string, Trail>();
   const openedBySignUp = new Map<string, string>();
   const decided: { decision: FunnelDecision['decision']; subject: string; at: number }[] = [];
   for (const row of period) {
     const at = Date.parse(row.occurred_at);
     if (row.action === REGISTERED && inPeriod(at)) {
-      applicants.set(row.subject, { ...newTrail(), startedAt: at, finishedAt: new Map([['signUp', at]]) });
+      applicants.set(row.subject, { ...newTrail(), finishedAt: new Map([['signUp', at]]) });
     } else if (row.action === CREATED && applicants.has(row.actor)) {
       applicants.get(row.actor)!.finishedAt.set('reg-code', at);
       openedBySignUp.set(row.subject, row.actor);
