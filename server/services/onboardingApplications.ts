@@ -7,6 +7,12 @@ import type { IdentityService } from './identity';
 import type { IdDocumentHoldRepository } from '../repositories/idDocumentHoldRepository';
 import { withoutReviewNotes } from './identityCheck';
 
+/**
+ * How long a sign-up waits for its e-mail code (the code itself expires sooner; a resend stays within this): an
+ * application is opened no later than this after its sign-up.
+ */
+export const REGISTRATION_SECONDS = 3600;
+
 /** The steps a registration confirmed by its e-mail code has done. */
 const REGISTERED_STEPS: StepId[] = ['signUp', 'reg-code'];
 

@@ -183,11 +183,12 @@ export async function saveStepAnswers(deps: StepSavingDependencies, step: Answer
       const next = nextStepOf(step, flowAnswersOf(merged, personType));
       const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(step);
       const riskfactor = riskOf(merged, deps.highRiskCountries);
-      // One entry per change: a retried save of the same answers writes nothing new.
+      // One entry per change: a retried save of the same answers writes nothing new. The page it leads to says
+      // which path was chosen, or that the bank cannot serve the applicant, after the application itself is gone.
       const actor = `application:${applicationId}`;
       const audits = changed
         ? [
-            { actor, action: 'onboarding.step_saved', subject: actor, requestId, details: { step } },
+            { actor, action: 'onboarding.step_saved', subject: actor, requestId, details: { step, next } },
             ...(riskfactor !== application.riskfactor ? [{ actor, action: 'onboarding.risk_changed', subject: actor, requestId, details: { riskfactor } }] : []),
           ]
         : [];

@@ -19,6 +19,7 @@ import * as storageReservations from './0024_storage_reservations';
 import * as canonicalIdDocuments from './0025_canonical_id_documents';
 import * as reviewEffects from './0027_review_effects';
 import * as staffPool from './0028_staff_pool';
+import * as auditLogActions from './0029_audit_log_actions';
 import * as backOffice from './0030_back_office';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0025_canonical_id_documents': canonicalIdDocuments,
   '0027_review_effects': reviewEffects,
   '0028_staff_pool': staffPool,
+  '0029_audit_log_actions': auditLogActions,
   '0030_back_office': backOffice,
 };

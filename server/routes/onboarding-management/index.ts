@@ -6,11 +6,8 @@ import { ApiError } from '../../plugins/errors';
 import { requesterOf } from '../../services/messaging/budget';
 import { answersPersonalData } from '../../plugins/personalData';
 import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
-import { maskEmail } from '../../services/onboardingApplications';
+import { maskEmail, REGISTRATION_SECONDS } from '../../services/onboardingApplications';
 import { identityCheckWebhookRoutes } from './identityCheckWebhook';
-
-/** How long a sign-up waits for its e-mail code (the code itself expires sooner; a resend stays within this). */
-const REGISTRATION_SECONDS = 3600;
 
 const REGISTERED = {
   type: 'object',
