@@ -201,6 +201,23 @@ describeEachDialect('the back office API', (dialect) => {
     });
   });
 
+  describe('the funnel', () => {
+    it('counts the period asked (whole days, both ends included) for every role, with nothing personal in it', async () => {
+      const { email, dni } = await signed();
+      const administrator = await signedInStaff(server, ['administrator']);
+      const today = new Date().toISOString().slice(0, 10);
+      const funnel = await staffCall(server, administrator.cookie, 'GET', `/funnel?from=${today}&to=${today}&path=freelance`);
+      expect(funnel.status).toBe(200);
+      expect(funnel.body).toMatchObject({ path: 'freelance', from: `${today}T00:00:00.000Z` });
+      expect((funnel.body.steps as { step: string }[]).map((step) => step.step)).toContain('your-activity');
+      expect(funnel.bytes.toString()).not.toContain(email);
+      expect(funnel.bytes.toString()).not.toContain(dni);
+      expect(await staffCall(server, administrator.cookie, 'GET', `/funnel?from=${today}&to=2000-01-01`)).toMatchObject({ status: 400, body: { code: 'INVALID_PERIOD' } });
+      expect(await staffCall(server, administrator.cookie, 'GET', '/funnel?from=2020-01-01&to=2026-01-01')).toMatchObject({ status: 400, body: { code: 'INVALID_PERIOD' } });
+      expect(await staffCall(server, administrator.cookie, 'GET', '/funnel?from=yesterday&to=today')).toMatchObject({ status: 400 });
+    });
+  });
+
   describe('decisions', () => {
     it('needs two different approvers for a high-risk application: the first approval waits, the same approver again is refused, the second decides', async () => {
       const { id } = await signed({ highRisk: true });

@@ -10,6 +10,7 @@ import { answersPersonalData } from '../../plugins/personalData';
 import { reviewTemplateRepository } from '../../repositories/reviewTemplateRepository';
 import { staffSessionRepository, type StaffSession } from '../../repositories/staffSessionRepository';
 import { applicationPage, queueOf, type StaffMember } from '../../services/backOffice';
+import { funnelOf, type FunnelPath } from '../../services/funnel';
 import { IdentityError } from '../../services/identity';
 import {
   addNote,
@@ -30,6 +31,8 @@ const STAFF_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'strict',
 
 /** How old a sign-in may be when it is traded for a session: a token found later starts nothing. */
 export const STAFF_SIGN_IN_MAX_AGE_SECONDS = 300;
+/** The longest period the funnel counts at once (its work grows with the sign-ups in it). */
+const FUNNEL_MAX_DAYS = 366;
 /** How far ahead of this server's clock the identity service's may be. */
 const CLOCK_SKEW_SECONDS = 60;
 
@@ -397,6 +400,33 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
       async (request, reply) => {
         await refusedInApiTerms(addNote(reviews, request.params.id, request.body.text, member(request), app.clock()));
         return reply.code(204).send();
+      },
+    );
+
+    area.get<{ Querystring: { from: string; to: string; path?: FunnelPath } }>(
+      '/funnel',
+      {
+        preHandler: allow('reviewer', 'approver', 'administrator'),
+        schema: {
+          tags: ['back office'],
+          summary: 'How far the applicants who signed up in a period went, step by step, and the decisions taken in it: counts and durations, nothing personal',
+          querystring: {
+            type: 'object',
+            properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' }, path: { type: 'string', enum: ['all', 'freelance', 'company'] } },
+            required: ['from', 'to'],
+            additionalProperties: false,
+          },
+          response: { 200: OPEN_OBJECT, ...ERRORS },
+        },
+      },
+      async (request) => {
+        // Whole days in UTC, `to` included: the page asks for dates, as a person names a period.
+        const from = new Date(`${request.query.from}T00:00:00.000Z`);
+        const to = new Date(Date.parse(`${request.query.to}T00:00:00.000Z`) + 86_400_000);
+        if (to.getTime() <= from.getTime()) throw new ApiError(400, 'INVALID_PERIOD', 'The period ends before it starts');
+        if (to.getTime() - from.getTime() > FUNNEL_MAX_DAYS * 86_400_000) throw new ApiError(400, 'INVALID_PERIOD', `A period is at most ${FUNNEL_MAX_DAYS} days`);
+        const funnel = await funnelOf(app.db, { from, to, path: request.query.path ?? 'all' });
+        return { ...funnel, from: funnel.from.toISOString(), to: funnel.to.toISOString() };
       },
     );
 
