@@ -141,6 +141,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.staff) {
     await app.register(staffRoutes, {
       prefix: '/staff-api',
+      config: { region: config.identity.region, endpoint: config.identity.endpoint, staff: config.staff },
+      warningSeconds: Math.min(config.sessionWarningSeconds, config.staff.sessionIdleSeconds - 30),
       idleSeconds: config.staff.sessionIdleSeconds,
       maxSeconds: config.staff.sessionMaxSeconds,
       targetHours: config.staff.reviewTargetHours,

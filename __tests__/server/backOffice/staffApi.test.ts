@@ -45,6 +45,19 @@ describeEachDialect('the back office API', (dialect) => {
   const auditOf = async (id: string) => server.app.db.selectFrom('audit_log').selectAll().where('subject', '=', `application:${id}`).orderBy('id').execute();
 
   describe('sessions', () => {
+    it("tells the page which pool to sign in to, the staff pool's and not the customers'", async () => {
+      const answer = await fetch(`${server.base}/staff-api/config`);
+      expect(await answer.json()).toEqual({
+        region: server.config.identity.region,
+        userPoolId: server.config.staff!.userPoolId,
+        clientId: server.config.staff!.clientId,
+        endpoint: server.config.identity.endpoint,
+        idleSeconds: 900,
+        warningSeconds: server.config.sessionWarningSeconds,
+      });
+      expect(server.config.staff!.userPoolId).not.toBe(server.config.identity.userPoolId);
+    });
+
     it('starts from a fresh two-factor sign-in of the staff pool, once per sign-in, in an HttpOnly cookie for the staff API only', async () => {
       const username = await newStaffMember(server, ['reviewer']);
       const idToken = await enrolledSignIn(server, username);

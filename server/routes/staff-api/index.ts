@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../apiError';
+import type { Config } from '../../config';
 import { STAFF_ROLES, type StaffRole } from '../../plugins/identity';
 import { answersPersonalData } from '../../plugins/personalData';
 import { reviewTemplateRepository } from '../../repositories/reviewTemplateRepository';
@@ -44,7 +45,11 @@ declare module 'fastify' {
 }
 
 interface StaffSettings {
+  /** The identity service (its region and, embedded, its endpoint) and the staff pool's ids. */
+  config: { region: string; endpoint?: string; staff: NonNullable<Config['staff']> };
   idleSeconds: number;
+  /** How long before the end of an idle session the page warns (the customers' SESSION_WARNING_SECONDS). */
+  warningSeconds: number;
   maxSeconds: number;
   targetHours: number;
 }
@@ -104,6 +109,7 @@ function contentTypeOf(bytes: Buffer): string {
 }
 
 export async function staffRoutes(app: FastifyInstance, settings: StaffSettings) {
+  const { config } = settings;
   const staffIdentity = app.staffIdentity;
   if (!staffIdentity) throw new Error('staffRoutes: the configuration has no staff pool');
   answersPersonalData(app);
@@ -138,6 +144,40 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
     return application;
   };
+
+  // What the back office's page signs in with: the staff pool and its client (nothing secret, as /config.json).
+  const signInConfig = {
+    region: config.region,
+    userPoolId: config.staff.userPoolId,
+    clientId: config.staff.clientId,
+    endpoint: config.endpoint,
+    idleSeconds: settings.idleSeconds,
+    warningSeconds: settings.warningSeconds,
+  };
+  app.get(
+    '/config',
+    {
+      schema: {
+        tags: ['back office'],
+        summary: "The staff pool the back office's page signs in to, and how long an idle session lasts",
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              region: { type: 'string' },
+              userPoolId: { type: 'string' },
+              clientId: { type: 'string' },
+              endpoint: { type: 'string' },
+              idleSeconds: { type: 'integer' },
+              warningSeconds: { type: 'integer' },
+            },
+            required: ['region', 'userPoolId', 'clientId', 'idleSeconds', 'warningSeconds'],
+          },
+        },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'no-cache').send(signInConfig),
+  );
 
   app.post<{ Body: { idToken: string } }>(
     '/session',
