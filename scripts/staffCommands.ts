@@ -117,7 +117,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
   staff
     .command('add <email>')
     .description(
-      'makes a member of the staff with these roles and shows a temporary password once, on the terminal: they sign in at once and enrol their authenticator app; run again for one who never signed in, it finishes an interrupted add with a new password',
+      'makes a member of the staff with these roles and shows their generated password once, on the terminal: they sign in at once and enrol their authenticator app; run again for one left without a password, it finishes an interrupted add with a new one',
     )
     .requiredOption('--roles <roles>', `comma-separated: ${STAFF_ROLES.join(', ')}`)
     .action(
