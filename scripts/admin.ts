@@ -1,5 +1,5 @@
-// `npm run admin`: the bank's review of applications, on the same database and services as the server (the
-// same environment variables). With the embedded identity service, the server must be running: the pool is
+// `npm run admin`: the bank's review of applications and its staff's accounts (scripts/staffCommands.ts), on the
+// same database and services as the server (the same environment variables). With the embedded identity service, the server must be running: the pool is
 // one of its endpoints.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { createDatabase, migrateToLatest } from '../server/db';
-import { identityServiceOf } from '../server/plugins/identity';
+import { identityServiceOf, staffIdentityServiceOf } from '../server/plugins/identity';
 import { applicationRepository, type Application } from '../server/repositories/applicationRepository';
 import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
@@ -38,6 +38,7 @@ import type { Database } from '../server/db';
 import { presignGetObject } from '../src/documentStorage/uploadDocument';
 import { onboardingDocumentRepository } from '../server/repositories/onboardingDocumentRepository';
 import { embeddedStorageCredentials } from '../server/plugins/storage';
+import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
 
 /** How long a document's link in `show` works. */
 const DOCUMENT_LINK_SECONDS = 600;
@@ -82,8 +83,11 @@ export function documentsWithLinks(db: Kysely<Database>, config: Config, secret:
     );
 }
 
+/** What the commands need: the review's and the staff's. */
+export type AdminDependencies = ReviewDependencies & StaffDependencies & { close(): Promise<void> };
+
 /** What the commands need, made from the configuration as the server makes it. */
-export async function reviewDependencies(config: Config): Promise<ReviewDependencies & { close(): Promise<void> }> {
+export async function reviewDependencies(config: Config): Promise<AdminDependencies> {
   const handle = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(handle.db);
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
@@ -100,6 +104,7 @@ export async function reviewDependencies(config: Config): Promise<ReviewDependen
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),
     supportPhone: config.supportPhone,
+    staffIdentity: staffIdentityServiceOf(config, secret),
     close: () => handle.destroy(),
   };
 }
@@ -165,13 +170,15 @@ function osUser(): string {
 }
 
 export function adminProgram(
-  deps: () => Promise<ReviewDependencies & { close(): Promise<void> }>,
+  deps: () => Promise<AdminDependencies>,
   out: (line: string) => void,
   /** How wide the terminal is: `list` fits in it. Output to a pipe or a file is not cut. */
   columns = Number.POSITIVE_INFINITY,
+  /** The terminal, when the output is one: the only place `staff add` shows a password. */
+  terminal?: (line: string) => void,
 ): Command {
   const program = new Command('admin')
-    .description('Review Divilo onboarding applications')
+    .description("Review Divilo onboarding applications and manage the bank's staff")
     .option('--reviewer <name>', 'who decides, as the audit trail records it (default: the operating-system user)')
     .exitOverride();
   /** Who decides: named, or the user running the command; a decision is never recorded without a name. */
@@ -262,6 +269,7 @@ export function adminProgram(
     .action(
       withDeps(async (d, id, options) => out(decisionLine(id, await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer(), new Date())))),
     );
+  program.addCommand(staffCommand(deps, { out, terminal, operator: reviewer }));
   return program;
 }
 
@@ -277,9 +285,11 @@ async function main() {
     throw error;
   }
   try {
-    await adminProgram(() => reviewDependencies(config), (line) => console.log(line), process.stdout.isTTY ? process.stdout.columns : undefined).parseAsync(process.argv);
+    const tty = process.stdout.isTTY;
+    const print = (line: string) => console.log(line);
+    await adminProgram(() => reviewDependencies(config), print, tty ? process.stdout.columns : undefined, tty ? print : undefined).parseAsync(process.argv);
   } catch (error) {
-    if (error instanceof ReviewError) {
+    if (error instanceof ReviewError || error instanceof StaffError) {
       console.error(error.message);
       process.exit(1);
     }

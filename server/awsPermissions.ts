@@ -4,8 +4,11 @@
 // code constructs and fails until each is listed here, and while anything listed is no longer called.
 // No imports: the deployment's own package reads this file too.
 
-/** The resources the server touches: the user pool, the identity pool, the documents bucket and its objects. */
-type AwsResource = 'userPool' | 'identityPool' | 'bucket' | 'objects';
+/**
+ * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
+ * pool, the documents bucket and its objects.
+ */
+type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects';
 
 interface Grant {
   action: string;
@@ -22,14 +25,41 @@ interface AwsCall {
 }
 
 export const SERVER_AWS_CALLS: readonly AwsCall[] = [
-  { call: 'cognito-idp:AdminCreateUser', grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }], why: "creates an applicant's sign-in user once their identity is verified (no message sent)" },
-  { call: 'cognito-idp:AdminSetUserPassword', grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }], why: "sets the password an applicant chose (kept sealed until the user is made), and a recovered one" },
-  { call: 'cognito-idp:AdminGetUser', grants: [{ action: 'cognito-idp:AdminGetUser', resource: 'userPool' }], why: 'reads the account at the SMS step (enabled, phone, onboarding status) and in recovery' },
+  {
+    call: 'cognito-idp:AdminCreateUser',
+    grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }, { action: 'cognito-idp:AdminCreateUser', resource: 'staffPool' }],
+    why: "creates an applicant's sign-in user once their identity is verified (no message sent), and a member of the staff",
+  },
+  {
+    call: 'cognito-idp:AdminSetUserPassword',
+    grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }, { action: 'cognito-idp:AdminSetUserPassword', resource: 'staffPool' }],
+    why: "sets the password an applicant chose (kept sealed until the user is made), a recovered one, and a new staff member's",
+  },
+  {
+    call: 'cognito-idp:AdminGetUser',
+    grants: [{ action: 'cognito-idp:AdminGetUser', resource: 'userPool' }, { action: 'cognito-idp:AdminGetUser', resource: 'staffPool' }],
+    why: "reads the account at the SMS step (enabled, phone, onboarding status) and in recovery; a staff member's for `staff show`",
+  },
   { call: 'cognito-idp:AdminUpdateUserAttributes', grants: [{ action: 'cognito-idp:AdminUpdateUserAttributes', resource: 'userPool' }], why: 'keeps custom:onboarding_status and the verified phone and e-mail up to date' },
-  { call: 'cognito-idp:AdminDisableUser', grants: [{ action: 'cognito-idp:AdminDisableUser', resource: 'userPool' }], why: 'disables an account (the identity service module)' },
-  { call: 'cognito-idp:AdminEnableUser', grants: [{ action: 'cognito-idp:AdminEnableUser', resource: 'userPool' }], why: 'enables an account again (the identity service module)' },
-  { call: 'cognito-idp:AdminUserGlobalSignOut', grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }], why: 'signs a user out everywhere after a password change' },
+  {
+    call: 'cognito-idp:AdminDisableUser',
+    grants: [{ action: 'cognito-idp:AdminDisableUser', resource: 'userPool' }, { action: 'cognito-idp:AdminDisableUser', resource: 'staffPool' }],
+    why: 'disables an account (the identity service module; `staff disable`)',
+  },
+  {
+    call: 'cognito-idp:AdminEnableUser',
+    grants: [{ action: 'cognito-idp:AdminEnableUser', resource: 'userPool' }, { action: 'cognito-idp:AdminEnableUser', resource: 'staffPool' }],
+    why: 'enables an account again (the identity service module; `staff enable`)',
+  },
+  {
+    call: 'cognito-idp:AdminUserGlobalSignOut',
+    grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }, { action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'staffPool' }],
+    why: 'signs a user out everywhere after a password change, and a staff member who is disabled',
+  },
   { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: "removes the sign-in user of a rejected or expired application, freeing its ID document" },
+  { call: 'cognito-idp:AdminAddUserToGroup', grants: [{ action: 'cognito-idp:AdminAddUserToGroup', resource: 'staffPool' }], why: "gives a staff member a role (`staff add`, `staff roles`)" },
+  { call: 'cognito-idp:AdminRemoveUserFromGroup', grants: [{ action: 'cognito-idp:AdminRemoveUserFromGroup', resource: 'staffPool' }], why: "takes a role from a staff member (`staff roles`)" },
+  { call: 'cognito-idp:AdminListGroupsForUser', grants: [{ action: 'cognito-idp:AdminListGroupsForUser', resource: 'staffPool' }], why: "reads a staff member's roles (`staff roles`, `staff show`)" },
   {
     call: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity',
     grants: [{ action: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity', resource: 'identityPool' }],
@@ -51,15 +81,19 @@ interface AwsResourceNames {
   region: string;
   account: string;
   userPoolId: string;
+  /** Absent: no staff pool (no back office), and no statement for it. */
+  staffUserPoolId?: string;
   identityPoolId: string;
   bucket: string;
 }
 
-function resourceArn(resource: AwsResource, names: AwsResourceNames): string {
+function resourceArn(resource: AwsResource, names: AwsResourceNames): string | undefined {
   const { partition, region, account } = names;
   switch (resource) {
     case 'userPool':
       return `arn:${partition}:cognito-idp:${region}:${account}:userpool/${names.userPoolId}`;
+    case 'staffPool':
+      return names.staffUserPoolId === undefined ? undefined : `arn:${partition}:cognito-idp:${region}:${account}:userpool/${names.staffUserPoolId}`;
     case 'identityPool':
       return `arn:${partition}:cognito-identity:${region}:${account}:identitypool/${names.identityPoolId}`;
     case 'bucket':
@@ -69,7 +103,7 @@ function resourceArn(resource: AwsResource, names: AwsResourceNames): string {
   }
 }
 
-const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
+const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', staffPool: 'StaffUserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
 
 interface PolicyStatement {
   Sid: string;
@@ -80,10 +114,11 @@ interface PolicyStatement {
 
 /** The server's IAM policy: one statement per resource, its actions sorted, nothing else. */
 export function serverPolicyDocument(names: AwsResourceNames, calls: readonly AwsCall[] = SERVER_AWS_CALLS): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
-  const order: AwsResource[] = ['userPool', 'identityPool', 'bucket', 'objects'];
+  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects'];
   const Statement = order.flatMap((resource) => {
     const actions = [...new Set(calls.flatMap((call) => call.grants.filter((grant) => grant.resource === resource).map((grant) => grant.action)))].sort();
-    return actions.length ? [{ Sid: STATEMENT_IDS[resource], Effect: 'Allow' as const, Action: actions, Resource: resourceArn(resource, names) }] : [];
+    const Resource = resourceArn(resource, names);
+    return actions.length && Resource ? [{ Sid: STATEMENT_IDS[resource], Effect: 'Allow' as const, Action: actions, Resource }] : [];
   });
   return { Version: '2012-10-17', Statement };
 }

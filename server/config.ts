@@ -276,7 +276,6 @@ function templates(env: Env, name: string, production: boolean): ContractTemplat
   }
 }
 
-/** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 /** The staff pool: beside the customers' on the embedded service; on AWS, named or none (no back office). */
 function staffOf(env: Env, identity: Config['identity']): Config['staff'] {
   const named = read(env, 'STAFF_USER_POOL_ID');
@@ -286,6 +285,8 @@ function staffOf(env: Env, identity: Config['identity']): Config['staff'] {
   }
   const userPoolId = matching(env, 'STAFF_USER_POOL_ID', /^[\w-]+_[0-9a-zA-Z]+$/, 'local_DiviloStaff1', 'a user pool id such as eu-west-1_AbC123');
   if (userPoolId === identity.userPoolId) throw new ConfigError('STAFF_USER_POOL_ID must not be the customers\' pool (COGNITO_USER_POOL_ID)');
+  // The server's clients call AWS_REGION's endpoints, as for the customers' pool.
+  if (!identity.embedded && !userPoolId.startsWith(`${identity.region}_`)) throw new ConfigError(`STAFF_USER_POOL_ID must be a pool of AWS_REGION ${identity.region} (got ${shown(userPoolId)})`);
   if (!identity.embedded && read(env, 'STAFF_CLIENT_ID') === undefined) throw new ConfigError('STAFF_CLIENT_ID must be set when STAFF_USER_POOL_ID is');
   const clientId = matching(env, 'STAFF_CLIENT_ID', /^[\w+]{1,128}$/, 'divilostaff', 'an app client id (letters, digits, _ and +)');
   if (clientId === identity.clientId) throw new ConfigError('STAFF_CLIENT_ID must not be the customers\' client (COGNITO_CLIENT_ID)');
@@ -301,6 +302,7 @@ function staffOf(env: Env, identity: Config['identity']): Config['staff'] {
   };
 }
 
+/** The server's configuration from the environment, every value checked; a bad one throws a ConfigError. */
 export function loadConfig(env: Env = process.env): Config {
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'] as const, 'development') === 'production';
   const port = integer(env, 'PORT', 8080, 1, 65535);

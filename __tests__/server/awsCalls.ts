@@ -83,6 +83,6 @@ function sourceFiles(dir: string): string[] {
 
 /** Every AWS call of the server's code: server/ and the review command (`npm run admin`), which runs with the server's role. */
 export function serverAwsCalls(root: string): FoundCall[] {
-  const files = [...sourceFiles(path.join(root, 'server')), path.join(root, 'scripts/admin.ts')];
+  const files = [...sourceFiles(path.join(root, 'server')), path.join(root, 'scripts/admin.ts'), path.join(root, 'scripts/staffCommands.ts')];
   return files.flatMap((file) => awsCallsIn(readFileSync(file, 'utf8'), path.relative(root, file)));
 }

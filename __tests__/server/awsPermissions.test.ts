@@ -46,7 +46,7 @@ describe("the server's AWS permissions", () => {
     const docs = readFileSync(path.join(root, 'docs/storage.md'), 'utf8');
     const block = /<!-- server-policy[^>]*-->\s*```json\n([\s\S]*?)```/.exec(docs);
     expect(block).not.toBeNull();
-    const placeholders = { partition: 'aws', region: '<region>', account: '<account>', userPoolId: '<user-pool-id>', identityPoolId: '<identity-pool-id>', bucket: '<bucket>' };
+    const placeholders = { partition: 'aws', region: '<region>', account: '<account>', userPoolId: '<user-pool-id>', staffUserPoolId: '<staff-user-pool-id>', identityPoolId: '<identity-pool-id>', bucket: '<bucket>' };
     expect(JSON.parse(block![1])).toEqual(serverPolicyDocument(placeholders));
   });
 
@@ -56,5 +56,29 @@ describe("the server's AWS permissions", () => {
     expect(actions).not.toContain('s3:HeadObject');
     expect(policy.Statement).toContainEqual({ Sid: 'DocumentsBucket', Effect: 'Allow', Action: ['s3:ListBucket'], Resource: 'arn:aws:s3:::docs' });
     expect(policy.Statement.find((statement) => statement.Sid === 'UserPool')?.Resource).toBe('arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_A');
+  });
+
+  it("give the staff pool's admin calls on that pool only, and nothing there the staff commands do not make", () => {
+    const names = { partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' };
+    const customers = serverPolicyDocument({ ...names, staffUserPoolId: 'eu-west-1_S' }).Statement.find((statement) => statement.Sid === 'UserPool');
+    expect(customers?.Action).not.toContain('cognito-idp:AdminAddUserToGroup');
+    expect(serverPolicyDocument({ ...names, staffUserPoolId: 'eu-west-1_S' }).Statement).toContainEqual({
+      Sid: 'StaffUserPool',
+      Effect: 'Allow',
+      Action: [
+        'cognito-idp:AdminAddUserToGroup',
+        'cognito-idp:AdminCreateUser',
+        'cognito-idp:AdminDisableUser',
+        'cognito-idp:AdminEnableUser',
+        'cognito-idp:AdminGetUser',
+        'cognito-idp:AdminListGroupsForUser',
+        'cognito-idp:AdminRemoveUserFromGroup',
+        'cognito-idp:AdminSetUserPassword',
+        'cognito-idp:AdminUserGlobalSignOut',
+      ],
+      Resource: 'arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_S',
+    });
+    // Without a staff pool (no back office), no statement names one.
+    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents']);
   });
 });

@@ -109,6 +109,43 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
   });
 
+  describe("the staff's pool (the back office)", () => {
+    const STAFF_ON_AWS = { ...ON_AWS, STAFF_USER_POOL_ID: 'eu-west-1_Staff9', STAFF_CLIENT_ID: '7ab8cd9ef0gh1ij2kl3mn4op5q' };
+
+    it("sits beside the customers' on the embedded service, with 15 minutes idle and 10 hours in all", () => {
+      expect(loadConfig({}).staff).toEqual({
+        userPoolId: 'local_DiviloStaff1',
+        clientId: 'divilostaff',
+        jwksUrl: 'http://localhost:8080/cognito/local_DiviloStaff1/.well-known/jwks.json',
+        sessionIdleSeconds: 900,
+        sessionMaxSeconds: 36_000,
+        reviewTargetHours: 48,
+      });
+      expect(loadConfig({ STAFF_SESSION_IDLE_SECONDS: '120', STAFF_SESSION_MAX_SECONDS: '3600' }).staff).toMatchObject({ sessionIdleSeconds: 120, sessionMaxSeconds: 3600 });
+    });
+
+    it('is none on AWS unless named: no back office', () => {
+      expect(loadConfig({ ...PRODUCTION, ...ON_AWS }).staff).toBeUndefined();
+      expect(loadConfig(STAFF_ON_AWS).staff).toMatchObject({ userPoolId: 'eu-west-1_Staff9', clientId: '7ab8cd9ef0gh1ij2kl3mn4op5q', jwksUrl: undefined });
+      // Where the customers' pool answers, the staff's does too.
+      expect(loadConfig({ ...STAFF_ON_AWS, COGNITO_ENDPOINT: 'http://127.0.0.1:5000' }).staff?.jwksUrl).toBe('http://127.0.0.1:5000/eu-west-1_Staff9/.well-known/jwks.json');
+    });
+
+    it.each([
+      ['STAFF_CLIENT_ID must be set when STAFF_USER_POOL_ID is', { ...ON_AWS, STAFF_USER_POOL_ID: 'eu-west-1_Staff9' }],
+      ['STAFF_USER_POOL_ID must be set when STAFF_CLIENT_ID is', { ...ON_AWS, STAFF_CLIENT_ID: '7ab8cd9ef0gh1ij2kl3mn4op5q' }],
+      ["STAFF_USER_POOL_ID must not be the customers' pool (COGNITO_USER_POOL_ID)", { ...STAFF_ON_AWS, STAFF_USER_POOL_ID: ON_AWS.COGNITO_USER_POOL_ID }],
+      ["STAFF_USER_POOL_ID must not be the customers' pool (COGNITO_USER_POOL_ID)", { STAFF_USER_POOL_ID: 'local_Divilo1' }],
+      ["STAFF_CLIENT_ID must not be the customers' client (COGNITO_CLIENT_ID)", { ...STAFF_ON_AWS, STAFF_CLIENT_ID: ON_AWS.COGNITO_CLIENT_ID }],
+      ['STAFF_USER_POOL_ID must be a pool of AWS_REGION eu-west-1 (got "eu-south-2_Staff9")', { ...STAFF_ON_AWS, STAFF_USER_POOL_ID: 'eu-south-2_Staff9' }],
+      ['STAFF_USER_POOL_ID must be a user pool id', { STAFF_USER_POOL_ID: 'staff' }],
+      ['STAFF_SESSION_IDLE_SECONDS must be a whole number from 60 to 900 (got "901")', { STAFF_SESSION_IDLE_SECONDS: '901' }],
+      ['STAFF_SESSION_MAX_SECONDS must be a whole number from 900 to 43200', { STAFF_SESSION_MAX_SECONDS: '86400' }],
+    ])('refuses with "%s"', (message, env) => {
+      expect(errorOf(env)).toContain(message);
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],

@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { STAFF_ROLES } from '../../server/staffRoles';
 
 /** The identity pool's developer provider: the server's COGNITO_DEVELOPER_PROVIDER default. */
 export const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
@@ -18,11 +19,14 @@ export interface IdentityProps {
 /**
  * Customers' user pool (usernames are ID documents, the product's password rule, the onboarding status the
  * pre-authentication Lambda and the server read), its one app client, and the identity pool that gives each
- * application a storage identity for its own `private/<identity>/` documents.
+ * application a storage identity for its own `private/<identity>/` documents. Beside them, the staff's pool (the
+ * back office's sign-in: an authenticator app required, their roles as groups) and its app client.
  */
 export class Identity extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
+  readonly staffPool: cognito.UserPool;
+  readonly staffClient: cognito.UserPoolClient;
   readonly identityPool: cognito.CfnIdentityPool;
   readonly preAuthentication: lambda.Function;
 
@@ -75,6 +79,61 @@ export class Identity extends Construct {
         .withStandardAttributes({ phoneNumber: true, phoneNumberVerified: true, email: true, emailVerified: true })
         .withCustomAttributes(ONBOARDING_STATUS),
       // Nothing: with a writable onboarding status a customer could approve their own application.
+      writeAttributes: new cognito.ClientAttributes(),
+    });
+
+    this.staffPool = new cognito.UserPool(this, 'Staff', {
+      // Members are made by `npm run admin -- staff add`, never by themselves.
+      selfSignUpEnabled: false,
+      signInAliases: { username: true },
+      // Usernames are e-mails, lower-cased by the staff commands: any spelling signs in.
+      signInCaseSensitive: false,
+      // Stricter than the customers': a member's account opens every applicant's personal data.
+      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      // Every sign-in asks for an authenticator app's code; the app is enrolled at the first one. No SMS or e-mail codes.
+      mfa: cognito.Mfa.REQUIRED,
+      mfaSecondFactor: { sms: false, otp: true, email: false },
+      // A lost password or app is the bank's administrator's to handle (docs/back-office.md), never a self-service reset.
+      accountRecovery: cognito.AccountRecovery.NONE,
+      // Threat protection, which needs the Plus plan (billed per active member, a handful): high-risk sign-ins are
+      // blocked, and each sign-in's risk is kept in the member's event history for the bank's audit.
+      featurePlan: cognito.FeaturePlan.PLUS,
+      standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    new cognito.CfnUserPoolRiskConfigurationAttachment(this, 'StaffRisks', {
+      userPoolId: this.staffPool.userPoolId,
+      clientId: 'ALL',
+      // The code is asked for at every sign-in anyway: what is left to decide is to block. No notices: the pool sends no e-mail.
+      accountTakeoverRiskConfiguration: {
+        actions: {
+          lowAction: { eventAction: 'NO_ACTION', notify: false },
+          mediumAction: { eventAction: 'NO_ACTION', notify: false },
+          highAction: { eventAction: 'BLOCK', notify: false },
+        },
+      },
+      compromisedCredentialsRiskConfiguration: { actions: { eventAction: 'BLOCK' }, eventFilter: ['SIGN_IN', 'PASSWORD_CHANGE', 'SIGN_UP'] },
+    });
+    // The server's roles, each a group: the embedded pool declares the same ones.
+    for (const role of STAFF_ROLES) {
+      new cognito.CfnUserPoolGroup(this, `Staff-${role}`, { userPoolId: this.staffPool.userPoolId, groupName: role, description: `Staff role: ${role}` });
+    }
+
+    this.staffClient = this.staffPool.addClient('BackOffice', {
+      // SRP from the browser, as the customers'; refresh is always allowed.
+      authFlows: { userSrp: true },
+      generateSecret: false,
+      preventUserExistenceErrors: true,
+      disableOAuth: true,
+      enableTokenRevocation: true,
+      // A token outlives neither the idle limit of a back-office session (15 minutes) nor a working day.
+      idTokenValidity: Duration.minutes(15),
+      accessTokenValidity: Duration.minutes(15),
+      refreshTokenValidity: Duration.hours(10),
+      readAttributes: new cognito.ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }),
+      // Nothing: a member changes nothing about their own account.
       writeAttributes: new cognito.ClientAttributes(),
     });
 

@@ -4,10 +4,10 @@ import type { Construct } from 'constructs';
 import { serverPolicyDocument } from '../../server/awsPermissions';
 
 /**
- * The server's task role: exactly the actions server/awsPermissions.ts lists, on this deployment's pool,
+ * The server's task role: exactly the actions server/awsPermissions.ts lists, on this deployment's pools,
  * identity pool and bucket. Nothing is added here by hand: a new call of the server goes into that list.
  */
-export function serverRole(scope: Construct, names: { userPoolId: string; identityPoolId: string; bucket: string }): iam.Role {
+export function serverRole(scope: Construct, names: { userPoolId: string; staffUserPoolId: string; identityPoolId: string; bucket: string }): iam.Role {
   const policy = serverPolicyDocument({ partition: Aws.PARTITION, region: Aws.REGION, account: Aws.ACCOUNT_ID, ...names });
   return new iam.Role(scope, 'ServerRole', {
     assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),

@@ -26,9 +26,10 @@ const DATABASE_NAME = 'divilo';
 export const CONTRACT_TEMPLATES_IN_IMAGE = '/app/contract-templates';
 
 /**
- * The whole product on AWS: identity (user pool, app client, pre-authentication Lambda, identity pool), the
- * documents bucket, PostgreSQL, Redis, the secrets, and N server containers behind a load balancer. Values
- * known only at deployment are parameters, so `cdk synth` needs no account and makes no lookup.
+ * The whole product on AWS: identity (the customers' and the staff's user pools, their app clients, the
+ * pre-authentication Lambda, the identity pool), the documents bucket, PostgreSQL, Redis, the secrets, and N
+ * server containers behind a load balancer. Values known only at deployment are parameters, so `cdk synth` needs
+ * no account and makes no lookup.
  */
 export class DiviloStack extends Stack {
   constructor(scope: Construct, id: string, props: DiviloStackProps) {
@@ -138,7 +139,12 @@ export class DiviloStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
 
-    const role = serverRole(this, { userPoolId: identity.userPool.userPoolId, identityPoolId: identity.identityPool.ref, bucket: documents.bucket.bucketName });
+    const role = serverRole(this, {
+      userPoolId: identity.userPool.userPoolId,
+      staffUserPoolId: identity.staffPool.userPoolId,
+      identityPoolId: identity.identityPool.ref,
+      bucket: documents.bucket.bucketName,
+    });
     const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
     const service = new patterns.ApplicationLoadBalancedFargateService(this, 'Server', {
       cluster,
@@ -171,6 +177,9 @@ export class DiviloStack extends Stack {
           COGNITO_CLIENT_ID: identity.client.userPoolClientId,
           COGNITO_IDENTITY_POOL_ID: identity.identityPool.ref,
           COGNITO_DEVELOPER_PROVIDER: DEVELOPER_PROVIDER,
+          // The back office's sign-in (docs/back-office.md).
+          STAFF_USER_POOL_ID: identity.staffPool.userPoolId,
+          STAFF_CLIENT_ID: identity.staffClient.userPoolClientId,
           S3_BUCKET: documents.bucket.bucketName,
           // User and password come from the database's secret as PGUSER and PGPASSWORD, which pg reads itself.
           DATABASE_URL: `postgres://${database.dbInstanceEndpointAddress}:${database.dbInstanceEndpointPort}/${DATABASE_NAME}?sslmode=verify-full`,
@@ -203,6 +212,7 @@ export class DiviloStack extends Stack {
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
+    new CfnOutput(this, 'StaffUserPoolId', { value: identity.staffPool.userPoolId, description: 'The staff pool: its members are made with `npm run admin -- staff add` (docs/back-office.md)' });
     new CfnOutput(this, 'IdentityPoolId', { value: identity.identityPool.ref });
     new CfnOutput(this, 'DocumentsBucket', { value: documents.bucket.bucketName });
     new CfnOutput(this, 'ServerCluster', { value: cluster.clusterName, description: 'Where `npm run admin` runs as a one-off task (docs/deploy.md)' });

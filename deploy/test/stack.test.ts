@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config';
 import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissions';
 import { S3_CORS_EXPOSED_HEADERS } from '../../server/embedded/s3';
 import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGate';
+import { STAFF_ROLES } from '../../server/staffRoles';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
 import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack } from '../lib/stack';
 import { EXPOSED_HEADERS } from '../lib/storage';
@@ -67,6 +68,7 @@ describe('the deployment', () => {
       'AWS::Region': 'eu-west-1',
       'AWS::AccountId': '123456789012',
       [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_Pool',
+      [logicalId('AWS::Cognito::UserPool', 'Staff')]: 'eu-west-1_Staff',
       [logicalId('AWS::Cognito::IdentityPool', 'Storage')]: 'eu-west-1:pool',
       [logicalId('AWS::S3::Bucket', 'Documents')]: 'documents',
     };
@@ -76,7 +78,9 @@ describe('the deployment', () => {
     // CloudFormation takes a lone action as a string or a list: CDK writes the string.
     const deployed = resolve(role.Policies[0].PolicyDocument, names) as { Statement: { Action: string | string[] }[] };
     for (const statement of deployed.Statement) statement.Action = ([] as string[]).concat(statement.Action);
-    expect(deployed).toEqual(serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_Pool', identityPoolId: 'eu-west-1:pool', bucket: 'documents' }));
+    expect(deployed).toEqual(
+      serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_Pool', staffUserPoolId: 'eu-west-1_Staff', identityPoolId: 'eu-west-1:pool', bucket: 'documents' }),
+    );
 
     // And from the code itself: the actions of every call the server makes, no more, no fewer.
     const byCall = new Map(SERVER_AWS_CALLS.map((entry) => [entry.call, entry]));
@@ -106,8 +110,8 @@ describe('the deployment', () => {
     expect(readFileSync(path.join(lambdaDir, 'preAuthentication.js'), 'utf8')).toContain(CLIENT_VERIFICATION_CODE);
   });
 
-  it('makes one app client: no secret, SRP and refresh, no user-existence errors, reads the phone and status, writes nothing', () => {
-    template.resourceCountIs('AWS::Cognito::UserPoolClient', 1);
+  it("makes the customers' app client: no secret, SRP and refresh, no user-existence errors, reads the phone and status, writes nothing", () => {
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 2);
     template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,
       ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
@@ -116,6 +120,52 @@ describe('the deployment', () => {
       // A writable status would let a customer approve their own application.
       WriteAttributes: [],
     });
+  });
+
+  it("makes the staff's pool: no sign-up, an authenticator app required (no SMS), 12 characters, no recovery, threat protection, kept", () => {
+    const pool = resources[logicalId('AWS::Cognito::UserPool', 'Staff')];
+    expect(pool).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(pool.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameConfiguration: { CaseSensitive: false },
+      MfaConfiguration: 'ON',
+      EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+      Policies: { PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true } },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'admin_only', Priority: 1 }] },
+      UserPoolTier: 'PLUS',
+      UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },
+      DeletionProtection: 'ACTIVE',
+    });
+    expect(pool.Properties.SmsConfiguration).toBeUndefined();
+    expect(pool.Properties.LambdaConfig).toBeUndefined();
+    const staffPool = { Ref: logicalId('AWS::Cognito::UserPool', 'Staff') };
+    template.hasResourceProperties('AWS::Cognito::UserPoolRiskConfigurationAttachment', {
+      UserPoolId: staffPool,
+      ClientId: 'ALL',
+      AccountTakeoverRiskConfiguration: { Actions: { HighAction: { EventAction: 'BLOCK', Notify: false } } },
+      CompromisedCredentialsRiskConfiguration: { Actions: { EventAction: 'BLOCK' } },
+    });
+
+    // The server's roles, each a group of the pool.
+    const groups = Object.values(resources).filter((resource) => resource.Type === 'AWS::Cognito::UserPoolGroup');
+    expect(groups.map((group) => group.Properties)).toEqual(STAFF_ROLES.map((role) => expect.objectContaining({ GroupName: role, UserPoolId: staffPool })));
+  });
+
+  it("makes the staff's app client: no secret, SRP and refresh, tokens of 15 minutes renewed for 10 hours, writes nothing", () => {
+    const client = resources[logicalId('AWS::Cognito::UserPoolClient', 'BackOffice')].Properties;
+    expect(client).toMatchObject({
+      UserPoolId: { Ref: logicalId('AWS::Cognito::UserPool', 'Staff') },
+      GenerateSecret: false,
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      PreventUserExistenceErrors: 'ENABLED',
+      EnableTokenRevocation: true,
+      IdTokenValidity: 15,
+      AccessTokenValidity: 15,
+      RefreshTokenValidity: 600,
+      TokenValidityUnits: { IdToken: 'minutes', AccessToken: 'minutes', RefreshToken: 'minutes' },
+      WriteAttributes: [],
+    });
+    expect(client.AllowedOAuthFlowsUserPoolClient).toBe(false);
   });
 
   it('makes the identity pool with the developer provider, and an applicant role on its own private area only', () => {
@@ -207,6 +257,8 @@ describe('the deployment', () => {
       IdentityProvider: 'manual',
       [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_AbC123',
       [logicalId('AWS::Cognito::UserPoolClient', 'Web')]: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
+      [logicalId('AWS::Cognito::UserPool', 'Staff')]: 'eu-west-1_Staff9',
+      [logicalId('AWS::Cognito::UserPoolClient', 'BackOffice')]: '7ab8cd9ef0gh1ij2kl3mn4op5q',
       [logicalId('AWS::Cognito::IdentityPool', 'Storage')]: 'eu-west-1:0d6b3c2a-1e4f-4a5b-9c8d-7e6f5a4b3c2d',
       [logicalId('AWS::S3::Bucket', 'Documents')]: 'divilo-documents-abc',
     };
@@ -235,6 +287,7 @@ describe('the deployment', () => {
     // The image puts the bank's templates where the container looks for them.
     expect(readFileSync(path.join(root, 'Dockerfile'), 'utf8')).toContain(`COPY --from=contract-templates --chown=root:root . ${CONTRACT_TEMPLATES_IN_IMAGE}`);
     expect(config).toMatchObject({ production: true, trustProxy: 1, identity: { embedded: false, developerProvider: DEVELOPER_PROVIDER }, storage: { embedded: false } });
+    expect(config.staff).toMatchObject({ userPoolId: 'eu-west-1_Staff9', clientId: '7ab8cd9ef0gh1ij2kl3mn4op5q' });
     expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
   });
 });

@@ -5,6 +5,7 @@ import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
 import { createIdentityService, type IdentityService, type KeysLog } from '../services/identity';
 import { cachedProbe, type CachedProbe } from '../services/reachability';
 import { signInRefusal } from '../services/onboardingGate';
+import { STAFF_ROLES } from '../staffRoles';
 import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
@@ -46,9 +47,7 @@ export function identityServiceOf(config: Config, secret: Buffer, log?: KeysLog)
   });
 }
 
-/** The roles a staff member has, as groups of the staff pool (`cognito:groups` in their tokens). */
-export const STAFF_ROLES = ['reviewer', 'approver', 'administrator'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
+export { STAFF_ROLES, type StaffRole } from '../staffRoles';
 
 /** The staff pool's identity service: the same calls and checks as the customers', on its own pool and client. */
 export function staffIdentityServiceOf(config: Config, secret: Buffer, log?: KeysLog) {

@@ -1,11 +1,14 @@
 // The one way the API server manages and checks identities: the same AWS SDK calls and token checks against
 // Amazon Cognito and against the embedded pool (only the endpoint and the issuer differ).
 import {
+  AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
   AdminGetUserCommand,
+  AdminListGroupsForUserCommand,
+  AdminRemoveUserFromGroupCommand,
   AdminSetUserPasswordCommand,
   AdminUpdateUserAttributesCommand,
   AdminUserGlobalSignOutCommand,
@@ -41,6 +44,8 @@ interface IdentityUser {
   enabled: boolean;
   status: UserStatus;
   createdAt: Date | undefined;
+  /** The second factors the user has set up (`SOFTWARE_TOKEN_MFA`: an authenticator app); empty for none. */
+  mfa: string[];
 }
 
 export interface IdTokenClaims extends JWTPayload {
@@ -120,15 +125,18 @@ export function createIdentityService(config: IdentityConfig) {
       }
     },
 
-    /** Creates the pool user without sending any message; the password comes next with setPassword. */
-    async createUser(username: string, phone: string, attributes: Record<string, string> = {}): Promise<{ sub: string }> {
+    /**
+     * Creates the pool user without sending any message; the password comes next with setPassword. A customer has
+     * a phone; a member of the staff has none.
+     */
+    async createUser(username: string, phone: string | undefined, attributes: Record<string, string> = {}): Promise<{ sub: string }> {
       const result = await translated(
         client.send(
           new AdminCreateUserCommand({
             UserPoolId,
             Username: username,
             MessageAction: 'SUPPRESS',
-            UserAttributes: toAttributeList({ ...attributes, phone_number: phone }),
+            UserAttributes: toAttributeList(phone === undefined ? attributes : { ...attributes, phone_number: phone }),
           }),
         ),
       );
@@ -154,6 +162,7 @@ export function createIdentityService(config: IdentityConfig) {
           enabled: result.Enabled ?? false,
           status: result.UserStatus ?? 'UNKNOWN',
           createdAt: result.UserCreateDate,
+          mfa: result.UserMFASettingList ?? [],
         };
       } catch (error) {
         if (error instanceof IdentityError && error.code === 'USER_NOT_FOUND') return undefined;
@@ -178,6 +187,27 @@ export function createIdentityService(config: IdentityConfig) {
     /** Revokes every refresh token of the user, so no session can be renewed. */
     async globalSignOut(username: string): Promise<void> {
       await translated(client.send(new AdminUserGlobalSignOutCommand({ UserPoolId, Username: username })));
+    },
+
+    /** Adds the user to a group of the pool; already in it is no error. */
+    async addToGroup(username: string, group: string): Promise<void> {
+      await translated(client.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: username, GroupName: group })));
+    },
+
+    async removeFromGroup(username: string, group: string): Promise<void> {
+      await translated(client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId, Username: username, GroupName: group })));
+    },
+
+    /** The names of the user's groups, every page of them. */
+    async groupsOf(username: string): Promise<string[]> {
+      const names: string[] = [];
+      let NextToken: string | undefined;
+      do {
+        const page = await translated(client.send(new AdminListGroupsForUserCommand({ UserPoolId, Username: username, NextToken })));
+        names.push(...(page.Groups ?? []).flatMap((group) => (group.GroupName ? [group.GroupName] : [])));
+        NextToken = page.NextToken;
+      } while (NextToken);
+      return names;
     },
 
     async deleteUser(username: string): Promise<void> {
