@@ -15,6 +15,7 @@ import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { outboxRepository } from '../server/repositories/outboxRepository';
+import { staffSessionRepository } from '../server/repositories/staffSessionRepository';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
 import {
@@ -94,6 +95,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
   const identity = identityServiceOf(config, secret);
   const log = pino({ level: 'warn' });
   const applications = applicationRepository(handle.db);
+  const staffIdentity = staffIdentityServiceOf(config, secret);
   return {
     db: handle.db,
     documents: documentsWithLinks(handle.db, config, secret),
@@ -104,8 +106,14 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),
     supportPhone: config.supportPhone,
-    staffIdentity: staffIdentityServiceOf(config, secret),
-    close: () => handle.destroy(),
+    staffIdentity,
+    // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
+    revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),
+    close: async () => {
+      identity.destroy();
+      staffIdentity?.destroy();
+      await handle.destroy();
+    },
   };
 }
 

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
+import { staffSessionRepository } from '../../../server/repositories/staffSessionRepository';
 import { applicationView } from '../../../server/services/onboardingApplications';
 import { consentAndSign, readyToSign } from '../onboarding/signing';
 import { enrolledSignIn, newStaffMember, signedInStaff, staffCall, startStaffSession } from './staff';
@@ -106,6 +107,17 @@ describeEachDialect('the back office API', (dialect) => {
       expect((await staffCall(server, other.cookie, 'DELETE', '/session')).status).toBe(204);
       expect(await staffCall(server, other.cookie, 'GET', '/applications')).toMatchObject({ status: 401, body: { code: 'NO_STAFF_SESSION' } });
       expect((await fetch(`${server.base}/staff-api/applications`)).status).toBe(401);
+    });
+  });
+
+  describe('a member disabled or given other roles', () => {
+    it('loses every session at once (they are read at sign-in)', async () => {
+      const member = await signedInStaff(server, ['reviewer']);
+      const username = member.username;
+      const second = await startStaffSession(server, await enrolledSignIn(server, await newStaffMember(server, ['reviewer'])));
+      expect(await staffSessionRepository(server.app.db).revokeAllOf(username, server.app.clock())).toBe(1);
+      expect(await staffCall(server, member.cookie, 'GET', '/session')).toMatchObject({ status: 401, body: { code: 'NO_STAFF_SESSION' } });
+      expect((await staffCall(server, second.cookie!, 'GET', '/session')).status).toBe(200);
     });
   });
 
