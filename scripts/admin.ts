@@ -15,6 +15,7 @@ import { canonicalIdDocument } from '../src/validation';
 import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { outboxRepository } from '../server/repositories/outboxRepository';
+import { reviewTemplateRepository } from '../server/repositories/reviewTemplateRepository';
 import { staffSessionRepository } from '../server/repositories/staffSessionRepository';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
@@ -25,7 +26,9 @@ import {
   listApplications,
   pendingEffects,
   rejectApplication,
+  requestMoreInformation,
   ReviewError,
+  type ReviewState,
   type ApplicationSummary,
   type DecisionOutcome,
   type ReviewDependencies,
@@ -106,6 +109,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),
     supportPhone: config.supportPhone,
+    resumeUrl: `${config.publicUrl}/signUp`,
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),
@@ -271,11 +275,31 @@ export function adminProgram(
       withDeps(async (d, id) => out(decisionLine(id, await approveApplication(d, id, reviewer(), new Date())))),
     );
   program
+    .command('more-info <id>')
+    .description(
+      "sends a signed application back to its applicant: the steps named reopen, they are e-mailed the template's words and yours, and sign again once done",
+    )
+    .requiredOption('--steps <steps>', 'comma-separated steps of the business section (show lists the application\'s)')
+    .option('--template <id>', 'a more-info template of the bank')
+    .option('--message <text>', 'your own words to the applicant (sent as written)')
+    .action(
+      withDeps(async (d, id, options) => {
+        const { steps, template, message } = options as unknown as { steps: string; template?: string; message?: string };
+        const named = steps.split(',').map((step) => step.trim()).filter(Boolean);
+        const application = await requestMoreInformation({ ...d, templates: reviewTemplateRepository(d.db) }, id, { steps: named, templateId: template, message }, reviewer(), new Date());
+        out(`Application ${id} sent back to its applicant for ${(application.answers.review as ReviewState).moreInfo!.steps.join(', ')}.`);
+      }),
+    );
+  program
     .command('reject <id>')
     .description('reject, with the reason the bank records')
     .requiredOption('--reason <reason>', 'why (kept in the audit trail, not sent to the applicant)')
+    .option('--template <id>', "a rejection template of the bank: its words go to the applicant, in their language")
     .action(
-      withDeps(async (d, id, options) => out(decisionLine(id, await rejectApplication(d, id, (options as unknown as { reason: string }).reason, reviewer(), new Date())))),
+      withDeps(async (d, id, options) => {
+        const { reason, template } = options as unknown as { reason: string; template?: string };
+        out(decisionLine(id, await rejectApplication({ ...d, templates: reviewTemplateRepository(d.db) }, id, reason, reviewer(), new Date(), template)));
+      }),
     );
   program.addCommand(staffCommand(deps, { out, terminal, operator: reviewer }));
   return program;

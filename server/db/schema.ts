@@ -31,6 +31,8 @@ export interface Database {
   pending_passwords: { application_id: string; sealed: string; created_at: string };
   staff_sessions: StaffSessionTable;
   review_templates: ReviewTemplateTable;
+  /** Contracts signed before the bank asked for more information, kept whole as evidence. */
+  onboarding_contracts_superseded: OnboardingContractTable & { superseded_at: string };
 }
 
 /** A staff member's back-office session (the cookie's SHA-256), live until revoked, idle too long or expired. */

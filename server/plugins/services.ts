@@ -107,6 +107,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
     signInUsers: app.signInUsers,
     messages: bankEmail(app, config),
     supportPhone: config.supportPhone,
+    resumeUrl: `${config.publicUrl}/signUp`,
   };
   app.decorate('reviewDependencies', reviewDependencies);
   const reviewEffects = reviewDependencies;

@@ -1,7 +1,10 @@
 // The signed contracts, kept in the database next to their application: written in the same transaction as
-// the application's change to pending-review, one per application, never changed afterwards.
-import type { Kysely } from 'kysely';
+// the application's change to pending-review, one per application at a time, never changed afterwards. When the
+// bank asks for more information the applicant signs again, and the earlier contract moves, whole, to the
+// superseded ones.
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db';
+import { toDbTime } from '../db/values';
 
 interface SignedContract {
   applicationId: string;
@@ -50,6 +53,39 @@ export function contractRepository(db: Kysely<Database>) {
           ...(row.template_version ? { templateVersion: row.template_version } : {}),
         }
       );
+    },
+
+    /**
+     * Moves the application's contract, whole, to the superseded ones: the applicant signs again (call it in the
+     * transaction that reopens the application). Answers whether there was one.
+     */
+    async supersede(applicationId: string, now: Date): Promise<boolean> {
+      const columns = ['application_id', 'sha256', 'contract_sha256', 'pdf', 'signed_at', 'request_id', 'template_version'] as const;
+      const moved = await db
+        .insertInto('onboarding_contracts_superseded')
+        .columns([...columns, 'superseded_at'])
+        .expression(db.selectFrom('onboarding_contracts').select([...columns, sql.lit(toDbTime(now)).as('superseded_at')]).where('application_id', '=', applicationId))
+        .executeTakeFirst();
+      await db.deleteFrom('onboarding_contracts').where('application_id', '=', applicationId).execute();
+      return Number(moved.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+
+    /** The contracts the applicant signed before the bank asked for more, oldest first, without their bytes. */
+    async superseded(applicationId: string): Promise<(Omit<SignedContract, 'requestId'> & { supersededAt: string })[]> {
+      const rows = await db
+        .selectFrom('onboarding_contracts_superseded')
+        .select(['application_id', 'sha256', 'contract_sha256', 'signed_at', 'template_version', 'superseded_at'])
+        .where('application_id', '=', applicationId)
+        .orderBy('signed_at')
+        .execute();
+      return rows.map((row) => ({
+        applicationId: row.application_id,
+        sha256: row.sha256,
+        contractSha256: row.contract_sha256,
+        signedAt: row.signed_at,
+        supersededAt: row.superseded_at,
+        ...(row.template_version ? { templateVersion: row.template_version } : {}),
+      }));
     },
 
     /** The sealed PDF of an application's contract. */

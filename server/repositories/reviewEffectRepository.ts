@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
-export type ReviewEffectName = 'user-pool-status' | 'sign-in-release' | 'notice-email';
+export type ReviewEffectName = 'user-pool-status' | 'sign-in-release' | 'notice-email' | 'more-info-email';
 
 export interface ReviewEffect {
   applicationId: string;
   effect: ReviewEffectName;
-  decision: 'approved' | 'rejected';
+  /** `more-info`: the bank asked the applicant for more information (not a decision, but effects all the same). */
+  decision: 'approved' | 'rejected' | 'more-info';
   attempts: number;
   claimedUntil: string | null;
   lastError: string | null;
@@ -48,6 +49,11 @@ export function reviewEffectRepository(db: Kysely<Database>) {
           })),
         )
         .execute();
+    },
+
+    /** Forgets the application's effects that are done (a new request for more information records its own). */
+    async forgetDone(applicationId: string): Promise<void> {
+      await db.deleteFrom('review_effects').where('application_id', '=', applicationId).where('done_at', 'is not', null).execute();
     },
 
     /** The application's effects, in the order they run. */

@@ -10,7 +10,7 @@ import type { OnboardingDocument } from '../repositories/onboardingDocumentRepos
 import { identityCheckOf, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
 import { riskReasonsOf, type HighRiskCountries, type RiskReason } from './risk';
-import { needsFourEyes, reviewStateOf, type ReviewState } from './reviews';
+import { needsFourEyes, reopenableSteps, reviewStateOf, type ReviewState } from './reviews';
 
 /** A staff member as the back office knows them: who, and the roles (the staff pool's groups) they signed in with. */
 export interface StaffMember {
@@ -175,6 +175,10 @@ export interface ApplicationPage {
   identityCheck: IdentityCheckState | null;
   risk: { level: string | null; reasons: RiskReason[]; fourEyes: boolean };
   contract: { sha256: string; contractSha256: string; signedAt: string; templateVersion?: string } | null;
+  /** Contracts signed before the bank asked for more information, oldest first. */
+  supersededContracts: { sha256: string; signedAt: string; supersededAt: string }[];
+  /** The steps a request for more information may reopen. */
+  reopenable: string[];
   review: ReviewState & { awaiting: Awaiting | null; canAct: boolean };
   audit: AuditRecord[];
 }
@@ -182,7 +186,7 @@ export interface ApplicationPage {
 /** One application as the back office shows it: everything a reviewer needs to decide, and what they may do. */
 export async function applicationPage(
   deps: {
-    contracts: Pick<ContractRepository, 'find'>;
+    contracts: Pick<ContractRepository, 'find' | 'superseded'>;
     documents: (applicationId: string) => Promise<OnboardingDocument[]>;
     digest: (key: string) => Promise<string | undefined>;
     audit: (applicationId: string) => Promise<AuditRecord[]>;
@@ -207,6 +211,8 @@ export async function applicationPage(
     identityCheck: identityCheckOf(application) ?? null,
     risk: { level: application.riskfactor, reasons: riskReasonsOf(application.answers, deps.highRiskCountries), fourEyes: needsFourEyes(application) },
     contract: contract ? { sha256: contract.sha256, contractSha256: contract.contractSha256, signedAt: contract.signedAt, templateVersion: contract.templateVersion } : null,
+    supersededContracts: (await deps.contracts.superseded(application.id)).map(({ sha256, signedAt, supersededAt }) => ({ sha256, signedAt, supersededAt })),
+    reopenable: reopenableSteps(application),
     review: { ...reviewStateOf(application), awaiting: awaiting ?? null, canAct: canAct(member, application, awaiting) },
     audit: await deps.audit(application.id),
   };

@@ -4,6 +4,8 @@
 // then on the bank's review reads those copies, and the applicant can no longer report another document of
 // that kind. Which kinds are frozen follows from the application alone, so the rule is checked on the same
 // version of it that a document's record or a check's start is saved on (one conditional save).
+import type { StepId } from '../../src/onboarding/flow';
+import type { DocumentKind } from '../../src/validation/documentLimits';
 import { IDENTITY_IMAGE_KINDS } from '../../src/validation/onboarding';
 import type { Application } from '../repositories/applicationRepository';
 import type { FrozenDocument, OnboardingDocument } from '../repositories/onboardingDocumentRepository';
@@ -25,9 +27,26 @@ export const identityFrozen = (application: Pick<Application, 'status' | 'comple
   return allEvidenceFrozen(application) || (check !== undefined && check.status !== 'rejected');
 };
 
+/** The step each document other than the photos is asked for on (a new kind must name its step to compile). */
+const DOCUMENT_STEP: Record<Exclude<DocumentKind, (typeof IDENTITY_IMAGE_KINDS)[number]>, StepId> = {
+  model036: 'tax-registration-income',
+  companyDeeds: 'articles-of-association',
+  articlesOfIncorporation: 'articles-of-association',
+  model200: 'corporate-tax',
+};
+
+/**
+ * Sent back by the bank after signing, the applicant may replace only the documents of the steps it reopened:
+ * the others were relied on and stay as they were.
+ */
+function reopenedFor(application: Pick<Application, 'answers'>, kind: string): boolean {
+  const moreInfo = (application.answers.review as { moreInfo?: { steps: string[] } } | undefined)?.moreInfo;
+  return moreInfo === undefined || moreInfo.steps.includes(DOCUMENT_STEP[kind as keyof typeof DOCUMENT_STEP]);
+}
+
 /** Whether the application's document of `kind` can no longer change. */
 export const evidenceFrozen = (application: Pick<Application, 'status' | 'completedSteps' | 'answers'>, kind: string) =>
-  isIdentityKind(kind) ? identityFrozen(application) : allEvidenceFrozen(application);
+  isIdentityKind(kind) ? identityFrozen(application) : allEvidenceFrozen(application) || !reopenedFor(application, kind);
 
 /** Copies each document into the server's own area: what freezing records, document by document. */
 export async function preserveDocuments(

@@ -46,6 +46,7 @@ function closedPageOf(application: Application): 'company-error' | 'forbidden-us
 
 /** What the SPA gets of an application: the answers (never a secret), the steps done and where to go on. */
 export function applicationView(application: Application) {
+  const moreInfo = (application.answers.review as { moreInfo?: { steps: string[]; text: string } } | undefined)?.moreInfo;
   return {
     id: application.id,
     status: application.status,
@@ -55,6 +56,8 @@ export function applicationView(application: Application) {
     completedSteps: application.completedSteps,
     answers: withoutReviewNotes(application.answers),
     maskedEmail: maskEmail(application.email),
+    // What the bank asked this applicant to change, while they are changing it: the wizard shows it on those steps.
+    ...(application.status === 'in-progress' && moreInfo ? { requestedChanges: { steps: moreInfo.steps, text: moreInfo.text } } : {}),
   };
 }
 

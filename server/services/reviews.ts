@@ -9,15 +9,16 @@ import type { Database } from '../db';
 import { auditLogRepository, type AuditEntry, type AuditLogRepository, type AuditRecord } from '../repositories/auditLogRepository';
 import { applicationRepository, type Application, type ApplicationRepository } from '../repositories/applicationRepository';
 import { reviewEffectRepository, type ReviewEffect, type ReviewEffectName } from '../repositories/reviewEffectRepository';
-import type { ContractRepository } from '../repositories/contractRepository';
+import { contractRepository, type ContractRepository } from '../repositories/contractRepository';
 import type { ReviewTemplateRepository } from '../repositories/reviewTemplateRepository';
 import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import type { IdentityService } from './identity';
 import type { MessageSender } from './messaging/types';
-import { reviewNotice } from './messaging/texts';
+import { moreInfoNotice, reviewNotice } from './messaging/texts';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
+import { flowAnswersOf, journey, type StepId } from '../../src/onboarding/flow';
 import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
 export interface ReviewDependencies {
@@ -34,6 +35,8 @@ export interface ReviewDependencies {
   messages: MessageSender;
   /** The bank's number the rejection notice gives (SUPPORT_PHONE, as the app shows it). */
   supportPhone: string;
+  /** Where an applicant asked for more information picks up their application: the sign-up page (PUBLIC_URL/signUp). */
+  resumeUrl: string;
 }
 
 /** Why a review action was refused, stable for the back office's API (the message says it to a person). */
@@ -49,6 +52,7 @@ export type ReviewRefusal =
   | 'TEMPLATE_NOT_FOUND'
   | 'EFFECTS_PENDING'
   | 'SIGN_IN_USER_PENDING'
+  | 'STEP_NOT_REOPENABLE'
   | 'INVALID_REQUEST';
 
 export class ReviewError extends Error {
@@ -82,12 +86,20 @@ const REVIEW_REFUSALS = (id: string): ChangeRefusals => ({
 export interface ReviewState {
   approvals?: { actor: string; at: string }[];
   rejection?: { templateId: string; text: string };
+  /**
+   * The bank's last request for more information: the steps it reopened and the words the applicant read (in
+   * their language), who asked and when. Kept after the applicant signs again, as the record of the round.
+   */
+  moreInfo?: { steps: string[]; text: string; templateId?: string; requestedBy: string; at: string };
 }
 
 export const reviewStateOf = (application: Pick<Application, 'answers'>): ReviewState => (application.answers.review as ReviewState | undefined) ?? {};
 
 /** A high-risk application is approved by two people: the second approval is the decision. */
 export const needsFourEyes = (application: Pick<Application, 'riskfactor'>) => application.riskfactor === 'high';
+
+/** The step whose save is the applicant's signature. */
+const SIGNING_STEP = 'docu-sign';
 
 /** The most a note or a reason keeps. */
 export const REVIEW_TEXT_MAX = 2000;
@@ -150,7 +162,8 @@ export async function applicationAudit(deps: Pick<ReviewDependencies, 'auditLog'
 export const EFFECT_CLAIM_SECONDS = 300;
 
 /** What a decision does outside the database, in the order it does it. */
-function effectsOf(application: Application, decision: 'approved' | 'rejected'): ReviewEffectName[] {
+function effectsOf(application: Application, decision: ReviewEffect['decision']): ReviewEffectName[] {
+  if (decision === 'more-info') return ['more-info-email'];
   // A rejected applicant lets go of the ID document: its hold, its sealed password and its sign-in user (named by
   // the document), which kept would stop the document's real holder (or the same person, later) from signing up.
   if (decision === 'rejected') return ['sign-in-release', 'notice-email'];
@@ -186,7 +199,7 @@ function describeFailure(error: unknown): string {
 }
 
 /** What carrying out the effects needs. */
-type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone'>;
+type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone' | 'resumeUrl'>;
 
 async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect, now: Date): Promise<void> {
   if (effect.effect === 'user-pool-status') {
@@ -199,6 +212,14 @@ async function carryOut(deps: EffectDependencies, application: Application, effe
     }
     return;
   }
+  if (effect.effect === 'more-info-email') {
+    const moreInfo = reviewStateOf(application).moreInfo;
+    if (!moreInfo) return;
+    const notice = moreInfoNotice(application.language, moreInfo.text, deps.resumeUrl, deps.supportPhone);
+    await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
+    return;
+  }
+  if (effect.decision === 'more-info') return;
   const notice = reviewNotice(effect.decision, application.language, deps.supportPhone, reviewStateOf(application).rejection?.text);
   await deps.messages.send({ channel: 'email', to: application.email, purpose: 'notice', subject: notice.subject, text: notice.text });
 }
@@ -250,12 +271,17 @@ async function recordDecision(
   application: Application,
   change: Parameters<ApplicationRepository['save']>[1],
   audits: AuditEntry[],
-  decision: 'approved' | 'rejected' | undefined,
+  decision: ReviewEffect['decision'] | undefined,
   now: Date,
 ): Promise<Application | undefined> {
   return deps.db.transaction().execute(async (trx) => {
     const saved = await applicationRepository(trx).save(application, change, now);
     if (!saved) return undefined;
+    if (decision === 'more-info') {
+      // The applicant signs again: the contract they signed stays, whole, among the superseded.
+      await contractRepository(trx).supersede(application.id, now);
+      await reviewEffectRepository(trx).forgetDone(application.id);
+    }
     const audit = auditLogRepository(trx);
     for (const entry of audits) await audit.append(entry, now);
     if (decision) await reviewEffectRepository(trx).record(application.id, decision, effectsOf(saved, decision), now);
@@ -348,6 +374,63 @@ export async function rejectApplication(
   const application = await deps.applications.find(id);
   if (!application) throw REVIEW_REFUSALS(id).missing();
   return decide(deps, id, 'rejected', { who, reason: why, rejection: { templateId, text: template.body[application.language] } }, now);
+}
+
+/**
+ * The steps the bank may send an applicant back to: those of their business on their path (their activity,
+ * address, taxes, company, owners and documents). Who they are and their phone were checked, and their photos are decided on their
+ * own (identity … reject); the password is theirs.
+ */
+export function reopenableSteps(application: Pick<Application, 'answers' | 'personType'>): StepId[] {
+  return journey(flowAnswersOf(application.answers, application.personType))
+    // The path's own steps: choosing the other path (register-as) would be another application.
+    .filter((step) => step.section === 'business' && step.path !== 'common' && step.endpoint !== undefined)
+    .map((step) => step.id);
+}
+
+/**
+ * Asks the applicant of a signed application for more information: the steps named reopen, the applicant is
+ * e-mailed the template's words (in their language) and the reviewer's own, and signs again once they are done;
+ * the application then waits for the bank again. The contract they signed is kept among the superseded.
+ */
+export async function requestMoreInformation(
+  deps: ReviewDependencies & { templates?: Pick<ReviewTemplateRepository, 'find'> },
+  id: string,
+  request: { steps: string[]; templateId?: string; message?: string },
+  who: Decider,
+  now: Date,
+): Promise<Application> {
+  const message = request.message?.trim() ?? '';
+  if (message.length > REVIEW_TEXT_MAX) throw new ReviewError(`A message has at most ${REVIEW_TEXT_MAX} characters`);
+  if (!message && request.templateId === undefined) throw new ReviewError('Say what the applicant must do: a template, a message or both', 'REASON_REQUIRED');
+  const template = request.templateId === undefined ? undefined : await deps.templates?.find(request.templateId);
+  if (request.templateId !== undefined && (!template || template.kind !== 'more-info' || template.retired)) {
+    throw new ReviewError(`No template ${request.templateId} for a request for more information`, 'TEMPLATE_NOT_FOUND');
+  }
+  const actor = actorOf(who);
+  return changeApplication(deps.applications, id, REVIEW_REFUSALS(id), async (application) => {
+    if (application.status === 'approved' || application.status === 'rejected') throw new ReviewError(`Application ${id} was ${application.status} already`, 'ALREADY_DECIDED');
+    if (application.status !== 'pending-review') throw new ReviewError(`Application ${id} is ${application.status}: only a signed application can be sent back to its applicant`, 'NOT_DECIDABLE');
+    const reopenable = reopenableSteps(application);
+    const steps = reopenable.filter((step) => request.steps.includes(step));
+    const refused = request.steps.filter((step) => !(reopenable as string[]).includes(step));
+    if (steps.length === 0 || refused.length > 0) {
+      throw new ReviewError(`Name steps of this application's business to reopen (${reopenable.join(', ')})${refused.length > 0 ? `, not ${refused.join(', ')}` : ''}`, 'STEP_NOT_REOPENABLE');
+    }
+    const text = [template?.body[application.language], message].filter(Boolean).join('\n\n');
+    // A new round: new answers, a new signature, and the approvals given on the old ones no longer count.
+    const review: ReviewState = { ...reviewStateOf(application), approvals: [], moreInfo: { steps, text, ...(template ? { templateId: template.id } : {}), requestedBy: actor, at: now.toISOString() } };
+    const change = {
+      status: 'in-progress' as const,
+      answers: { ...application.answers, review },
+      completedSteps: application.completedSteps.filter((step) => step !== SIGNING_STEP && !(steps as string[]).includes(step)),
+    };
+    const audit: AuditEntry = { actor, action: 'onboarding.review_more_info_requested', subject: `application:${id}`, details: { steps, ...(template ? { template: template.id } : {}), ...(message ? { message } : {}) } };
+    const saved = await recordDecision(deps, application, change, [audit], 'more-info', now);
+    if (!saved) return undefined;
+    await finishEffects(deps, saved, now);
+    return saved;
+  });
 }
 
 /** An internal note on an application, for the other reviewers: kept in its audit trail, never shown to the applicant. */

@@ -2,7 +2,7 @@
 // then what the server adds beyond it (normalise, confirm, verify, freeze), the turn, one conditional update of the
 // application with its audit entries (retried on a concurrent save), the risk, and the next page from the flow.
 // The routes register one call per step and hand the body here; the hand-written steps share `checkTurn`.
-import { flowAnswersOf, journey, nextStepOf, type StepId } from '../../src/onboarding/flow';
+import { flowAnswersOf, isStep, journey, nextStepOf, type StepId } from '../../src/onboarding/flow';
 import { stepSchema, type AnswersStepId } from '../../src/onboarding/stepSchemas';
 import { canonicalIdDocument } from '../../src/validation';
 import { entityLetterOf, isServedEntity } from '../../src/validation/entities';
@@ -13,7 +13,7 @@ import type { Application, ApplicationRepository } from '../repositories/applica
 import type { OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import { identityFrozen } from './evidence';
-import { applicationView } from './onboardingApplications';
+import { applicationView, currentStepOf } from './onboardingApplications';
 import { riskOf } from './risk';
 
 export interface StepSavingDependencies {
@@ -139,6 +139,9 @@ export const API_REFUSALS: ChangeRefusals = {
 /** What the server adds to `step` beyond its schema (nothing, for most steps). */
 export const declarationOf = (step: AnswersStepId): StepDeclaration => STEP_DECLARATIONS.find((declared) => declared.step === step) ?? { step };
 
+/** Whether the bank sent the applicant back to some steps of this application (they sign again after). */
+const reopened = (application: Application) => (application.answers.review as { moreInfo?: unknown } | undefined)?.moreInfo !== undefined && !application.completedSteps.includes('docu-sign');
+
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
 export function checkTurn(application: Application, step: StepId): void {
   const steps = journey(flowAnswersOf(application.answers, application.personType));
@@ -180,7 +183,11 @@ export async function saveStepAnswers(deps: StepSavingDependencies, step: Answer
       }
       const merged = { ...application.answers, ...answers };
       const personType = step === 'register-as' ? (answers.personType as Application['personType']) : application.personType;
-      const next = nextStepOf(step, flowAnswersOf(merged, personType));
+      const completedSteps = application.completedSteps.includes(step) ? application.completedSteps : [...application.completedSteps, step];
+      // Sent back by the bank, the applicant goes from one reopened step to the next, then to sign again: not
+      // through every step after this one, which they did already.
+      const following = nextStepOf(step, flowAnswersOf(merged, personType));
+      const next = reopened(application) && isStep(following) ? (currentStepOf({ answers: merged, personType, completedSteps }) as StepId) : following;
       const changed = JSON.stringify(merged) !== JSON.stringify(application.answers) || !application.completedSteps.includes(step);
       const riskfactor = riskOf(merged, deps.highRiskCountries);
       // One entry per change: a retried save of the same answers writes nothing new. The page it leads to says
@@ -197,7 +204,7 @@ export async function saveStepAnswers(deps: StepSavingDependencies, step: Answer
         {
           answers: merged,
           personType,
-          completedSteps: application.completedSteps.includes(step) ? application.completedSteps : [...application.completedSteps, step],
+          completedSteps,
           status: next === 'forbidden-user' || next === 'company-error' ? 'not-allowed' : application.status,
           riskfactor,
         },

@@ -89,6 +89,21 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(audit.filter((entry) => entry.action === 'onboarding.review_approved')).toEqual([expect.objectContaining({ actor: 'reviewer:marta' })]);
   });
 
+  it('the command line sends an application back with the same service as the back office, and rejects with a template', async () => {
+    const application = await signed('00000085Q', 'en');
+    const lines: string[] = [];
+    await expect(admin().parseAsync(['node', 'admin', 'more-info', application.id, '--steps', 'personal-info', '--message', 'x'])).rejects.toThrow('not personal-info');
+    await admin(lines, { supportPhone: '+34 910 000 000' }).parseAsync(['node', 'admin', '--reviewer', 'marta', 'more-info', application.id, '--steps', 'fiscal-address,tax-registration-income', '--template', 'document-unreadable']);
+    expect(lines).toEqual([`Application ${application.id} sent back to its applicant for fiscal-address, tax-registration-income.`]);
+    expect(await lastEmail(application.email)).toContain('One of the documents you sent us cannot be read well.');
+    const audit = await server.app.auditLog.listBySubject(`application:${application.id}`);
+    expect(audit.find((entry) => entry.action === 'onboarding.review_more_info_requested')).toMatchObject({ actor: 'reviewer:marta', details: { steps: ['fiscal-address', 'tax-registration-income'], template: 'document-unreadable' } });
+
+    const other = await signed('00000086V', 'es');
+    await admin().parseAsync(['node', 'admin', '--reviewer', 'marta', 'reject', other.id, '--reason', 'Not our customer', '--template', 'activity-not-served']);
+    expect(await lastEmail(other.email)).toContain('Por ahora Divilo no ofrece cuentas para la actividad de tu negocio.');
+  });
+
   it('an unreachable user pool leaves the approval recorded with its effects pending; approving again finishes them, the e-mail sent once', async () => {
     const application = await signed('00000043G', 'en');
     const pool = flakyPool();
@@ -162,7 +177,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await expect(rejectApplication({ ...deps, identity: pool.identity, signInUsers: pool.signInUsers }, application.id, 'Not resident', 'marta', now)).rejects.toThrow(
       'effects pending: sign-in-release, notice-email',
     );
-    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages, supportPhone: deps.supportPhone };
+    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages, supportPhone: deps.supportPhone, resumeUrl: deps.resumeUrl };
     expect(await finishPendingDecisions(housekeeping, now)).toMatchObject({ failed: expect.any(Number) });
     expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['sign-in-release', 2], ['notice-email', 0]]);
     // Until the release is done, the rejected applicant's user (and its hold on the ID) stays, unable to sign in.
@@ -186,7 +201,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
   });
 
   it('rejecting needs a reason, records it, tells the applicant without it, and removes the sign-in user', async () => {
-    const application = await signed('00000031W');
+    const application = await signed('00000031P');
     await expect(rejectApplication(deps, application.id, '  ', 'marta', new Date())).rejects.toThrow('needs a reason');
     await rejectApplication(deps, application.id, 'Documents do not match', 'marta', new Date());
     expect((await server.app.applications.find(application.id))!.status).toBe('rejected');
@@ -197,7 +212,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     expect(notice).not.toContain('Documents do not match');
     expect((await server.app.auditLog.listBySubject(`application:${application.id}`)).find((entry) => entry.action === 'onboarding.review_rejected')?.details).toEqual({ reason: 'Documents do not match' });
     // The sign-in user is gone with the rejection: no such user.
-    await expect(signIn(server.base, '00000031W', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
+    await expect(signIn(server.base, '00000031P', 'Clave-Divilo-2026')).rejects.toMatchObject({ name: 'NotAuthorizedException' });
   });
 
   it('rejecting releases the ID document: the sign-in user is removed, and a new sign-up with that ID goes on to its own password', async () => {
@@ -215,7 +230,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
   });
 
   it('only a signed application can be approved; the list shows status, path, risk and step; show names the contract', async () => {
-    const early = await server.app.applications.create({ email: `early-${dialect}@example.com`, idDocument: '00000032A', answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
+    const early = await server.app.applications.create({ email: `early-${dialect}@example.com`, idDocument: '00000032D', answers: {}, completedSteps: ['signUp', 'reg-code'], language: 'es' }, new Date());
     await expect(approveApplication(deps, early.id, 'marta', new Date())).rejects.toThrow('only a signed application');
     const { id: unsigned } = await readyToSign(server, '00000034M');
     await expect(approveApplication(deps, unsigned, 'marta', new Date())).rejects.toThrow('is in-progress: only a signed application (pending-review) can be approved');

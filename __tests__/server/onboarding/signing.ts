@@ -74,7 +74,7 @@ export async function readyToSign(
   await server.app.applications.save(created, { personType: 'freelance' }, new Date());
   const token = await server.app.onboardingTokens.issue(created.id);
   const password = await call(server, token, 'POST', 'password', { diviloPassword: 'Clave-Divilo-2026', diviloPasswordConfirmation: 'Clave-Divilo-2026' });
-  if (password.status !== 200) throw new Error(`password: ${password.status}`);
+  if (password.status !== 200) throw new Error(`password: ${password.status} ${JSON.stringify(password.body)}`);
   if (options.identityCheck !== false) {
     const current = (await server.app.applications.find(created.id))!;
     const startedAt = new Date().toISOString();

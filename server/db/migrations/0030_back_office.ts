@@ -1,6 +1,7 @@
-// The bank's back office (docs/back-office.md): staff sessions, and the templates reviewers choose a rejection's
-// or a request for more information's words from.
+// The bank's back office (docs/back-office.md): staff sessions, the templates reviewers choose a rejection's or a
+// request for more information's words from, and the contracts an applicant signed before the bank asked for more.
 import type { Kysely } from 'kysely';
+import { binaryType } from '../dialect';
 
 /** The templates a new bank starts with; its administrators edit them, and retire those it does not use. */
 const FIRST_TEMPLATES = [
@@ -75,6 +76,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_by', 'varchar(160)', (col) => col.notNull())
     .addColumn('retired_at', 'varchar(32)')
     .execute();
+  // A contract stays the bank's evidence when the applicant must sign again (the bank asked for more information):
+  // it moves here, whole, in the same transaction as the request.
+  await db.schema
+    .createTable('onboarding_contracts_superseded')
+    .addColumn('application_id', 'varchar(64)', (col) => col.notNull())
+    .addColumn('sha256', 'varchar(64)', (col) => col.notNull())
+    .addColumn('contract_sha256', 'varchar(64)', (col) => col.notNull())
+    .addColumn('pdf', binaryType(db), (col) => col.notNull())
+    .addColumn('signed_at', 'varchar(32)', (col) => col.notNull())
+    .addColumn('request_id', 'varchar(64)', (col) => col.notNull())
+    .addColumn('template_version', 'varchar(64)')
+    .addColumn('superseded_at', 'varchar(32)', (col) => col.notNull())
+    .addPrimaryKeyConstraint('onboarding_contracts_superseded_pk', ['application_id', 'signed_at'])
+    .execute();
   await db
     .insertInto('review_templates')
     .values(FIRST_TEMPLATES.map((template) => ({ ...template, updated_at: '2026-11-29T00:00:00.000Z', updated_by: 'divilo', retired_at: null })))
@@ -83,6 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('onboarding_contracts_superseded').execute();
   await db.schema.dropTable('review_templates').execute();
   await db.schema.dropTable('staff_sessions').execute();
 }

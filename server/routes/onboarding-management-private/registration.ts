@@ -21,6 +21,12 @@ const APPLICATION = {
     completedSteps: { type: 'array', items: { type: 'string' } },
     answers: { type: 'object', additionalProperties: true },
     maskedEmail: { type: 'string' },
+    // What the bank asked this applicant to change, while they change it.
+    requestedChanges: {
+      type: 'object',
+      properties: { steps: { type: 'array', items: { type: 'string' } }, text: { type: 'string' } },
+      required: ['steps', 'text'],
+    },
   },
   required: ['id', 'status', 'currentStep', 'completedSteps', 'answers', 'maskedEmail'],
 } as const;

@@ -20,7 +20,9 @@ import {
   decideIdentity,
   EffectsPendingError,
   rejectApplication,
+  requestMoreInformation,
   REVIEW_TEXT_MAX,
+  reviewStateOf,
   ReviewError,
   type DecisionOutcome,
   type ReviewRefusal,
@@ -69,6 +71,7 @@ const REFUSAL_STATUS: Record<ReviewRefusal, number> = {
   TEMPLATE_NOT_FOUND: 400,
   EFFECTS_PENDING: 502,
   SIGN_IN_USER_PENDING: 503,
+  STEP_NOT_REOPENABLE: 400,
   INVALID_REQUEST: 400,
 };
 
@@ -422,6 +425,34 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
       async (request) => {
         const application = await refusedInApiTerms(decideIdentity(reviews, request.params.id, request.body.decision, member(request), app.clock(), request.body.reason));
         return { status: application.status, identityCheck: (application.answers.identityCheck as { status: string }).status };
+      },
+    );
+
+    area.post<{ Params: { id: string }; Body: { steps: string[]; templateId?: string; message?: string } }>(
+      '/applications/:id/more-info',
+      {
+        preHandler: allow('reviewer', 'approver'),
+        schema: {
+          tags: ['back office'],
+          summary: 'Sends a signed application back to its applicant: the steps named reopen, the applicant is e-mailed the words, and signs again once done',
+          description: '400 STEP_NOT_REOPENABLE for a step outside the business section of this application; 409 NOT_DECIDABLE unless signed (pending-review).',
+          params: ID_PARAMS,
+          body: {
+            type: 'object',
+            properties: {
+              steps: { type: 'array', items: { type: 'string', pattern: '^[a-z-]{1,40}$' }, minItems: 1, maxItems: 20, uniqueItems: true },
+              templateId: { type: 'string', pattern: '^[a-z0-9-]{1,64}$' },
+              message: { type: 'string', maxLength: REVIEW_TEXT_MAX },
+            },
+            required: ['steps'],
+            additionalProperties: false,
+          },
+          response: { 200: { type: 'object', properties: { status: { type: 'string' }, steps: { type: 'array', items: { type: 'string' } } }, required: ['status', 'steps'] }, ...ERRORS },
+        },
+      },
+      async (request) => {
+        const application = await refusedInApiTerms(requestMoreInformation(reviews, request.params.id, request.body, member(request), app.clock()));
+        return { status: application.status, steps: reviewStateOf(application).moreInfo!.steps };
       },
     );
 

@@ -73,3 +73,19 @@ export function reviewNotice(decision: 'approved' | 'rejected', locale: MessageL
         text: `We have reviewed your application and cannot open your Divilo account.${reason ? ` ${reason}` : ''} This decision is final for this application, so you will not be able to log in with your ID document. If you have questions, call us on ${supportPhone}, Monday to Friday, 9:00 to 18:00.`,
       };
 }
+
+/**
+ * The bank's request for more information, e-mailed in the applicant's language: its words, then how to go on
+ * (sign up again with the same e-mail and ID document, which resumes the application where the bank reopened it).
+ */
+export function moreInfoNotice(locale: MessageLocale, text: string, resumeUrl: string, supportPhone: string): { subject: string; text: string } {
+  return locale === 'es'
+    ? {
+        subject: 'Divilo necesita algo más para tu solicitud',
+        text: `Hemos revisado tu solicitud y necesitamos que completes algunos datos.\n\n${text}\n\nPara seguir, entra en ${resumeUrl} con el mismo correo y el mismo documento de identidad: te llevaremos a lo que hay que revisar y después volverás a firmar. Si tienes preguntas, llámanos al ${supportPhone}, de lunes a viernes de 9:00 a 18:00.`,
+      }
+    : {
+        subject: 'Divilo needs something more for your application',
+        text: `We have reviewed your application and need you to complete a few details.\n\n${text}\n\nTo go on, open ${resumeUrl} with the same e-mail and ID document: we will take you to what needs checking, and you will then sign again. If you have questions, call us on ${supportPhone}, Monday to Friday, 9:00 to 18:00.`,
+      };
+}
