@@ -6,16 +6,10 @@ import { evidenceFrozen } from '../../../server/services/evidence';
 import { describeEachDialect } from '../helpers';
 import { startLoginServerOn } from '../login/loginServer';
 import { call, consentAndSign, readyToSign, signUpAndConfirm } from '../onboarding/signing';
-import { signedInStaff, staffCall } from './staff';
+import { nextDni, signedInStaff, staffCall } from './staff';
 
 jest.setTimeout(120_000);
 
-const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
-let documents = 0;
-const nextDni = () => {
-  const number = 42_000_000 + Math.floor(Math.random() * 900_000) * 10 + (documents += 1);
-  return `${number}${LETTERS[number % 23]}`;
-};
 
 describeEachDialect('the back office: asking the applicant for more information', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;

@@ -75,3 +75,11 @@ export async function staffCall(server: Server, cookie: string, method: 'GET' | 
   const type = response.headers.get('content-type') ?? '';
   return { status: response.status, type, bytes, body: type.startsWith('application/json') ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown> & { code?: string }) : {} };
 }
+
+const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
+let documents = 0;
+/** A valid DNI no other test of the run uses: a random block of ten, then a counter. */
+export function nextDni(): string {
+  const number = 40_000_000 + Math.floor(Math.random() * 5_000_000) * 10 + ((documents += 1) % 10);
+  return `${number}${LETTERS[number % 23]}`;
+}

@@ -7,17 +7,10 @@ import { signIn, startLoginServerOn } from '../login/loginServer';
 import { staffSessionRepository } from '../../../server/repositories/staffSessionRepository';
 import { applicationView } from '../../../server/services/onboardingApplications';
 import { consentAndSign, readyToSign } from '../onboarding/signing';
-import { enrolledSignIn, newStaffMember, signedInStaff, staffCall, startStaffSession } from './staff';
+import { enrolledSignIn, newStaffMember, nextDni, signedInStaff, staffCall, startStaffSession } from './staff';
 
 jest.setTimeout(120_000);
 
-const LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
-let documents = 0;
-/** A valid DNI nobody else in the suite uses. */
-const nextDni = () => {
-  const number = 41_000_000 + Math.floor(Math.random() * 1_000_000) * 10 + (documents += 1);
-  return `${number}${LETTERS[number % 23]}`;
-};
 
 describeEachDialect('the back office API', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
