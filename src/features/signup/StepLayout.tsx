@@ -10,7 +10,7 @@ import type { RouteName } from '../../routing/routes';
 import { flowAnswersOf, isStep, previousStep, progressOf, type SectionId } from '../../onboarding/flow';
 import '../../components/base.css';
 import './signup.css';
-import { useSavedAnswers } from './savedApplication';
+import { useRequestedChanges, useSavedAnswers } from './savedApplication';
 
 const messages = describeMessages({
   back: { id: 'onboarding.back', defaultMessage: 'Back' },
@@ -23,7 +23,29 @@ const messages = describeMessages({
   business: { id: 'onboarding.section.business', defaultMessage: 'Your business' },
   security: { id: 'onboarding.section.security', defaultMessage: 'Security' },
   contract: { id: 'onboarding.section.contract', defaultMessage: 'Contract' },
+  requestedTitle: { id: 'onboarding.requested.title', defaultMessage: 'Divilo asked you to check this step' },
+  requestedSign: { id: 'onboarding.requested.sign', defaultMessage: 'You changed what Divilo asked for: sign the contract again to send it.' },
 });
+
+/**
+ * What the bank asked, on the steps it reopened after the applicant signed (their own words, as e-mailed), and on
+ * the contract a line saying it is to be signed again.
+ */
+function RequestedChanges({ step }: { step: RouteName }) {
+  const intl = useIntl();
+  const requested = useRequestedChanges();
+  if (!requested) return null;
+  if (step === 'docu-sign') return <p className="dv-requested">{intl.formatMessage(messages.requestedSign)}</p>;
+  if (!requested.steps.includes(step)) return null;
+  return (
+    <div className="dv-requested" role="note" aria-labelledby={`${step}-requested`}>
+      <p className="dv-requested__title" id={`${step}-requested`}>
+        {intl.formatMessage(messages.requestedTitle)}
+      </p>
+      <p className="dv-requested__text">{requested.text}</p>
+    </div>
+  );
+}
 
 /** The sections of this applicant's journey, the current one marked, and "Step n of m". */
 function Progress({ step }: { step: RouteName }) {
@@ -91,6 +113,7 @@ export function StepLayout({ step, lead, children, back = true }: StepLayoutProp
       </div>
       <RouteTitle name={step} id={`${step}-title`} />
       {lead && <p className="dv-step__lead">{lead}</p>}
+      <RequestedChanges step={step} />
       {children}
     </section>
   );

@@ -13,6 +13,8 @@ export interface ApplicationView {
   completedSteps: string[];
   answers: Record<string, unknown>;
   maskedEmail: string;
+  /** What the bank asked the applicant to change after they signed: the steps it reopened and its words. */
+  requestedChanges?: { steps: string[]; text: string };
 }
 
 /** A signed, approved or rejected application, as its token still sees it: how it went, nothing more. */

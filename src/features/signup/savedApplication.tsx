@@ -7,7 +7,7 @@ import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
 import { selectAuthorizationToken, sessionExpired } from '../../state/sessionSlice';
 import { answersOf, EMPTY_ANSWERS, type Answers } from '../../onboarding/answers';
-import { isClosedApplication, onboardingApi, useGetApplicationQuery } from './onboardingApi';
+import { isClosedApplication, onboardingApi, useGetApplicationQuery, type ApplicationView } from './onboardingApi';
 
 const selectApplication = onboardingApi.endpoints.getApplication.select();
 
@@ -25,6 +25,12 @@ export function useSavedAnswers(): Answers {
   // Read from what was fetched, never fetched from here: the sign-up has no application to ask for.
   const { data } = useAppSelector(selectApplication);
   return useMemo(() => (data && !isClosedApplication(data) ? answersOf(data.answers, data.personType) : EMPTY_ANSWERS), [data]);
+}
+
+/** What the bank asked this applicant to change, while they change it (its reopened steps and its words). */
+export function useRequestedChanges(): ApplicationView['requestedChanges'] {
+  const { data } = useAppSelector(selectApplication);
+  return data && !isClosedApplication(data) ? data.requestedChanges : undefined;
 }
 
 /** Said when the application could not be read: the screen cannot start from what was saved, so it waits for it. */

@@ -575,3 +575,31 @@ describe('the end of the journey', () => {
     expect(await screen.findByRole('link', { name: 'Go to the login page' })).toHaveAttribute('href', '/login');
   });
 });
+
+describe('a step the bank reopened after the applicant signed', () => {
+  /** The application sent back for its fiscal address, with the bank's words as e-mailed. */
+  function sentBack(): Partial<RootState> {
+    const state = midWizard(liveToken(), { personType: 'freelance', selfEmployedFiscalCity: 'Madrid' });
+    answers[APPLICATION] = () => [
+      200,
+      { ...applicationWith('fiscal-address', { selfEmployedFiscalCity: 'Madrid' }, 'freelance'), requestedChanges: { steps: ['fiscal-address'], text: 'Check your answers.\n\nThe postal code is not of that city.' } },
+    ];
+    return state;
+  }
+
+  it("shows what the bank asked, in its words and paragraphs, on that step and on no other; the contract says to sign again", async () => {
+    const first = renderApp('/fiscal-address', { state: sentBack() });
+    const note = await screen.findByRole('note', { name: 'Divilo asked you to check this step' });
+    expect(within(note).getByText(/The postal code is not of that city\./)).toHaveTextContent('Check your answers. The postal code is not of that city.');
+    first.unmount();
+
+    const other = renderApp('/your-activity', { state: sentBack() });
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('note', { name: 'Divilo asked you to check this step' })).not.toBeInTheDocument();
+    other.unmount();
+
+    answers['onboarding-management-private/contract'] = () => [404, { code: 'NOT_FOUND' }];
+    renderApp('/docu-sign', { state: sentBack() });
+    expect(await screen.findByText('You changed what Divilo asked for: sign the contract again to send it.')).toBeInTheDocument();
+  });
+});
