@@ -173,6 +173,17 @@ describeEachDialect('the staff pool of the embedded identity service', (dialect)
     expect((await refusal(signInWithCode(username, codeAt(secret, clock.ms - STEP_MS)))).code).toBe('ExpiredCodeException');
   });
 
+  it('lets one of two sign-ins answering the same code at once through, and refuses the other as a replay', async () => {
+    const username = await newStaffUser(undefined, ['approver']);
+    const { secret } = await enrol(username);
+    clock.ms += STEP_MS;
+    const code = codeAt(secret, clock.ms);
+    const outcomes = await Promise.allSettled([signInWithCode(username, code), signInWithCode(username, code), signInWithCode(username, code)]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { code: string }).code] : []));
+    expect(refused).toEqual(['ExpiredCodeException', 'ExpiredCodeException']);
+  });
+
   it('accepts a code one step old and refuses one two steps old', async () => {
     const username = await newStaffUser();
     const { secret } = await enrol(username);
