@@ -45,10 +45,11 @@ export function answerText(intl: IntlShape, field: string, label: string, value:
   if (COUNTRY_FIELDS.test(field) && /^[A-Z]{2}$/.test(value)) return new Intl.DisplayNames([intl.locale], { type: 'region' }).of(value) ?? value;
   const date = dateOf(value);
   if (date) return intl.formatDate(date, { dateStyle: 'long', timeZone: 'UTC' });
-  // A choice: its option's words, where the screen had them (`{label}.{value}`).
-  const option = `${label}.${value}`;
-  if (option in intl.messages) return intl.formatMessage({ id: option });
-  return value;
+  // A choice: its option's words, where the screen had them: beside its question (`{label}.{value}`), beside the
+  // question's own words (`onboarding.register-as.freelance`), or among the origins of money.
+  const options = [`${label}.${value}`, `${label.slice(0, label.lastIndexOf('.'))}.${value}`, ...(/Origin$/.test(field) ? [`onboarding.origin.${value}`] : [])];
+  const option = options.find((id) => id in intl.messages);
+  return option ? intl.formatMessage({ id: option }) : value;
 }
 
 /** The owners of /royal-owners as a table; any other answer as text. */

@@ -68,6 +68,7 @@ const messages = describeMessages({
   what: { id: 'backOffice.application.what', defaultMessage: 'What' },
   note: { id: 'backOffice.application.noteEntry', defaultMessage: 'Note: {text}' },
   reason: { id: 'backOffice.application.reasonEntry', defaultMessage: 'Reason: {text}' },
+  inDocuments: { id: 'backOffice.application.inDocuments', defaultMessage: 'Received: see Documents' },
   es: { id: 'backOffice.language.es', defaultMessage: 'Spanish' },
   en: { id: 'backOffice.language.en', defaultMessage: 'English' },
 });
@@ -147,6 +148,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
   const approvals = review.approvals ?? [];
   // A risk reason names its answer by field: the label the applicant saw, where the answers have it.
   const labels = new Map(application.steps.flatMap((step) => step.fields.map((field) => [field.field, field.label] as const)));
+  const documentKinds = new Set(application.documents.map((document) => document.kind));
   const labelOf = (field: string) => (labels.has(field) ? intl.formatMessage({ id: labels.get(field)! }) : field);
 
   return (
@@ -261,7 +263,13 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
             {application.steps.map((step) => (
               <section key={step.step} className="dv-bo-step" aria-labelledby={`bo-step-${step.step}`}>
                 <h3 id={`bo-step-${step.step}`}>{`routes.${step.step}.title` in intl.messages ? intl.formatMessage({ id: `routes.${step.step}.title` }) : step.step}</h3>
-                <Facts items={step.fields.map((field) => [intl.formatMessage({ id: field.label }), <AnswerValue key={field.field} {...field} />])} />
+                <Facts
+                  items={step.fields.map((field) => [
+                    intl.formatMessage({ id: field.label }),
+                    // An uploaded file's answer is its storage key: the file itself is under Documents.
+                    documentKinds.has(field.field) ? intl.formatMessage(messages.inDocuments) : <AnswerValue key={field.field} {...field} />,
+                  ])}
+                />
               </section>
             ))}
           </Section>

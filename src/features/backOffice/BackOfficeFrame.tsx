@@ -30,17 +30,19 @@ function BackOfficeLanguage() {
   return <LanguageSelector locale={locale} onChange={(next) => dispatch(localeChosen(next))} />;
 }
 
-/** The frame of the back office's sign-in: the product, the area's name, the language. */
+/** The frame of the back office's sign-in: the product and the language. */
 export function SignInFrame({ children }: { children: ReactNode }) {
-  const intl = useIntl();
   return (
     <div className="dv-bo">
-      <Layout languageSelector={<BackOfficeLanguage />}>
-        <p className="dv-bo__area">{intl.formatMessage(messages.area)}</p>
-        {children}
-      </Layout>
+      <Layout languageSelector={<BackOfficeLanguage />}>{children}</Layout>
     </div>
   );
+}
+
+/** The name of the area, over the sign-in's title: the bank's own pages, not the customers'. */
+export function AreaName() {
+  const intl = useIntl();
+  return <p className="dv-bo__area">{intl.formatMessage(messages.area)}</p>;
 }
 
 /**

@@ -11,7 +11,7 @@ import { refusalMessage } from './refusals';
 import { durationParts, valueWords } from './words';
 
 const messages = describeMessages({
-  lead: { id: 'backOffice.queue.lead', defaultMessage: 'Applications waiting for the bank. The target is an answer within {hours} hours.' },
+  lead: { id: 'backOffice.queue.lead', defaultMessage: 'The target is an answer within {hours} hours of the applicant signing, or of their photos arriving.' },
   filters: { id: 'backOffice.queue.filters', defaultMessage: 'Filter and sort' },
   path: { id: 'backOffice.queue.filter.path', defaultMessage: 'Type of customer' },
   risk: { id: 'backOffice.queue.filter.risk', defaultMessage: 'Risk' },
@@ -166,7 +166,7 @@ function QueueTable({ entries, targetHours, newest }: { entries: QueueEntry[]; t
   return (
     // Wide tables scroll on their own on a narrow screen; the page itself does not.
     <div className="dv-bo-table-scroll" role="region" aria-labelledby="bo-queue-caption" tabIndex={0}>
-      <table className="dv-bo-table">
+      <table className="dv-bo-table dv-bo-table--queue">
         <caption id="bo-queue-caption" className="dv-bo-visually-hidden">
           {intl.formatMessage(messages.caption, { order: intl.formatMessage(newest ? messages.newest : messages.oldest).toLowerCase() })}
         </caption>

@@ -10,7 +10,7 @@ import { describeMessages } from '../../i18n/messages';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH, rules, validateSchema } from '../../validation';
 import { backOfficeApi, selectStaffSession, startStaffSession, staffSessionLive, useBackOfficeDispatch, useGetConfigQuery, type SignInConfig, type StaffApiError } from './backOfficeApi';
-import { QUEUE_PATH, SignInFrame } from './BackOfficeFrame';
+import { AreaName, QUEUE_PATH, SignInFrame } from './BackOfficeFrame';
 import { QrCode } from './QrCode';
 import { refusalMessage } from './refusals';
 import { groupedSecret, otpauthUri, staffSignIn, type SignInFailure, type SignInStep, type StaffSignIn } from './staffSignIn';
@@ -127,6 +127,7 @@ function SignInPending({ failed }: { failed: boolean }) {
   const intl = useIntl();
   return (
     <section className="dv-bo-signin" aria-labelledby="bo-signin-title">
+      <AreaName />
       <RouteTitle name="back-office" id="bo-signin-title" />
       {failed && <Problem text={intl.formatMessage(messages.noConfig)} />}
     </section>
@@ -191,6 +192,7 @@ export function SignInSteps({ config }: { config: SignInConfig }) {
 
   return (
     <section className="dv-bo-signin" aria-labelledby="bo-signin-title">
+      <AreaName />
       <RouteTitle name="back-office" id="bo-signin-title" />
       {screen.step === 'password' && !problem && endedNotice && (
         <p className="dv-bo-notice" role="status">

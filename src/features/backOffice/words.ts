@@ -14,14 +14,16 @@ export const valueWords = describeMessages({
   'second-approval': { id: 'backOffice.awaiting.second-approval', defaultMessage: 'Second approval' },
   nothing: { id: 'backOffice.awaiting.nothing', defaultMessage: 'Nothing' },
   hours: { id: 'backOffice.duration.hours', defaultMessage: '{hours} h' },
+  days: { id: 'backOffice.duration.days', defaultMessage: '{days} d' },
   daysHours: { id: 'backOffice.duration.daysHours', defaultMessage: '{days} d {hours} h' },
   yes: { id: 'backOffice.value.yes', defaultMessage: 'Yes' },
   no: { id: 'backOffice.value.no', defaultMessage: 'No' },
 });
 
-/** A wait in whole hours, in days and hours past two days: "26 h", "3 d 4 h". */
-export function durationParts(hours: number): { key: 'hours' | 'daysHours'; values: { days: number; hours: number } } {
+/** A wait in whole hours, in days and hours past two days: "26 h", "48 h", "3 d 4 h", "4 d". */
+export function durationParts(hours: number): { key: 'hours' | 'days' | 'daysHours'; values: { days: number; hours: number } } {
   const whole = Math.floor(hours);
-  if (whole < 48) return { key: 'hours', values: { days: 0, hours: whole } };
-  return { key: 'daysHours', values: { days: Math.floor(whole / 24), hours: whole % 24 } };
+  if (whole <= 48) return { key: 'hours', values: { days: 0, hours: whole } };
+  const days = Math.floor(whole / 24);
+  return whole % 24 === 0 ? { key: 'days', values: { days, hours: 0 } } : { key: 'daysHours', values: { days, hours: whole % 24 } };
 }
