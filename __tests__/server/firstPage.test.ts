@@ -106,10 +106,21 @@ describe('the texts in the page', () => {
       const locale = block((await load(url)).body, 'divilo-locale')!;
       expect([url, locale.part]).toEqual([url, 'login']);
       const carried = JSON.parse(locale.text) as Record<string, unknown>;
-      expect(Object.keys(carried).sort()).toEqual(Object.keys(whole).filter((id) => !/^(onboarding|documents)\./.test(id) && id !== 'validations.phoneSpecialRate').sort());
+      expect(Object.keys(carried).sort()).toEqual(
+        Object.keys(whole).filter((id) => !/^(onboarding|documents|backOffice)\.|^routes\.back-office/.test(id) && id !== 'validations.phoneSpecialRate').sort(),
+      );
       expect(carried['routes.signUp.title']).toEqual(whole['routes.signUp.title']);
       // A shared namespace's message only the phone step shows stays out too; the login's own validations stay in.
       expect(carried['validations.required']).toEqual(whole['validations.required']);
+    }
+  });
+
+  it("on the back office's pages are all of them: the application page shows the wizard's labels", async () => {
+    const whole = (await server.app.inject('/locales/en.ast.json')).json() as Record<string, unknown>;
+    for (const url of ['/back-office?lang=en', '/back-office/applications/00000000-0000-4000-8000-000000000000?lang=en']) {
+      const locale = block((await load(url)).body, 'divilo-locale')!;
+      expect([url, locale.part]).toEqual([url, undefined]);
+      expect(Object.keys(JSON.parse(locale.text) as Record<string, unknown>).length).toBe(Object.keys(whole).length);
     }
   });
 
@@ -232,5 +243,8 @@ describe('the parts', () => {
     expect(pageArea('/login/confirm-telephone')).toBe('login-code');
     expect(pageArea('/Recover-Password/confirm')).toBe('recovery');
     expect(pageArea('/welcome')).toBe('onboarding');
+    expect(pageArea('/Back-Office/')).toBe('back-office');
+    expect(pageArea('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f')).toBe('back-office');
+    expect(pageArea('/back-office/applications/a/b')).toBe('onboarding');
   });
 });

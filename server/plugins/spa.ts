@@ -73,8 +73,8 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
       ...(groups[FONT_GROUP] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.woff2$/.test(file)),
       ...(groups[area] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.(js|css)$/.test(file)),
     ];
-    // A login screen's page carries the login journey's texts only; the wizard's page, all of them.
-    const login = area !== 'onboarding' && catalog !== undefined;
+    // A login screen's page carries the login journey's texts only; the wizard's and the back office's, all of them.
+    const login = area !== 'onboarding' && area !== 'back-office' && catalog !== undefined;
     const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog: login ? loginPart(catalog) : catalog, catalogPart: login ? 'login' : undefined, preload });
     const etag = etagOf(html);
     reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding, Accept-Language, Cookie').header('etag', etag).type('text/html; charset=utf-8');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from '@formatjs/icu-messageformat-parser';
-import { WIZARD_ONLY_MESSAGE_IDS, WIZARD_ONLY_NAMESPACES } from '../../src/config/firstPage';
+import { BACK_OFFICE_MESSAGES, WIZARD_ONLY_MESSAGE_IDS, WIZARD_ONLY_NAMESPACES } from '../../src/config/firstPage';
 import type { Locale } from '../../src/i18n/locale';
 
 /** The texts of one language (locales/{locale}.json), or undefined when the file is not there. */
@@ -47,14 +47,16 @@ export async function readCompiledCatalog(localesDir: string, locale: Locale): P
 const loginCatalogs = new Map<string, string>();
 
 /**
- * A compiled catalog without the texts only the onboarding wizard uses (WIZARD_ONLY_NAMESPACES and _MESSAGE_IDS): what a login
- * page carries. Cached per catalog, like the catalogs themselves.
+ * A compiled catalog without the texts only the onboarding wizard uses (WIZARD_ONLY_NAMESPACES and _MESSAGE_IDS) or the back
+ * office (BACK_OFFICE_MESSAGES): what a login page carries. Cached per catalog, like the catalogs themselves.
  */
 export function loginPart(compiled: string): string {
   return remembered(loginCatalogs, compiled, () => {
     const messages = JSON.parse(compiled) as Record<string, unknown>;
-    const wizardOnly = (id: string) =>
-      (WIZARD_ONLY_NAMESPACES as readonly string[]).includes(id.slice(0, id.indexOf('.'))) || (WIZARD_ONLY_MESSAGE_IDS as readonly string[]).includes(id);
-    return JSON.stringify(Object.fromEntries(Object.entries(messages).filter(([id]) => !wizardOnly(id))));
+    const notForLogin = (id: string) =>
+      (WIZARD_ONLY_NAMESPACES as readonly string[]).includes(id.slice(0, id.indexOf('.'))) ||
+      (WIZARD_ONLY_MESSAGE_IDS as readonly string[]).includes(id) ||
+      BACK_OFFICE_MESSAGES.test(id);
+    return JSON.stringify(Object.fromEntries(Object.entries(messages).filter(([id]) => !notForLogin(id))));
   });
 }

@@ -10,7 +10,8 @@ type GuardOutcome = { redirect: string; expired: boolean } | { remember: boolean
  * The navigation guard of a route, decided before the route renders (router.tsx acts on it):
  * no token → signUp; an expired token → error.sessionExpired, the session forgotten, signUp;
  * otherwise the page is remembered (CURRENT_PAGE) so a reload or a new tab resumes it.
- * The refusal page of a closed application needs no token: it stays after its session ended.
+ * The refusal page of a closed application needs no token: it stays after its session ended. Only the
+ * onboarding steps are guarded here: the back office's pages check the staff session themselves.
  */
 export function guardRoute(state: RootState, route: RouteInfo, search: string): GuardOutcome {
   if (route.access !== 'token') return { remember: false };

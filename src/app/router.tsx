@@ -1,5 +1,5 @@
 import { Component, lazy, Suspense, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
-import { Route, Routes, useLocation, useNavigate, type NavigateFunction } from 'react-router';
+import { Outlet, Route, Routes, useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { pageVisited, sessionExpired } from '../state/sessionSlice';
 import { selectLocale } from '../state/uiSlice';
 import { loadMessages } from '../i18n/locale';
@@ -35,9 +35,16 @@ export function lazyScreens(areaNeeds: AreaNeeds = () => undefined): RouteScreen
   return screens as RouteScreens;
 }
 
-/** The wizard's screens need its texts: a login page carried only the login journey's (src/i18n/locale.ts). */
+/**
+ * The wizard's screens need its texts: a login page carried only the login journey's (src/i18n/locale.ts). The
+ * back office's need them too (its pages show the wizard's labels), and its state in the store.
+ */
 export function browserAreaNeeds(store: AppStore): AreaNeeds {
-  return (area) => (area === 'onboarding' ? loadMessages(selectLocale(store.getState())) : undefined);
+  return (area) => {
+    if (area === 'onboarding') return loadMessages(selectLocale(store.getState()));
+    if (area !== 'back-office') return undefined;
+    return Promise.all([loadMessages(selectLocale(store.getState())), areaLoaders[area]().then(({ features }) => features?.forEach(store.addFeature))]);
+  };
 }
 
 /** Goes on to `to` in place of the current entry, `before` first; shows nothing meanwhile. */
@@ -79,6 +86,8 @@ function GuardedShell() {
   const outcome = useMemo(() => guardRoute(store.getState(), route, search), [store, route, search, key]); // eslint-disable-line react-hooks/exhaustive-deps
   const expire = useMemo(() => () => dispatch(sessionExpired()), [dispatch]);
   if ('redirect' in outcome) return <Redirect to={outcome.redirect} before={outcome.expired ? expire : undefined} />;
+  // The back office has a frame of its own (its screens': the staff member, their session), not the customers'.
+  if (route.access === 'staff') return <Outlet />;
   return (
     <>
       {outcome.remember && <PageVisited name={route.name as RouteName} />}

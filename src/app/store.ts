@@ -1,10 +1,11 @@
-import { combineReducers, configureStore, type Middleware, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
+import { combineReducers, configureStore, type Middleware, type MiddlewareAPI, type Reducer, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { persistStore } from 'redux-persist';
 import { authReducer } from '../state/authSlice';
 import { addLoginListeners } from '../features/login/loginListeners';
 import { addSessionListeners } from '../features/session/sessionListeners';
 import { addOnboardingListeners } from '../features/signup/onboardingListeners';
 import { initialSessionState, sessionReducer, type ClosedApplication } from '../state/sessionSlice';
+import type { StoreFeature } from '../state/storeFeature';
 import { addUiListeners } from './uiListeners';
 import { initialUiState, uiReducer } from '../state/uiSlice';
 import type { Locale } from '../i18n/locale';
@@ -15,15 +16,45 @@ import { createAppListenerMiddleware, type Navigation } from './listenerMiddlewa
 import { PERSIST_ACTIONS, persistedFormReducer } from './persist';
 import { redactSecrets } from './redact';
 
-const rootReducer = combineReducers({
+const staticReducers = {
   [api.reducerPath]: api.reducer,
   session: sessionReducer,
   auth: authReducer,
   form: persistedFormReducer,
   ui: uiReducer,
-});
+};
 
-export type RootState = ReturnType<typeof rootReducer>;
+export type RootState = { [K in keyof typeof staticReducers]: ReturnType<(typeof staticReducers)[K]> };
+
+/**
+ * The middleware of the features added since the store was made (StoreFeature), in the order they came. Redux's
+ * own means (a slot in the chain, replaceReducer), not RTK's combineSlices and dynamic middleware: those would
+ * add 2 KB to every page, /login's included, for what only the back office uses.
+ */
+function featureMiddleware() {
+  const added: Middleware[] = [];
+  let store: MiddlewareAPI | undefined;
+  let next: ((action: unknown) => unknown) | undefined;
+  let chain: (action: unknown) => unknown = (action) => next!(action);
+  const rebuild = () => {
+    const instances = added.map((middleware) => middleware(store!));
+    chain = instances.reduceRight<(action: unknown) => unknown>((after, instance) => instance(after), next!);
+  };
+  const middleware: Middleware = (api) => {
+    store = api;
+    return (after) => {
+      next = after;
+      return (action) => chain(action);
+    };
+  };
+  return {
+    middleware,
+    add(feature: Middleware) {
+      added.push(feature);
+      rebuild();
+    },
+  };
+}
 /** Spelled out rather than inferred from the store: the listeners' types need it before the store exists. */
 export type AppDispatch = ThunkDispatch<RootState, unknown, UnknownAction>;
 
@@ -62,14 +93,15 @@ export function makeStore(preloadedState?: Partial<RootState>, options: StoreOpt
   };
   const listenerMiddleware = createAppListenerMiddleware({ navigation });
   const recorder = createActionRecorder();
+  const features = featureMiddleware();
 
   const store = configureStore({
-    reducer: rootReducer,
+    reducer: combineReducers(staticReducers),
     preloadedState,
     middleware: (getDefault) =>
       getDefault({ serializableCheck: { ignoredActions: PERSIST_ACTIONS } })
         .prepend(listenerMiddleware.middleware)
-        .concat(api.middleware, recorder.middleware as Middleware),
+        .concat(api.middleware, features.middleware, recorder.middleware as Middleware),
     // Support staff read customers' sessions in Redux DevTools: secrets are redacted before they leave.
     devTools: {
       name: 'Divilo onboarding',
@@ -83,7 +115,15 @@ export function makeStore(preloadedState?: Partial<RootState>, options: StoreOpt
   addLoginListeners(listenerMiddleware.startListening);
   addOnboardingListeners(listenerMiddleware.startListening);
   const persistor = options.persist === false ? null : persistStore(store);
-  return Object.assign(store, { persistor, recorder: recorder as ActionRecorder, navigation });
+  const featureReducers: Record<string, Reducer> = {};
+  /** Adds a feature's state (started by Redux's own replace action) and its middleware, once. */
+  const addFeature = (feature: StoreFeature) => {
+    if (feature.reducerPath in featureReducers) return;
+    featureReducers[feature.reducerPath] = feature.reducer;
+    if (feature.middleware) features.add(feature.middleware);
+    store.replaceReducer(combineReducers({ ...staticReducers, ...featureReducers }) as unknown as Reducer<RootState>);
+  };
+  return Object.assign(store, { persistor, recorder: recorder as ActionRecorder, navigation, addFeature });
 }
 
 export type AppStore = ReturnType<typeof makeStore>;

@@ -1,3 +1,4 @@
+export { ExpiryWarning, type ExpiryWarningProps } from './ExpiryWarning';
 export { GlobalModal, type GlobalModalProps } from './GlobalModal';
 export { HelpPanel, phoneHref, type HelpPanelProps } from './HelpPanel';
 export { LanguageSelector, type LanguageCode, type LanguageSelectorProps } from './LanguageSelector';

@@ -1,20 +1,10 @@
 import type { RuntimeConfig } from '../../config';
+import { memoryStorage } from '../../storage/memoryStorage';
 
 /** What the identity client rejects with: its code and message (e.g. "PreAuthentication failed with error ERR-2809."). */
 export interface SignInFailure {
   code: string;
   message: string;
-}
-
-/** The client keeps its tokens here instead of localStorage: tokens never reach persisted browser state. */
-function memoryStorage() {
-  const items = new Map<string, string>();
-  return {
-    setItem: (key: string, value: string) => void items.set(key, value),
-    getItem: (key: string) => items.get(key) ?? null,
-    removeItem: (key: string) => void items.delete(key),
-    clear: () => items.clear(),
-  };
 }
 
 /**

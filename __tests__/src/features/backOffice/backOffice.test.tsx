@@ -1,0 +1,368 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { IntlProvider } from 'react-intl';
+import { Provider } from 'react-redux';
+import { MemoryRouter, useLocation } from 'react-router';
+import { AppRoutes, lazyScreens } from '../../../../src/app/router';
+import { makeStore } from '../../../../src/app/store';
+import { backOfficeFeatures, type ApplicationPage, type QueueEntry } from '../../../../src/features/backOffice/backOfficeApi';
+import en from '../../../../locales/en.json';
+
+// The staff pool as amazon-cognito-identity-js answers it: what `pool` says, the next challenge by challenge.
+const mockPool = {
+  /** What the password step answers: straight in, a new password first, the enrolment, or a code. */
+  afterPassword: 'mfaSetup' as 'mfaSetup' | 'totpRequired' | 'newPasswordRequired',
+  secret: 'JBSWY3DPEHPK3PXPJBSWY3DP',
+  code: '123456',
+  idToken: 'header.payload-of-the-id-token.signature',
+  calls: [] as string[],
+};
+
+type MockCallbacks = Record<string, (...args: unknown[]) => void>;
+jest.mock('amazon-cognito-identity-js', () => {
+  const session = () => ({ getIdToken: () => ({ getJwtToken: () => mockPool.idToken }) });
+  return {
+    AuthenticationDetails: class {
+      password: string;
+      constructor(details: { Password: string }) {
+        this.password = details.Password;
+      }
+    },
+    CognitoUserPool: class {},
+    CognitoUser: class {
+      authenticateUser(details: { password: string }, callbacks: MockCallbacks) {
+        mockPool.calls.push(`password:${details.password}`);
+        if (details.password !== 'Right-Password-1') return callbacks.onFailure({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+        callbacks[mockPool.afterPassword]();
+      }
+      completeNewPasswordChallenge(password: string, _attributes: unknown, callbacks: MockCallbacks) {
+        mockPool.calls.push(`new-password:${password}`);
+        callbacks.mfaSetup();
+      }
+      associateSoftwareToken(callbacks: MockCallbacks) {
+        callbacks.associateSecretCode(mockPool.secret);
+      }
+      verifySoftwareToken(code: string, _device: string, callbacks: MockCallbacks) {
+        mockPool.calls.push(`enrol:${code}`);
+        if (code === mockPool.code) callbacks.onSuccess(session());
+        else callbacks.onFailure({ code: 'EnableSoftwareTokenMFAException', message: 'Code mismatch' });
+      }
+      sendMFACode(code: string, callbacks: MockCallbacks, type: string) {
+        mockPool.calls.push(`code:${code}:${type}`);
+        if (code === mockPool.code) callbacks.onSuccess(session());
+        else callbacks.onFailure({ code: 'CodeMismatchException', message: 'Invalid code received for user' });
+      }
+    },
+  };
+});
+
+// The staff API, answered in the page: what each call gets, and every call made.
+const CONFIG = { region: 'eu-west-1', userPoolId: 'eu-west-1_staff', clientId: 'staff-client', idleSeconds: 900, warningSeconds: 60 };
+let api: {
+  sessionStart: { status: number; body: unknown };
+  session: { status: number; body: unknown };
+  queue: { status: number; body: unknown };
+  application: { status: number; body: unknown };
+  reject: { status: number; body: unknown };
+  calls: { method: string; url: string; body?: unknown }[];
+};
+const ME = { username: 'reviewer@divilo.test', roles: ['reviewer', 'approver'], idleSeconds: 900, expiresAt: '2030-01-01T00:00:00.000Z' };
+const entry = (overrides: Partial<QueueEntry> = {}): QueueEntry => ({
+  id: '0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f',
+  status: 'pending-review',
+  path: 'freelance',
+  risk: 'low',
+  awaiting: 'decision',
+  name: 'Ana García López',
+  waitingSince: '2030-01-01T00:00:00.000Z',
+  waitedHours: 30.5,
+  overTarget: true,
+  approvals: 0,
+  canAct: true,
+  ...overrides,
+});
+const application = (overrides: Partial<ApplicationPage> = {}): ApplicationPage => ({
+  id: '0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f',
+  status: 'pending-review',
+  path: 'freelance',
+  language: 'es',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  updatedAt: '2030-01-02T00:00:00.000Z',
+  currentStep: 'welcome',
+  applicant: { name: 'Ana García López', email: 'ana@example.com', idDocument: '12345678Z', idType: 'dni' },
+  steps: [
+    {
+      step: 'personal-info',
+      section: 'you',
+      fields: [
+        { field: 'firstName', label: 'onboarding.personal-info.firstName', value: 'Ana' },
+        { field: 'nationality', label: 'onboarding.personal-info.nationality', value: 'FR' },
+      ],
+    },
+  ],
+  documents: [{ kind: 'model036', size: 20480, checkedAt: '2030-01-01T00:00:00.000Z', sha256: 'ab'.repeat(32), evidence: 'does not match' }],
+  identityCheck: null,
+  risk: { level: 'high', reasons: [{ kind: 'politically-exposed', field: 'politicalPosition', value: true, level: 'high', source: 'Divilo customer acceptance policy' }], fourEyes: true },
+  contract: null,
+  review: { approvals: [{ actor: 'staff:first@divilo.test', at: '2030-01-02T10:00:00.000Z' }], awaiting: 'second-approval', canAct: true },
+  audit: [],
+  ...overrides,
+});
+
+const reply = (status: number, body: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeEach(() => {
+  mockPool.afterPassword = 'mfaSetup';
+  mockPool.calls = [];
+  api = {
+    sessionStart: { status: 201, body: ME },
+    session: { status: 200, body: ME },
+    queue: { status: 200, body: { targetHours: 24, applications: [entry()] } },
+    application: { status: 200, body: application() },
+    reject: { status: 200, body: { status: 'rejected', already: false, awaitingSecondApproval: false, effectsPending: [] } },
+    calls: [],
+  };
+  global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const method = init?.method ?? 'GET';
+    api.calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    if (url === '/staff-api/config') return reply(200, CONFIG);
+    if (url === '/staff-api/session' && method === 'POST') return reply(api.sessionStart.status, api.sessionStart.body);
+    if (url === '/staff-api/session') return reply(api.session.status, api.session.body);
+    if (url.startsWith('/staff-api/applications?') || url === '/staff-api/applications') return reply(api.queue.status, api.queue.body);
+    if (url === '/staff-api/templates')
+      return reply(200, [
+        { id: 'not-served', kind: 'rejection', retired: false, title: { es: 'No podemos abrir tu cuenta', en: 'We cannot open your account' }, body: { es: 'Lo sentimos.', en: 'We are sorry.' } },
+        { id: 'old', kind: 'rejection', retired: true, title: { es: 'Antigua', en: 'Old one' }, body: { es: 'x', en: 'x' } },
+      ]);
+    if (url.endsWith('/reject')) return reply(api.reject.status, api.reject.body);
+    if (url.endsWith('/approve')) return reply(409, { code: 'SECOND_APPROVER_NEEDED', message: 'x' });
+    if (url.startsWith('/staff-api/applications/')) return reply(api.application.status, api.application.body);
+    return reply(404, { code: 'NOT_FOUND' });
+  }) as typeof fetch;
+});
+afterEach(() => jest.useRealTimers());
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <div data-testid="where">{pathname + search}</div>;
+}
+
+/** The app at `path`, with the back office's state joined as its code would join it. */
+function renderBackOffice(path: string) {
+  const store = makeStore({ ui: { locale: 'en', toast: null } }, { persist: false, navigation: { navigate: jest.fn(), leaveApp: jest.fn() } });
+  backOfficeFeatures.forEach(store.addFeature);
+  const view = render(
+    <Provider store={store}>
+      <IntlProvider
+        locale="en"
+        messages={en}
+        onError={(error) => {
+          throw error;
+        }}
+      >
+        <MemoryRouter initialEntries={[path]}>
+          <AppRoutes screens={lazyScreens()} />
+          <Where />
+        </MemoryRouter>
+      </IntlProvider>
+    </Provider>,
+  );
+  return { ...view, store, where: () => screen.getByTestId('where').textContent };
+}
+
+async function typePassword(user: ReturnType<typeof userEvent.setup>, password = 'Right-Password-1') {
+  await user.type(await screen.findByLabelText('Work e-mail'), 'reviewer@divilo.test');
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+}
+
+describe('the staff sign-in', () => {
+  it('enrols the authenticator app at the first sign-in (QR code and key), refuses a wrong code, and opens the queue', async () => {
+    const user = userEvent.setup();
+    const { store, where } = renderBackOffice('/back-office');
+    await typePassword(user);
+
+    expect(await screen.findByRole('heading', { name: 'Set up your authenticator app' })).toHaveFocus();
+    expect(screen.getByRole('img', { name: 'QR code to add Divilo to your authenticator app' })).toBeInTheDocument();
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('The 6-digit code the app shows'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/6 digits|6-digit|digits/i, { selector: '.dv-field__error' })).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('The 6-digit code the app shows'));
+    await user.type(screen.getByLabelText('The 6-digit code the app shows'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('That code is not right or has expired');
+    expect(screen.getByLabelText('The 6-digit code the app shows')).toHaveValue('');
+
+    await user.type(screen.getByLabelText('The 6-digit code the app shows'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('link', { name: 'Ana García López' })).toBeInTheDocument();
+    expect(where()).toBe('/back-office/queue');
+    expect(mockPool.calls).toEqual(['password:Right-Password-1', 'enrol:654321', 'enrol:123456']);
+    // The ID token went to the server once, and neither it nor the key nor a code is kept in the store.
+    expect(api.calls.filter((call) => call.method === 'POST' && call.url === '/staff-api/session')).toEqual([
+      { method: 'POST', url: '/staff-api/session', body: { idToken: mockPool.idToken } },
+    ]);
+    const state = JSON.stringify(store.getState());
+    for (const secret of [mockPool.idToken, mockPool.secret, '123456', 'Right-Password-1']) expect(state).not.toContain(secret);
+    expect(screen.getByText('Signed in as reviewer@divilo.test')).toBeInTheDocument();
+  });
+
+  it("asks an enrolled member for the app's code", async () => {
+    mockPool.afterPassword = 'totpRequired';
+    const user = userEvent.setup();
+    const { where } = renderBackOffice('/back-office');
+    await typePassword(user);
+    await user.type(await screen.findByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('link', { name: 'Ana García López' });
+    expect(where()).toBe('/back-office/queue');
+    expect(mockPool.calls).toEqual(['password:Right-Password-1', 'code:123456:SOFTWARE_TOKEN_MFA']);
+  });
+
+  it('asks for a password of its own, by the product rule, in place of a temporary one', async () => {
+    mockPool.afterPassword = 'newPasswordRequired';
+    const user = userEvent.setup();
+    renderBackOffice('/back-office');
+    await typePassword(user);
+    await user.type(await screen.findByLabelText('New password'), 'short');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'short');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(/The password must be 8 to 99 characters/)).toBeInTheDocument();
+    expect(mockPool.calls).toEqual(['password:Right-Password-1']);
+
+    await user.clear(screen.getByLabelText('New password'));
+    await user.clear(screen.getByLabelText('Repeat the new password'));
+    await user.type(screen.getByLabelText('New password'), 'Own-Password-2030');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'Own-Password-2030');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('heading', { name: 'Set up your authenticator app' })).toBeInTheDocument();
+    expect(mockPool.calls).toEqual(['password:Right-Password-1', 'new-password:Own-Password-2030']);
+  });
+
+  it('says why a sign-in is refused: a wrong password, then an account with no role', async () => {
+    mockPool.afterPassword = 'totpRequired';
+    api.sessionStart = { status: 403, body: { code: 'NO_ROLE', message: 'x' } };
+    const user = userEvent.setup();
+    const { where } = renderBackOffice('/back-office');
+    await typePassword(user, 'Wrong-Password-1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The e-mail or the password is not right.');
+
+    await user.clear(screen.getByLabelText('Password'));
+    await user.type(screen.getByLabelText('Password'), 'Right-Password-1');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByLabelText('6-digit code'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Your account has no back-office role yet.');
+    expect(where()).toBe('/back-office');
+  });
+});
+
+describe('the staff session', () => {
+  it('warns before an idle session ends, and back at the sign-in says why', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const { where } = renderBackOffice('/back-office/queue');
+    await screen.findByRole('link', { name: 'Ana García López' });
+
+    // 900 s idle, warned 60 s before: nothing at 830 s, the dialog at 841 s, the sign-in at 901 s.
+    await act(async () => jest.advanceTimersByTime(830_000));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await act(async () => jest.advanceTimersByTime(11_000));
+    expect(await screen.findByRole('alertdialog', { name: 'Are you still there?' })).toBeInTheDocument();
+    await act(async () => jest.advanceTimersByTime(60_000));
+    await waitFor(() => expect(where()).toBe('/back-office'));
+    expect(await screen.findByRole('status')).toHaveTextContent('your session ended after a while without use');
+  });
+
+  it('goes back to the sign-in with a message when a call finds the session over', async () => {
+    const { where } = renderBackOffice('/back-office/queue');
+    await screen.findByRole('link', { name: 'Ana García López' });
+    api.queue = { status: 401, body: { code: 'NO_STAFF_SESSION', message: 'Sign in to the back office' } };
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Risk'), 'high');
+    await waitFor(() => expect(where()).toBe('/back-office'));
+    expect(await screen.findByRole('status')).toHaveTextContent('Your session has ended. Sign in again to go on.');
+  });
+
+  it('sends a page opened without a session to the sign-in, without a message', async () => {
+    api.session = { status: 401, body: { code: 'NO_STAFF_SESSION', message: 'x' } };
+    const { where } = renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    await waitFor(() => expect(where()).toBe('/back-office'));
+    await screen.findByLabelText('Work e-mail');
+    expect(screen.queryByText(/session has ended/)).toBeNull();
+  });
+});
+
+describe('the queue', () => {
+  it('shows the wait against the target in words, and filters through the address', async () => {
+    api.queue = { status: 200, body: { targetHours: 24, applications: [entry(), entry({ id: '1b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f', name: 'Luis Pérez', waitedHours: 3, overTarget: false, risk: 'high', approvals: 1, awaiting: 'second-approval' })] } };
+    const user = userEvent.setup();
+    const { where } = renderBackOffice('/back-office/queue');
+    const table = await screen.findByRole('table');
+    const [, first, second] = within(table).getAllByRole('row');
+    expect(within(first).getByText('Over target')).toBeInTheDocument();
+    expect(first).toHaveTextContent('30 h');
+    expect(within(second).queryByText('Over target')).toBeNull();
+    expect(second).toHaveTextContent('3 h of 24 h');
+    expect(second).toHaveTextContent('1 of 2');
+    expect(screen.getByRole('status')).toHaveTextContent('2 applications.');
+
+    await user.selectOptions(screen.getByLabelText('Risk'), 'high');
+    await user.click(screen.getByLabelText('Only those I can act on'));
+    await waitFor(() => expect(where()).toBe('/back-office/queue?risk=high&mine=true'));
+    await waitFor(() => expect(api.calls.at(-1)?.url).toBe('/staff-api/applications?risk=high&mine=true'));
+  });
+});
+
+describe('the application page', () => {
+  it('shows the answers with their labels, a high-risk review waiting for its second approver, and an evidence problem plainly', async () => {
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    expect(await screen.findByText('High risk: this application needs two approvers.')).toBeInTheDocument();
+    expect(screen.getByText(/Approved first by first@divilo.test/)).toBeInTheDocument();
+    expect(screen.getByText('Waiting for a second approver.')).toBeInTheDocument();
+    expect(screen.getByText('First name')).toBeInTheDocument();
+    expect(screen.getByText('France')).toBeInTheDocument();
+    expect(screen.getByText('Does not match the fingerprint: do not rely on it')).toBeInTheDocument();
+    // A copy that does not match is not offered.
+    expect(screen.queryByRole('button', { name: 'Show model036' })).toBeNull();
+  });
+
+  it('refuses a rejection without a reason, previews the template in the applicant\'s language, and says a refusal', async () => {
+    const user = userEvent.setup();
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    await user.click(await screen.findByRole('button', { name: 'Reject the application' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(screen.getByLabelText("The bank's reason")).toHaveFocus();
+    expect(api.calls.some((call) => call.url.endsWith('/reject'))).toBe(false);
+
+    const template = screen.getByLabelText('Message to the applicant');
+    expect(within(template).queryByText('Old one')).toBeNull();
+    await user.selectOptions(template, 'not-served');
+    expect(screen.getByText('No podemos abrir tu cuenta')).toBeInTheDocument();
+    expect(screen.getByText('What the applicant will read (Spanish)')).toBeInTheDocument();
+
+    api.reject = { status: 409, body: { code: 'ALREADY_DECIDED', message: 'x' } };
+    await user.type(screen.getByLabelText("The bank's reason"), 'Activity outside the bank policy');
+    await user.click(screen.getByRole('button', { name: 'Reject the application' }));
+    expect(await screen.findByText('This application has already been decided.')).toBeInTheDocument();
+    expect(api.calls.find((call) => call.url.endsWith('/reject'))?.body).toEqual({ reason: 'Activity outside the bank policy', templateId: 'not-served' });
+
+    await user.click(screen.getByRole('button', { name: 'Approve the application' }));
+    expect(await screen.findByText(/a second approver has to decide/)).toBeInTheDocument();
+  });
+
+  it('shows a reviewer no approval, and asks a reason for an identity not confirmed', async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['reviewer'] } };
+    api.application = { status: 200, body: application({ review: { awaiting: 'identity-review', canAct: true }, risk: { level: 'low', reasons: [], fourEyes: false } }) };
+    const user = userEvent.setup();
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    await user.click(await screen.findByLabelText('The identity is not confirmed'));
+    await user.click(screen.getByRole('button', { name: 'Record the decision' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
+  });
+});

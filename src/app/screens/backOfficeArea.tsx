@@ -1,0 +1,14 @@
+import { ApplicationScreen } from '../../features/backOffice/ApplicationScreen';
+import { backOfficeFeatures } from '../../features/backOffice/backOfficeApi';
+import { QueueScreen } from '../../features/backOffice/QueueScreen';
+import { SignInScreen } from '../../features/backOffice/SignInScreen';
+import type { ScreenMap } from '../../routing/screenMap';
+
+/** The bank's back office (one chunk): its sign-in, the queue, one application; its API joins the store with it. */
+export const screens: ScreenMap = {
+  'back-office': SignInScreen,
+  'back-office-queue': QueueScreen,
+  'back-office-application': ApplicationScreen,
+};
+
+export const features = backOfficeFeatures;

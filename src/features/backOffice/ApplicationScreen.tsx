@@ -1,0 +1,330 @@
+import { useId, type ReactNode } from 'react';
+import { useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { describeMessages } from '../../i18n/messages';
+import { RouteTitle } from '../../routing/RouteTitle';
+import { AnswerValue, answerText } from './AnswerValue';
+import { useGetApplicationQuery, type ApplicationPage, type StaffApiError, type StaffRole } from './backOfficeApi';
+import { BackOfficeFrame, QUEUE_PATH } from './BackOfficeFrame';
+import { Decisions } from './Decisions';
+import { refusalMessage } from './refusals';
+import { StoredFile } from './StoredFile';
+import { valueWords } from './words';
+
+const messages = describeMessages({
+  back: { id: 'backOffice.application.back', defaultMessage: 'Back to the applications' },
+  loading: { id: 'backOffice.application.loading', defaultMessage: 'Loading the application…' },
+  summary: { id: 'backOffice.application.summary', defaultMessage: 'Summary' },
+  status: { id: 'backOffice.application.status', defaultMessage: 'Status' },
+  path: { id: 'backOffice.application.path', defaultMessage: 'Type of customer' },
+  email: { id: 'backOffice.application.email', defaultMessage: 'E-mail' },
+  idDocument: { id: 'backOffice.application.idDocument', defaultMessage: 'ID document' },
+  language: { id: 'backOffice.application.language', defaultMessage: "Applicant's language" },
+  created: { id: 'backOffice.application.created', defaultMessage: 'Started' },
+  updated: { id: 'backOffice.application.updated', defaultMessage: 'Last change' },
+  currentStep: { id: 'backOffice.application.currentStep', defaultMessage: 'Current step' },
+  reference: { id: 'backOffice.application.reference', defaultMessage: 'Reference' },
+  review: { id: 'backOffice.application.review', defaultMessage: 'Review' },
+  awaiting: { id: 'backOffice.application.awaiting', defaultMessage: 'Waiting for' },
+  fourEyes: { id: 'backOffice.application.fourEyes', defaultMessage: 'High risk: this application needs two approvers.' },
+  firstApprovedBy: { id: 'backOffice.application.firstApprovedBy', defaultMessage: 'Approved first by {actor} on {date}.' },
+  waitingSecond: { id: 'backOffice.application.waitingSecond', defaultMessage: 'Waiting for a second approver.' },
+  rejectionSent: { id: 'backOffice.application.rejectionSent', defaultMessage: 'Message sent to the applicant: {template}' },
+  risk: { id: 'backOffice.application.risk', defaultMessage: 'Risk' },
+  riskLevel: { id: 'backOffice.application.riskLevel', defaultMessage: 'Level: {level}' },
+  noReasons: { id: 'backOffice.application.noReasons', defaultMessage: 'No answer raises the risk.' },
+  reasonSource: { id: 'backOffice.application.reasonSource', defaultMessage: 'Source: {source}' },
+  'politically-exposed': { id: 'backOffice.riskReason.politically-exposed', defaultMessage: 'Politically exposed person' },
+  'fatf-call-for-action': { id: 'backOffice.riskReason.fatf-call-for-action', defaultMessage: 'Country on the FATF call-for-action list' },
+  'fatf-increased-monitoring': { id: 'backOffice.riskReason.fatf-increased-monitoring', defaultMessage: 'Country under FATF increased monitoring' },
+  'watched-origin-of-funds': { id: 'backOffice.riskReason.watched-origin-of-funds', defaultMessage: 'Origin of funds the bank watches' },
+  identity: { id: 'backOffice.application.identity', defaultMessage: 'Identity check' },
+  identityNone: { id: 'backOffice.application.identityNone', defaultMessage: 'Not started yet.' },
+  identityStatus: { id: 'backOffice.application.identityStatus', defaultMessage: 'Result' },
+  provider: { id: 'backOffice.application.provider', defaultMessage: 'Checked by' },
+  startedAt: { id: 'backOffice.application.startedAt', defaultMessage: 'Started' },
+  decidedAt: { id: 'backOffice.application.decidedAt', defaultMessage: 'Decided' },
+  reviewer: { id: 'backOffice.application.reviewer', defaultMessage: 'Decided by' },
+  identityReason: { id: 'backOffice.application.identityReason', defaultMessage: 'Reason' },
+  flags: { id: 'backOffice.application.flags', defaultMessage: 'Flags' },
+  documents: { id: 'backOffice.application.documents', defaultMessage: 'Documents' },
+  noDocuments: { id: 'backOffice.application.noDocuments', defaultMessage: 'No documents yet.' },
+  size: { id: 'backOffice.application.size', defaultMessage: 'Size' },
+  fingerprint: { id: 'backOffice.application.fingerprint', defaultMessage: 'SHA-256 fingerprint' },
+  evidence: { id: 'backOffice.application.evidence', defaultMessage: 'Stored copy' },
+  matches: { id: 'backOffice.evidence.matches', defaultMessage: 'Matches the fingerprint' },
+  'does not match': { id: 'backOffice.evidence.changed', defaultMessage: 'Does not match the fingerprint: do not rely on it' },
+  missing: { id: 'backOffice.evidence.missing', defaultMessage: 'Missing' },
+  'not frozen yet': { id: 'backOffice.evidence.notFrozen', defaultMessage: 'Not frozen yet (before the signature)' },
+  contract: { id: 'backOffice.application.contract', defaultMessage: 'Contract' },
+  noContract: { id: 'backOffice.application.noContract', defaultMessage: 'Not signed yet.' },
+  signedAt: { id: 'backOffice.application.signedAt', defaultMessage: 'Signed' },
+  templateVersion: { id: 'backOffice.application.templateVersion', defaultMessage: 'Contract version' },
+  contractFile: { id: 'backOffice.application.contractFile', defaultMessage: 'the signed contract' },
+  answers: { id: 'backOffice.application.answers', defaultMessage: 'Answers' },
+  audit: { id: 'backOffice.application.audit', defaultMessage: 'Audit trail' },
+  when: { id: 'backOffice.application.when', defaultMessage: 'When' },
+  who: { id: 'backOffice.application.who', defaultMessage: 'Who' },
+  what: { id: 'backOffice.application.what', defaultMessage: 'What' },
+  note: { id: 'backOffice.application.noteEntry', defaultMessage: 'Note: {text}' },
+  reason: { id: 'backOffice.application.reasonEntry', defaultMessage: 'Reason: {text}' },
+  inDocuments: { id: 'backOffice.application.inDocuments', defaultMessage: 'Received: see Documents' },
+  es: { id: 'backOffice.language.es', defaultMessage: 'Spanish' },
+  en: { id: 'backOffice.language.en', defaultMessage: 'English' },
+});
+
+const STATUS = describeMessages({
+  'in-progress': { id: 'backOffice.status.in-progress', defaultMessage: 'In progress' },
+  'pending-review': { id: 'backOffice.status.pending-review', defaultMessage: 'Waiting for the bank' },
+  approved: { id: 'backOffice.status.approved', defaultMessage: 'Approved' },
+  rejected: { id: 'backOffice.status.rejected', defaultMessage: 'Rejected' },
+});
+
+export function ApplicationScreen() {
+  // The last part of /back-office/applications/:id (the router's useParams would add to every page's code).
+  const id = decodeURIComponent(useLocation().pathname.replace(/\/+$/, '').split('/').pop() ?? '');
+  return <BackOfficeFrame>{(roles) => <Application id={id} roles={roles} />}</BackOfficeFrame>;
+}
+
+function Section({ title, children, className }: { title: string; children: ReactNode; className?: string }) {
+  const id = useId();
+  return (
+    <section className={['dv-bo-section', className].filter(Boolean).join(' ')} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** Terms and their values; a value that is absent leaves its term out. */
+function Facts({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <dl className="dv-bo-facts">
+      {items
+        .filter(([, value]) => value !== undefined && value !== null && value !== '')
+        .map(([term, value]) => (
+          <div key={term} className="dv-bo-facts__row">
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+function Application({ id, roles }: { id: string; roles: readonly StaffRole[] }) {
+  const intl = useIntl();
+  const application = useGetApplicationQuery(id, { refetchOnMountOrArgChange: true });
+  const back = (
+    <p className="dv-bo-back">
+      <Link to={QUEUE_PATH}>{intl.formatMessage(messages.back)}</Link>
+    </p>
+  );
+  if (!application.data) {
+    const refused = application.isError ? refusalMessage(application.error as StaffApiError) : undefined;
+    return (
+      <section className="dv-bo-application" aria-labelledby="bo-application-title">
+        {back}
+        <RouteTitle name="back-office-application" id="bo-application-title" />
+        {refused ? (
+          <p className="dv-bo-problem" role="alert">
+            {intl.formatMessage(refused.descriptor, refused.values)}
+          </p>
+        ) : (
+          <p role="status">{intl.formatMessage(messages.loading)}</p>
+        )}
+      </section>
+    );
+  }
+  return <ApplicationView application={application.data} roles={roles} back={back} />;
+}
+
+function ApplicationView({ application, roles, back }: { application: ApplicationPage; roles: readonly StaffRole[]; back: ReactNode }) {
+  const intl = useIntl();
+  const when = (iso: string | undefined) => (iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : undefined);
+  const word = (key: keyof typeof valueWords) => intl.formatMessage(valueWords[key]);
+  const status = (value: string) => (value in STATUS ? intl.formatMessage(STATUS[value as keyof typeof STATUS]) : value);
+  const { review, risk } = application;
+  const approvals = review.approvals ?? [];
+  // A risk reason names its answer by field: the label the applicant saw, where the answers have it.
+  const labels = new Map(application.steps.flatMap((step) => step.fields.map((field) => [field.field, field.label] as const)));
+  const documentKinds = new Set(application.documents.map((document) => document.kind));
+  const labelOf = (field: string) => (labels.has(field) ? intl.formatMessage({ id: labels.get(field)! }) : field);
+
+  return (
+    <article className="dv-bo-application" aria-labelledby="bo-application-title">
+      {back}
+      <RouteTitle name="back-office-application" id="bo-application-title" />
+      <p className="dv-bo-application__name">{application.applicant.name || application.applicant.email}</p>
+      <div className="dv-bo-application__layout">
+        <div className="dv-bo-application__main">
+          <Section title={intl.formatMessage(messages.summary)}>
+            <Facts
+              items={[
+                [intl.formatMessage(messages.status), status(application.status)],
+                [intl.formatMessage(messages.path), word(application.path ?? 'noPath')],
+                [intl.formatMessage(messages.email), application.applicant.email],
+                [intl.formatMessage(messages.idDocument), application.applicant.idDocument],
+                [intl.formatMessage(messages.language), intl.formatMessage(messages[application.language === 'es' ? 'es' : 'en'])],
+                [intl.formatMessage(messages.created), when(application.createdAt)],
+                [intl.formatMessage(messages.updated), when(application.updatedAt)],
+                [intl.formatMessage(messages.currentStep), `routes.${application.currentStep}.title` in intl.messages ? intl.formatMessage({ id: `routes.${application.currentStep}.title` }) : application.currentStep],
+                [intl.formatMessage(messages.reference), <code key="id">{application.id}</code>],
+              ]}
+            />
+          </Section>
+
+          <Section title={intl.formatMessage(messages.risk)}>
+            <p className="dv-bo-risk-level">
+              <span className={`dv-bo-risk dv-bo-risk--${risk.level ?? 'none'}`}>{intl.formatMessage(messages.riskLevel, { level: word(risk.level ?? 'noRisk') })}</span>
+            </p>
+            {risk.reasons.length === 0 ? (
+              <p>{intl.formatMessage(messages.noReasons)}</p>
+            ) : (
+              <ul className="dv-bo-reasons">
+                {risk.reasons.map((reason, index) => (
+                  <li key={index}>
+                    <strong>{intl.formatMessage(messages[reason.kind])}</strong> ({word(reason.level)}): {labelOf(reason.field)} —{' '}
+                    {answerText(intl, reason.field, labels.get(reason.field) ?? '', reason.value)}
+                    <br />
+                    <span className="dv-bo-muted">{intl.formatMessage(messages.reasonSource, { source: reason.source })}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+
+          <Section title={intl.formatMessage(messages.identity)}>
+            {application.identityCheck ? (
+              <Facts
+                items={[
+                  [intl.formatMessage(messages.identityStatus), application.identityCheck.status],
+                  [intl.formatMessage(messages.provider), application.identityCheck.provider],
+                  [intl.formatMessage(messages.startedAt), when(application.identityCheck.startedAt)],
+                  [intl.formatMessage(messages.decidedAt), when(application.identityCheck.decidedAt)],
+                  [intl.formatMessage(messages.reviewer), application.identityCheck.reviewer],
+                  [intl.formatMessage(messages.identityReason), application.identityCheck.reason],
+                  [intl.formatMessage(messages.flags), application.identityCheck.flags?.join(', ')],
+                ]}
+              />
+            ) : (
+              <p>{intl.formatMessage(messages.identityNone)}</p>
+            )}
+          </Section>
+
+          <Section title={intl.formatMessage(messages.documents)}>
+            {application.documents.length === 0 ? (
+              <p>{intl.formatMessage(messages.noDocuments)}</p>
+            ) : (
+              <ul className="dv-bo-documents">
+                {application.documents.map((document) => {
+                  const usable = document.evidence === 'matches' || document.evidence === 'not frozen yet';
+                  return (
+                    <li key={document.kind} className="dv-bo-document">
+                      <h3>{document.kind}</h3>
+                      <Facts
+                        items={[
+                          [intl.formatMessage(messages.size), intl.formatNumber(document.size / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 })],
+                          [intl.formatMessage(messages.fingerprint), document.sha256 && <code className="dv-bo-hash">{document.sha256}</code>],
+                          [
+                            intl.formatMessage(messages.evidence),
+                            <span key="evidence" className={usable ? undefined : 'dv-bo-evidence--bad'}>
+                              {intl.formatMessage(messages[document.evidence])}
+                            </span>,
+                          ],
+                        ]}
+                      />
+                      {usable && <StoredFile path={`applications/${application.id}/documents/${encodeURIComponent(document.kind)}`} name={document.kind} />}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </Section>
+
+          <Section title={intl.formatMessage(messages.contract)}>
+            {application.contract ? (
+              <>
+                <Facts
+                  items={[
+                    [intl.formatMessage(messages.signedAt), when(application.contract.signedAt)],
+                    [intl.formatMessage(messages.templateVersion), application.contract.templateVersion],
+                    [intl.formatMessage(messages.fingerprint), <code key="sha" className="dv-bo-hash">{application.contract.sha256}</code>],
+                  ]}
+                />
+                <StoredFile path={`applications/${application.id}/contract`} name={intl.formatMessage(messages.contractFile)} />
+              </>
+            ) : (
+              <p>{intl.formatMessage(messages.noContract)}</p>
+            )}
+          </Section>
+
+          <Section title={intl.formatMessage(messages.answers)}>
+            {application.steps.map((step) => (
+              <section key={step.step} className="dv-bo-step" aria-labelledby={`bo-step-${step.step}`}>
+                <h3 id={`bo-step-${step.step}`}>{`routes.${step.step}.title` in intl.messages ? intl.formatMessage({ id: `routes.${step.step}.title` }) : step.step}</h3>
+                <Facts
+                  items={step.fields.map((field) => [
+                    intl.formatMessage({ id: field.label }),
+                    // An uploaded file's answer is its storage key: the file itself is under Documents.
+                    documentKinds.has(field.field) ? intl.formatMessage(messages.inDocuments) : <AnswerValue key={field.field} {...field} />,
+                  ])}
+                />
+              </section>
+            ))}
+          </Section>
+
+          <Section title={intl.formatMessage(messages.audit)}>
+            <div className="dv-bo-table-scroll" role="region" aria-label={intl.formatMessage(messages.audit)} tabIndex={0}>
+              <table className="dv-bo-table dv-bo-table--compact">
+                <thead>
+                  <tr>
+                    <th scope="col">{intl.formatMessage(messages.when)}</th>
+                    <th scope="col">{intl.formatMessage(messages.who)}</th>
+                    <th scope="col">{intl.formatMessage(messages.what)}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {application.audit.map((entry) => (
+                    <tr key={entry.id}>
+                      <td>{when(entry.occurredAt)}</td>
+                      <td>{entry.actor.replace(/^staff:/, '')}</td>
+                      <td>
+                        <code>{entry.action}</code>
+                        {typeof entry.details?.note === 'string' && <p className="dv-bo-audit-text">{intl.formatMessage(messages.note, { text: entry.details.note })}</p>}
+                        {typeof entry.details?.reason === 'string' && <p className="dv-bo-audit-text">{intl.formatMessage(messages.reason, { text: entry.details.reason })}</p>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Section>
+        </div>
+
+        <aside className="dv-bo-application__side" aria-labelledby="bo-review-title">
+          <h2 id="bo-review-title">{intl.formatMessage(messages.review)}</h2>
+          <Facts
+            items={[
+              [intl.formatMessage(messages.status), status(application.status)],
+              [intl.formatMessage(messages.awaiting), word(review.awaiting ?? 'nothing')],
+            ]}
+          />
+          {risk.fourEyes && (
+            <div className="dv-bo-four-eyes">
+              <p>
+                <strong>{intl.formatMessage(messages.fourEyes)}</strong>
+              </p>
+              {approvals.map((approval) => (
+                <p key={approval.actor}>{intl.formatMessage(messages.firstApprovedBy, { actor: approval.actor.replace(/^staff:/, ''), date: when(approval.at) })}</p>
+              ))}
+              {review.awaiting === 'second-approval' && <p>{intl.formatMessage(messages.waitingSecond)}</p>}
+            </div>
+          )}
+          {review.rejection && <p>{intl.formatMessage(messages.rejectionSent, { template: review.rejection.templateId })}</p>}
+          <Decisions application={application} roles={roles} />
+        </aside>
+      </div>
+    </article>
+  );
+}

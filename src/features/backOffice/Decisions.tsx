@@ -1,0 +1,348 @@
+// The review's actions on one application: the identity check's decision, approving, rejecting (with the words
+// the applicant receives, from a template), and internal notes. Each shows only to the roles that can take it;
+// the server refuses the rest anyway, and every refusal is said in words.
+import { useFormik } from 'formik';
+import { useEffect, useId, useRef, useState, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
+import { useIntl } from 'react-intl';
+import { object, string } from 'yup';
+import { LoadingButton, RadioGroup, SelectInput } from '../../components';
+import { useFieldErrors } from '../../forms/useFieldErrors';
+import { describeMessages } from '../../i18n/messages';
+import { rules, validateSchema } from '../../validation';
+import {
+  useAddNoteMutation,
+  useApproveMutation,
+  useDecideIdentityMutation,
+  useGetTemplatesQuery,
+  useRejectMutation,
+  type ApplicationPage,
+  type StaffApiError,
+  type StaffRole,
+} from './backOfficeApi';
+import { refusalMessage } from './refusals';
+
+/** The most a reason or a note keeps (the server's REVIEW_TEXT_MAX). */
+export const REVIEW_TEXT_MAX = 2000;
+
+const messages = describeMessages({
+  approveTitle: { id: 'backOffice.decide.approve.title', defaultMessage: 'Approve' },
+  approveLead: { id: 'backOffice.decide.approve.lead', defaultMessage: 'The customer is told at once and can start using the account.' },
+  approveFirstLead: {
+    id: 'backOffice.decide.approve.firstLead',
+    defaultMessage: 'This application is high risk: your approval is the first of two. A second approver decides.',
+  },
+  approve: { id: 'backOffice.decide.approve.submit', defaultMessage: 'Approve the application' },
+  approved: { id: 'backOffice.decide.approve.done', defaultMessage: 'The application is approved.' },
+  firstApproval: { id: 'backOffice.decide.approve.first', defaultMessage: 'Your approval is recorded. The application is waiting for a second approver.' },
+  effectsPending: {
+    id: 'backOffice.decide.effectsPending',
+    defaultMessage: 'The decision is recorded; some of its effects are still pending and will be completed automatically.',
+  },
+  rejectTitle: { id: 'backOffice.decide.reject.title', defaultMessage: 'Reject' },
+  template: { id: 'backOffice.decide.reject.template', defaultMessage: 'Message to the applicant' },
+  templateHint: { id: 'backOffice.decide.reject.templateHint', defaultMessage: 'Without one, the applicant receives the general rejection message.' },
+  noTemplate: { id: 'backOffice.decide.reject.noTemplate', defaultMessage: 'The general message' },
+  preview: { id: 'backOffice.decide.reject.preview', defaultMessage: 'What the applicant will read ({language})' },
+  reason: { id: 'backOffice.decide.reject.reason', defaultMessage: "The bank's reason" },
+  reasonHint: { id: 'backOffice.decide.reject.reasonHint', defaultMessage: 'For the bank only: it is kept in the audit trail and never sent to the applicant.' },
+  reject: { id: 'backOffice.decide.reject.submit', defaultMessage: 'Reject the application' },
+  rejected: { id: 'backOffice.decide.reject.done', defaultMessage: 'The application is rejected and the applicant has been told.' },
+  identityTitle: { id: 'backOffice.decide.identity.title', defaultMessage: 'Identity check' },
+  identityLead: { id: 'backOffice.decide.identity.lead', defaultMessage: 'Compare the photos of the ID document with the selfie, then decide.' },
+  identityDecision: { id: 'backOffice.decide.identity.decision', defaultMessage: 'Decision' },
+  identityApprove: { id: 'backOffice.decide.identity.approve', defaultMessage: 'The identity is confirmed' },
+  identityReject: { id: 'backOffice.decide.identity.reject', defaultMessage: 'The identity is not confirmed' },
+  identityReason: { id: 'backOffice.decide.identity.reason', defaultMessage: 'Reason' },
+  identityReasonHint: { id: 'backOffice.decide.identity.reasonHint', defaultMessage: 'Needed when the identity is not confirmed.' },
+  identitySubmit: { id: 'backOffice.decide.identity.submit', defaultMessage: 'Record the decision' },
+  identityDone: { id: 'backOffice.decide.identity.done', defaultMessage: 'The identity decision is recorded.' },
+  noteTitle: { id: 'backOffice.note.title', defaultMessage: 'Internal note' },
+  note: { id: 'backOffice.note.label', defaultMessage: 'Note for the other reviewers' },
+  noteHint: { id: 'backOffice.note.hint', defaultMessage: 'Kept in the audit trail; never shown to the applicant.' },
+  noteSubmit: { id: 'backOffice.note.submit', defaultMessage: 'Add the note' },
+  noteDone: { id: 'backOffice.note.done', defaultMessage: 'The note is added to the audit trail.' },
+  characters: { id: 'backOffice.text.characters', defaultMessage: '{count} of {max} characters' },
+  languageEs: { id: 'backOffice.language.es', defaultMessage: 'Spanish' },
+  languageEn: { id: 'backOffice.language.en', defaultMessage: 'English' },
+});
+
+const reviewText = () => string().test(rules.required()).test(rules.maxLength(REVIEW_TEXT_MAX));
+
+/** A rejection: the bank's reason; a template is optional. */
+export const rejectSchema = object({ reason: reviewText(), templateId: string() });
+/** An identity decision: rejecting needs a reason. */
+export const identitySchema = object({
+  decision: string().test(rules.required()),
+  reason: string()
+    .test(rules.requiredIf('decision', (decision) => decision === 'reject'))
+    .test(rules.maxLength(REVIEW_TEXT_MAX)),
+});
+export const noteSchema = object({ text: reviewText() });
+
+/** A multi-line text field in the design of the others, with its hint, its error and a count of characters. */
+function TextArea({
+  label,
+  description,
+  error,
+  errorText,
+  ref,
+  ...props
+}: { label: string; description?: string; error: boolean; errorText?: string; ref?: Ref<HTMLTextAreaElement> } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'ref'>) {
+  const intl = useIntl();
+  const id = useId();
+  const length = String(props.value ?? '').length;
+  return (
+    <div className={['dv-field', error && 'dv-field--error'].filter(Boolean).join(' ')}>
+      <label className="dv-field__label" htmlFor={id}>
+        {label}
+      </label>
+      {description && (
+        <p id={`${id}-description`} className="dv-field__description">
+          {description}
+        </p>
+      )}
+      <div className="dv-field__control">
+        <textarea
+          {...props}
+          ref={ref}
+          id={id}
+          rows={4}
+          className="dv-field__input dv-bo-textarea"
+          aria-invalid={error || undefined}
+          aria-describedby={[description && `${id}-description`, `${id}-count`, error && errorText && `${id}-error`].filter(Boolean).join(' ')}
+        />
+      </div>
+      <p id={`${id}-count`} className="dv-bo-count">
+        {intl.formatMessage(messages.characters, { count: length, max: REVIEW_TEXT_MAX })}
+      </p>
+      <p id={`${id}-error`} className="dv-field__error">
+        {error ? errorText : null}
+      </p>
+    </div>
+  );
+}
+
+/** An action's refusal, said as an alert and focused (what was done is said by the page's status line). */
+function Refusal({ error }: { error?: StaffApiError }) {
+  const intl = useIntl();
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (error) ref.current?.focus();
+  }, [error]);
+  if (!error) return null;
+  const { descriptor, values } = refusalMessage(error);
+  return (
+    <p ref={ref} className="dv-bo-problem" role="alert" tabIndex={-1}>
+      {intl.formatMessage(descriptor, values)}
+    </p>
+  );
+}
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="dv-bo-panel" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+/** The actions this member can take on this application now. */
+export function Decisions({ application, roles }: { application: ApplicationPage; roles: readonly StaffRole[] }) {
+  const { awaiting, canAct, approvals = [] } = application.review;
+  const reviews = roles.includes('reviewer') || roles.includes('approver');
+  const deciding = awaiting === 'decision' || awaiting === 'second-approval';
+  // What was done stays said after its form has gone (a decided application has no decision to take).
+  const [done, setDone] = useState('');
+  return (
+    <>
+      <p className="dv-bo-done" role="status">
+        {done}
+      </p>
+      {awaiting === 'identity-review' && canAct && <IdentityDecision id={application.id} onDone={setDone} />}
+      {deciding && roles.includes('approver') && canAct && (
+        <Approve id={application.id} first={application.risk.fourEyes && approvals.length === 0} onDone={setDone} />
+      )}
+      {deciding && reviews && <Reject application={application} onDone={setDone} />}
+      {reviews && <Note id={application.id} onDone={setDone} />}
+    </>
+  );
+}
+
+type Done = (text: string) => void;
+
+function Approve({ id, first, onDone }: { id: string; first: boolean; onDone: Done }) {
+  const intl = useIntl();
+  const [approve, { error, isLoading }] = useApproveMutation();
+  const submit = async () => {
+    const answer = await approve(id)
+      .unwrap()
+      .catch(() => undefined);
+    if (answer) onDone(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : answer.awaitingSecondApproval ? messages.firstApproval : messages.approved));
+  };
+  return (
+    <Panel title={intl.formatMessage(messages.approveTitle)}>
+      <p>{intl.formatMessage(first ? messages.approveFirstLead : messages.approveLead)}</p>
+      <LoadingButton loading={isLoading} onClick={() => void submit()}>
+        {intl.formatMessage(messages.approve)}
+      </LoadingButton>
+      <Refusal error={error as StaffApiError | undefined} />
+    </Panel>
+  );
+}
+
+function Reject({ application, onDone }: { application: ApplicationPage; onDone: Done }) {
+  const intl = useIntl();
+  const { data: templates = [] } = useGetTemplatesQuery();
+  const [reject, { error }] = useRejectMutation();
+  const offered = templates.filter((template) => template.kind === 'rejection' && !template.retired);
+  const formik = useFormik({
+    initialValues: { templateId: '', reason: '' },
+    validate: (values) => validateSchema(rejectSchema, values),
+    validateOnChange: false,
+    onSubmit: async (values) => {
+      const answer = await reject({ id: application.id, reason: values.reason.trim(), templateId: values.templateId || undefined })
+        .unwrap()
+        .catch(() => undefined);
+      if (answer) onDone(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : messages.rejected));
+    },
+  });
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const errors = useFieldErrors(formik, ['reason'], { reason: reasonRef });
+  const chosen = offered.find((template) => template.id === formik.values.templateId);
+  const language = application.language === 'es' ? 'es' : 'en';
+  return (
+    <Panel title={intl.formatMessage(messages.rejectTitle)}>
+      <form noValidate onSubmit={formik.handleSubmit}>
+        <SelectInput
+          label={intl.formatMessage(messages.template)}
+          description={intl.formatMessage(messages.templateHint)}
+          placeholder={intl.formatMessage(messages.noTemplate)}
+          name="templateId"
+          value={formik.values.templateId}
+          onChange={formik.handleChange}
+          options={offered.map((template) => ({ value: template.id, label: template.title[intl.locale === 'es' ? 'es' : 'en'] }))}
+        />
+        {chosen && (
+          <figure className="dv-bo-preview">
+            <figcaption>{intl.formatMessage(messages.preview, { language: intl.formatMessage(language === 'es' ? messages.languageEs : messages.languageEn) })}</figcaption>
+            <blockquote lang={language}>
+              <p className="dv-bo-preview__title">{chosen.title[language]}</p>
+              <p>{chosen.body[language]}</p>
+            </blockquote>
+          </figure>
+        )}
+        <TextArea
+          ref={reasonRef}
+          label={intl.formatMessage(messages.reason)}
+          description={intl.formatMessage(messages.reasonHint)}
+          name="reason"
+          value={formik.values.reason}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.reason}
+        />
+        <LoadingButton type="submit" loading={formik.isSubmitting}>
+          {intl.formatMessage(messages.reject)}
+        </LoadingButton>
+      </form>
+      <Refusal error={error as StaffApiError | undefined} />
+    </Panel>
+  );
+}
+
+function IdentityDecision({ id, onDone }: { id: string; onDone: Done }) {
+  const intl = useIntl();
+  const [decide, { error }] = useDecideIdentityMutation();
+  const formik = useFormik({
+    initialValues: { decision: '', reason: '' },
+    validate: (values) => validateSchema(identitySchema, values),
+    validateOnChange: false,
+    onSubmit: async (values) => {
+      const decision = values.decision as 'approve' | 'reject';
+      const answer = await decide({ id, decision, reason: values.reason.trim() || undefined })
+        .unwrap()
+        .catch(() => undefined);
+      if (answer) onDone(intl.formatMessage(messages.identityDone));
+    },
+  });
+  const decisionRef = useRef<HTMLInputElement>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const errors = useFieldErrors(formik, ['decision', 'reason'], { decision: decisionRef, reason: reasonRef });
+  return (
+    <Panel title={intl.formatMessage(messages.identityTitle)}>
+      <p>{intl.formatMessage(messages.identityLead)}</p>
+      <form noValidate onSubmit={formik.handleSubmit}>
+        <RadioGroup
+          ref={decisionRef}
+          legend={intl.formatMessage(messages.identityDecision)}
+          name="decision"
+          value={formik.values.decision}
+          onChange={(value) => void formik.setFieldValue('decision', value)}
+          options={[
+            { value: 'approve', label: intl.formatMessage(messages.identityApprove) },
+            { value: 'reject', label: intl.formatMessage(messages.identityReject) },
+          ]}
+          {...errors.decision}
+        />
+        <TextArea
+          ref={reasonRef}
+          label={intl.formatMessage(messages.identityReason)}
+          description={intl.formatMessage(messages.identityReasonHint)}
+          name="reason"
+          value={formik.values.reason}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.reason}
+        />
+        <LoadingButton type="submit" loading={formik.isSubmitting}>
+          {intl.formatMessage(messages.identitySubmit)}
+        </LoadingButton>
+      </form>
+      <Refusal error={error as StaffApiError | undefined} />
+    </Panel>
+  );
+}
+
+function Note({ id, onDone }: { id: string; onDone: Done }) {
+  const intl = useIntl();
+  const [addNote, { error }] = useAddNoteMutation();
+  const formik = useFormik({
+    initialValues: { text: '' },
+    validate: (values) => validateSchema(noteSchema, values),
+    validateOnChange: false,
+    onSubmit: async (values, helpers) => {
+      const ok = await addNote({ id, text: values.text.trim() })
+        .unwrap()
+        .then(() => true)
+        .catch(() => false);
+      if (ok) {
+        helpers.resetForm();
+        onDone(intl.formatMessage(messages.noteDone));
+      }
+    },
+  });
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const errors = useFieldErrors(formik, ['text'], { text: textRef });
+  return (
+    <Panel title={intl.formatMessage(messages.noteTitle)}>
+      <form noValidate onSubmit={formik.handleSubmit}>
+        <TextArea
+          ref={textRef}
+          label={intl.formatMessage(messages.note)}
+          description={intl.formatMessage(messages.noteHint)}
+          name="text"
+          value={formik.values.text}
+          onChange={formik.handleChange}
+          onBlur={formik.handleBlur}
+          {...errors.text}
+        />
+        <LoadingButton type="submit" loading={formik.isSubmitting}>
+          {intl.formatMessage(messages.noteSubmit)}
+        </LoadingButton>
+      </form>
+      <Refusal error={error as StaffApiError | undefined} />
+    </Panel>
+  );
+}
