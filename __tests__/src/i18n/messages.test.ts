@@ -18,7 +18,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 // Every string literal shaped like a message id of one of the app's namespaces.
-const NAMESPACES = ['app', 'error', 'routes', 'validations', 'components', 'login', 'signUp', 'recovery', 'session', 'commons', 'onboarding', 'documents'];
+const NAMESPACES = ['app', 'error', 'routes', 'validations', 'components', 'login', 'signUp', 'recovery', 'session', 'commons', 'onboarding', 'documents', 'backOffice'];
 const ID_PATTERN = new RegExp(`['"\`]((?:${NAMESPACES.join('|')})\\.[A-Za-z0-9_.-]+)['"\`]`, 'g');
 
 function idsUsedInCode(): Set<string> {
