@@ -44,6 +44,8 @@ export const ROUTES = [
   { name: 'back-office', path: '/back-office', access: 'staff', area: 'back-office' },
   { name: 'back-office-queue', path: '/back-office/queue', access: 'staff', area: 'back-office' },
   { name: 'back-office-application', path: '/back-office/applications/:id', access: 'staff', area: 'back-office' },
+  { name: 'back-office-funnel', path: '/back-office/funnel', access: 'staff', area: 'back-office' },
+  { name: 'back-office-templates', path: '/back-office/templates', access: 'staff', area: 'back-office' },
 ] as const satisfies readonly RouteInfo[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

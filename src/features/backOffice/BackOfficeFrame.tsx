@@ -12,6 +12,8 @@ const messages = describeMessages({
   area: { id: 'backOffice.frame.area', defaultMessage: 'Back office' },
   navigation: { id: 'backOffice.frame.navigation', defaultMessage: 'Back office' },
   queue: { id: 'backOffice.frame.queue', defaultMessage: 'Applications' },
+  funnel: { id: 'backOffice.frame.funnel', defaultMessage: 'Funnel' },
+  templates: { id: 'backOffice.frame.templates', defaultMessage: 'Message templates' },
   signedInAs: { id: 'backOffice.frame.signedInAs', defaultMessage: 'Signed in as {username}' },
   signOut: { id: 'backOffice.frame.signOut', defaultMessage: 'Sign out' },
   checking: { id: 'backOffice.frame.checking', defaultMessage: 'Checking your session…' },
@@ -22,6 +24,8 @@ const messages = describeMessages({
 
 export const SIGN_IN_PATH = '/back-office';
 export const QUEUE_PATH = '/back-office/queue';
+const FUNNEL_PATH = '/back-office/funnel';
+const TEMPLATES_PATH = '/back-office/templates';
 
 /** The language switch of the back office: the app's language, as on every other page. */
 function BackOfficeLanguage() {
@@ -96,13 +100,18 @@ export function BackOfficeFrame({ children }: { children: (roles: readonly Staff
     <div className="dv-bo">
       <Layout languageSelector={tools}>
         <nav className="dv-bo__nav" aria-label={intl.formatMessage(messages.navigation)}>
-          {/* The funnel and the templates' pages take their places in this list. */}
           <ul>
-            <li>
-              <Link to={QUEUE_PATH} aria-current={pathname === QUEUE_PATH ? 'page' : undefined}>
-                {intl.formatMessage(messages.queue)}
-              </Link>
-            </li>
+            {[
+              { path: QUEUE_PATH, label: messages.queue },
+              { path: FUNNEL_PATH, label: messages.funnel },
+              { path: TEMPLATES_PATH, label: messages.templates },
+            ].map(({ path, label }) => (
+              <li key={path}>
+                <Link to={path} aria-current={pathname === path ? 'page' : undefined}>
+                  {intl.formatMessage(label)}
+                </Link>
+              </li>
+            ))}
           </ul>
         </nav>
         {ready ? (

@@ -15,11 +15,13 @@ import {
   useDecideIdentityMutation,
   useGetTemplatesQuery,
   useRejectMutation,
+  useRequestMoreInfoMutation,
   type ApplicationPage,
   type StaffApiError,
   type StaffRole,
 } from './backOfficeApi';
 import { refusalMessage } from './refusals';
+import { MoreInfoForm } from './review/MoreInfoForm';
 
 /** The most a reason or a note keeps (the server's REVIEW_TEXT_MAX). */
 export const REVIEW_TEXT_MAX = 2000;
@@ -57,6 +59,12 @@ const messages = describeMessages({
   identitySubmit: { id: 'backOffice.decide.identity.submit', defaultMessage: 'Record the decision' },
   identityDone: { id: 'backOffice.decide.identity.done', defaultMessage: 'The identity decision is recorded.' },
   noteTitle: { id: 'backOffice.note.title', defaultMessage: 'Internal note' },
+  moreInfoTitle: { id: 'backOffice.decide.moreInfo.title', defaultMessage: 'Ask the applicant for more information' },
+  moreInfoOpen: { id: 'backOffice.decide.moreInfo.open', defaultMessage: 'Ask for more information' },
+  moreInfoDone: {
+    id: 'backOffice.decide.moreInfo.done',
+    defaultMessage: 'The applicant has been asked for more information. The application comes back to the queue when they sign again.',
+  },
   note: { id: 'backOffice.note.label', defaultMessage: 'Note for the other reviewers' },
   noteHint: { id: 'backOffice.note.hint', defaultMessage: 'Kept in the audit trail; never shown to the applicant.' },
   noteSubmit: { id: 'backOffice.note.submit', defaultMessage: 'Add the note' },
@@ -164,6 +172,7 @@ export function Decisions({ application, roles }: { application: ApplicationPage
       {deciding && roles.includes('approver') && canAct && (
         <Approve id={application.id} first={application.risk.fourEyes && approvals.length === 0} onDone={setDone} />
       )}
+      {deciding && reviews && <MoreInfo application={application} onDone={setDone} />}
       {deciding && reviews && <Reject application={application} onDone={setDone} />}
       {reviews && <Note id={application.id} onDone={setDone} />}
     </>
@@ -188,6 +197,40 @@ function Approve({ id, first, onDone }: { id: string; first: boolean; onDone: Do
         {intl.formatMessage(messages.approve)}
       </LoadingButton>
       <Refusal error={error as StaffApiError | undefined} />
+    </Panel>
+  );
+}
+
+/** Sends the application back to its applicant for the steps chosen (they sign again): the form opens on demand. */
+function MoreInfo({ application, onDone }: { application: ApplicationPage; onDone: Done }) {
+  const intl = useIntl();
+  const { data: templates = [] } = useGetTemplatesQuery();
+  const [request] = useRequestMoreInfoMutation();
+  const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const offered = templates.filter((template) => template.kind === 'more-info' && !template.retired);
+  return (
+    <Panel title={intl.formatMessage(messages.moreInfoTitle)}>
+      {open ? (
+        <MoreInfoForm
+          reopenable={application.reopenable}
+          templates={offered}
+          language={application.language === 'es' ? 'es' : 'en'}
+          onSubmit={async (asked) => {
+            // A refusal is thrown with its code: the form says it in words.
+            await request({ id: application.id, ...asked }).unwrap();
+            onDone(intl.formatMessage(messages.moreInfoDone));
+          }}
+          onCancel={() => {
+            setOpen(false);
+            requestAnimationFrame(() => opener.current?.focus());
+          }}
+        />
+      ) : (
+        <button type="button" className="dv-bo-link-button" ref={opener} onClick={() => setOpen(true)}>
+          {intl.formatMessage(messages.moreInfoOpen)}
+        </button>
+      )}
     </Panel>
   );
 }

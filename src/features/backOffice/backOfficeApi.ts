@@ -91,9 +91,14 @@ export interface ApplicationPage {
   identityCheck: { status: string; provider: string; startedAt: string; decidedAt?: string; reason?: string; flags?: string[]; reviewer?: string } | null;
   risk: { level: RiskLevel | null; reasons: RiskReason[]; fourEyes: boolean };
   contract: { sha256: string; contractSha256: string; signedAt: string; templateVersion?: string } | null;
+  /** Contracts signed before the bank asked for more information. */
+  supersededContracts: { sha256: string; signedAt: string; supersededAt: string }[];
+  /** The steps a request for more information may reopen. */
+  reopenable: string[];
   review: {
     approvals?: { actor: string; at: string }[];
     rejection?: { templateId: string; text: string };
+    moreInfo?: { steps: string[]; text: string; templateId?: string; requestedBy: string; at: string };
     awaiting: Awaiting | null;
     canAct: boolean;
   };
@@ -105,7 +110,19 @@ export interface ReviewTemplate {
   kind: 'rejection' | 'more-info';
   title: { es: string; en: string };
   body: { es: string; en: string };
+  updatedAt: string;
+  updatedBy: string;
   retired: boolean;
+}
+
+/** The funnel of a period (GET /staff-api/funnel): counts and durations only. */
+export interface Funnel {
+  from: string;
+  to: string;
+  path: 'all' | 'freelance' | 'company';
+  started: number;
+  steps: { step: string; reached: number; stoppedHere: number; medianSeconds: number | null }[];
+  decisions: { decision: 'approved' | 'rejected'; count: number; medianWaitSeconds: number | null }[];
 }
 
 export interface DecisionAnswer {
@@ -139,7 +156,7 @@ export const errorCodeOf = (data: unknown): string | undefined =>
 /** What an endpoint asks for: a path under /staff-api, its method, query and JSON body. */
 interface StaffRequest {
   url: string;
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   params?: object;
   body?: object;
 }
@@ -196,7 +213,7 @@ const applicationTags = (id: string) => [{ type: 'Application' as const, id }, '
 export const backOfficeApi = createApi({
   reducerPath: 'backOfficeApi',
   baseQuery: staffBaseQuery,
-  tagTypes: ['Session', 'Queue', 'Application', 'Templates'],
+  tagTypes: ['Session', 'Queue', 'Application', 'Templates', 'Funnel'],
   endpoints: (build) => ({
     getConfig: build.query<SignInConfig, void>({ query: () => 'config' }),
     getStaffSession: build.query<StaffSession, void>({ query: () => 'session', providesTags: ['Session'] }),
@@ -222,6 +239,18 @@ export const backOfficeApi = createApi({
       query: ({ id, ...body }) => ({ url: `applications/${encodeURIComponent(id)}/identity`, method: 'POST', body }),
       invalidatesTags: (_result, _error, { id }) => applicationTags(id),
     }),
+    requestMoreInfo: build.mutation<{ status: string; steps: string[] }, { id: string; steps: string[]; templateId?: string; message?: string }>({
+      query: ({ id, ...body }) => ({ url: `applications/${encodeURIComponent(id)}/more-info`, method: 'POST', body }),
+      invalidatesTags: (_result, _error, { id }) => applicationTags(id),
+    }),
+    saveTemplate: build.mutation<ReviewTemplate, Omit<ReviewTemplate, 'updatedAt' | 'updatedBy'>>({
+      query: ({ id, ...body }) => ({ url: `templates/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      invalidatesTags: ['Templates'],
+    }),
+    getFunnel: build.query<Funnel, { from: string; to: string; path: Funnel['path'] }>({
+      query: (period) => ({ url: 'funnel', params: period }),
+      providesTags: ['Funnel'],
+    }),
     addNote: build.mutation<void, { id: string; text: string }>({
       query: ({ id, text }) => ({ url: `applications/${encodeURIComponent(id)}/notes`, method: 'POST', body: { text } }),
       invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
@@ -240,6 +269,9 @@ export const {
   useRejectMutation,
   useDecideIdentityMutation,
   useAddNoteMutation,
+  useRequestMoreInfoMutation,
+  useSaveTemplateMutation,
+  useGetFunnelQuery,
 } = backOfficeApi;
 
 interface StaffSessionState {

@@ -104,6 +104,8 @@ const application = (overrides: Partial<ApplicationPage> = {}): ApplicationPage 
   identityCheck: null,
   risk: { level: 'high', reasons: [{ kind: 'politically-exposed', field: 'politicalPosition', value: true, level: 'high', source: 'Divilo customer acceptance policy' }], fourEyes: true },
   contract: null,
+  supersededContracts: [],
+  reopenable: ['your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'],
   review: { approvals: [{ actor: 'staff:first@divilo.test', at: '2030-01-02T10:00:00.000Z' }], awaiting: 'second-approval', canAct: true },
   audit: [],
   ...overrides,
