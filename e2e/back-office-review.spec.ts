@@ -1,0 +1,141 @@
+// The bank asks an applicant for more information, and the applicant gives it: a reviewer sends a signed
+// application back for its fiscal address from the back office; the applicant reads the e-mail, signs up again,
+// lands on that step with the bank's words, changes it, goes straight on to the contract and signs again; the
+// application is back in the queue. Then the funnel counts the journey. Both languages.
+import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { embeddedIdentityCredentials } from '../server/plugins/identity';
+import { E2E_SERVER_SECRET } from './secrets';
+import { admin, applicationId, arrived, codeSentTo, freelancerUpToIdentity, identityCheck, lastMessageId, signContract, wizardText, type Lang } from './wizard';
+
+const PASSWORD = 'Staff-Password-2026';
+
+const TEXT = {
+  en: {
+    email: 'Work e-mail',
+    password: 'Password',
+    continue: 'Continue',
+    enrolCode: 'The 6-digit code the app shows',
+    queue: 'Applications waiting for the bank',
+    ask: 'Ask for more information',
+    send: 'Send back to the applicant',
+    step: 'Your fiscal address',
+    template: 'Answers to check',
+    asked: 'The applicant has been asked for more information',
+    templateWords: 'We need you to check some of the answers you gave us.',
+    note: 'Divilo asked you to check this step',
+    signAgain: 'sign the contract again',
+    funnel: 'Funnel',
+    funnelTitle: 'Where applicants give up',
+    show: 'Show',
+  },
+  es: {
+    email: 'Correo de trabajo',
+    password: 'Contraseña',
+    continue: 'Continuar',
+    enrolCode: 'El código de 6 cifras que muestra la aplicación',
+    queue: 'Solicitudes pendientes del banco',
+    ask: 'Pedir más información',
+    send: 'Devolver al solicitante',
+    step: 'Tu domicilio fiscal',
+    template: 'Datos por revisar',
+    asked: 'Se ha pedido más información al solicitante',
+    templateWords: 'Necesitamos que revises algunos de los datos que nos diste.',
+    note: 'Divilo te pide que revises este paso',
+    signAgain: 'vuelve a firmar el contrato',
+    funnel: 'Embudo',
+    funnelTitle: 'Dónde abandonan los solicitantes',
+    show: 'Mostrar',
+  },
+} as const;
+
+let members = 0;
+
+/** A member of staff with these roles, signed in through the back office's page in a browser of their own. */
+async function staffPage(browser: Browser, lang: Lang, roles: string[]): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  const config = (await (await page.request.get('/staff-api/config')).json()) as { region: string; userPoolId: string; endpoint: string };
+  const client = new CognitoIdentityProviderClient({ region: config.region, endpoint: config.endpoint, credentials: embeddedIdentityCredentials(Buffer.from(E2E_SERVER_SECRET, 'base64')) });
+  const username = `reviewer${(members += 1)}-${Date.now()}@divilo.test`;
+  try {
+    await client.send(new AdminCreateUserCommand({ UserPoolId: config.userPoolId, Username: username, MessageAction: 'SUPPRESS' }));
+    await client.send(new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: username, Password: PASSWORD, Permanent: true }));
+    for (const role of roles) await client.send(new AdminAddUserToGroupCommand({ UserPoolId: config.userPoolId, Username: username, GroupName: role }));
+  } finally {
+    client.destroy();
+  }
+  const t = TEXT[lang];
+  await page.goto(`/back-office?lang=${lang}`);
+  await page.getByLabel(t.email).fill(username);
+  await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: t.continue }).click();
+  const secret = (await page.locator('[data-secret]').innerText()).replace(/\s+/g, '');
+  await page.getByLabel(t.enrolCode).fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
+  await page.getByRole('button', { name: t.continue }).click();
+  await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
+  return page;
+}
+
+for (const lang of ['en', 'es'] as const) {
+  test(`a reviewer asks for more information, the applicant gives it and signs again, and the funnel counts them (${lang})`, async ({ page, browser }) => {
+    test.setTimeout(240_000);
+    const t = TEXT[lang];
+    const w = wizardText(lang);
+
+    // An applicant signs, and the bank approves their photos.
+    const who = await freelancerUpToIdentity(page, lang);
+    await identityCheck(page, lang);
+    const id = await applicationId(page);
+    await signContract(page, lang, who);
+    expect(admin('--reviewer', 'marta', 'identity', id, 'approve')).toContain('approved');
+
+    // A reviewer sends it back for the fiscal address.
+    const reviewer = await staffPage(browser, lang, ['reviewer']);
+    await reviewer.goto(`/back-office/applications/${id}`);
+    await reviewer.getByRole('button', { name: t.ask }).click();
+    await reviewer.getByRole('checkbox', { name: t.step }).check();
+    await reviewer.getByRole('combobox', { name: /template|plantilla/i }).selectOption({ label: t.template });
+    await reviewer.getByRole('button', { name: t.send }).click();
+    await expect(reviewer.getByRole('status').filter({ hasText: t.asked })).toBeVisible();
+
+    // The applicant reads what the bank asked, signs up again and lands on that step, with the bank's words.
+    const notice = (await (await page.request.get('/dev/outbox.json')).json()) as { recipient: string; text: string }[];
+    expect(notice.find((message) => message.recipient === who.email)?.text).toContain(t.templateWords);
+    const before = await lastMessageId(page);
+    await page.goto(`/signUp?lang=${lang}`);
+    await page.getByLabel(w.email).fill(who.email);
+    await page.getByLabel(w.id).fill(who.dni);
+    await page.getByLabel(w.privacy).check();
+    await page.getByLabel(w.precontract).check();
+    await page.getByRole('button', { name: w.sendCode }).click();
+    await arrived(page, /\/reg-code/);
+    await page.getByLabel(w.emailCode).fill(await codeSentTo(page, who.email, before));
+    await page.getByRole('button', { name: w.confirm }).click();
+    await arrived(page, /\/fiscal-address/);
+    const note = page.getByRole('note', { name: t.note });
+    await expect(note).toContainText(t.templateWords);
+    await page.getByLabel(w.street).fill('Calle Mayor 7');
+    await page.getByRole('button', { name: w.continue }).click();
+    // Straight to the contract: the steps after it were done already.
+    await arrived(page, /\/docu-sign/);
+    await expect(page.getByText(t.signAgain)).toBeVisible();
+    await signContract(page, lang, who);
+
+    // Back in the queue, waiting for a decision.
+    await reviewer.goto(`/back-office/queue?lang=${lang}`);
+    await expect(reviewer.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
+    await expect(reviewer.locator(`a[href="/back-office/applications/${id}"]`)).toBeVisible();
+    expect(admin('show', id)).toContain('Calle Mayor 7');
+
+    // The funnel of today counts this applicant from the sign-up to the signature.
+    const administrator = await staffPage(browser, lang, ['administrator']);
+    await administrator.getByRole('link', { name: t.funnel }).click();
+    await expect(administrator.getByRole('heading', { level: 1, name: t.funnelTitle })).toBeVisible();
+    const table = administrator.getByRole('table').first();
+    await expect(table).toBeVisible();
+    const signRow = table.getByRole('row').filter({ hasText: lang === 'es' ? 'Firma tu contrato' : 'Sign your contract' });
+    await expect(signRow).toBeVisible();
+    expect(Number((await signRow.getByRole('cell').first().innerText()).replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
+  });
+}
