@@ -25,7 +25,7 @@ export type Awaiting = 'identity-review' | 'decision' | 'second-approval';
 const NEEDS_REVIEW = 'needs-review';
 
 /** What the bank has to do with an application now, if anything. */
-export function awaitingOf(application: Application): Awaiting | undefined {
+function awaitingOf(application: Application): Awaiting | undefined {
   const identity = identityCheckOf(application)?.status;
   if ((application.status === 'in-progress' || application.status === 'pending-review') && identity === NEEDS_REVIEW) return 'identity-review';
   if (application.status !== 'pending-review') return undefined;
@@ -33,7 +33,7 @@ export function awaitingOf(application: Application): Awaiting | undefined {
 }
 
 /** Whether `member` can take the next action on an application awaiting `awaiting` (and has not taken it already). */
-export function canAct(member: StaffMember, application: Application, awaiting: Awaiting | undefined): boolean {
+function canAct(member: StaffMember, application: Application, awaiting: Awaiting | undefined): boolean {
   const is = (role: string) => member.roles.includes(role);
   if (awaiting === 'identity-review') return is('reviewer') || is('approver');
   if (awaiting === 'decision') return is('approver');
@@ -69,7 +69,7 @@ export interface QueueEntry {
 }
 
 /** The most applications one page of the queue reads. */
-export const QUEUE_LIMIT = 500;
+const QUEUE_LIMIT = 500;
 
 /**
  * Since when an application waits for the bank: its signature for a decision, the start of its identity check
@@ -80,7 +80,7 @@ function waitingSinceOf(application: Application & { signedAt: string | null }, 
   return application.signedAt ?? application.updatedAt;
 }
 
-export const applicantName = (answers: Record<string, unknown>) =>
+const applicantName = (answers: Record<string, unknown>) =>
   [answers.firstName, answers.firstSurname, answers.secondSurname].filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(' ');
 
 /** The applications waiting for the bank, filtered and in the order asked, each measured against the target. */
@@ -138,7 +138,7 @@ export interface DocumentView {
 }
 
 /** The answers step by step, in the applicant's journey, each with the label its screen showed. */
-export function answeredSteps(application: Pick<Application, 'answers' | 'personType'>): { step: string; section: SectionId; fields: AnsweredField[] }[] {
+function answeredSteps(application: Pick<Application, 'answers' | 'personType'>): { step: string; section: SectionId; fields: AnsweredField[] }[] {
   return journey(flowAnswersOf(application.answers, application.personType)).flatMap((step) => {
     if (!isAnswersStep(step.id)) return [];
     const labels = FIELD_LABELS[step.id] as Record<string, string>;
@@ -150,7 +150,7 @@ export function answeredSteps(application: Pick<Application, 'answers' | 'person
 }
 
 /** Whether the stored evidence of a document still is what was frozen, by hashing it again now. */
-export async function documentViews(documents: OnboardingDocument[], digest: (key: string) => Promise<string | undefined>): Promise<DocumentView[]> {
+async function documentViews(documents: OnboardingDocument[], digest: (key: string) => Promise<string | undefined>): Promise<DocumentView[]> {
   return Promise.all(
     documents.map(async (document) => {
       const base = { kind: document.kind, size: document.size, checkedAt: document.checkedAt };

@@ -28,12 +28,12 @@ import {
   type ReviewRefusal,
 } from '../../services/reviews';
 
-export const STAFF_COOKIE = 'divilo_staff';
+const STAFF_COOKIE = 'divilo_staff';
 /** HttpOnly, Secure, SameSite=Strict, and sent to the staff API only. */
 const STAFF_COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: 'strict', path: '/staff-api' } as const;
 
 /** How old a sign-in may be when it is traded for a session: a token found later starts nothing. */
-export const STAFF_SIGN_IN_MAX_AGE_SECONDS = 300;
+const STAFF_SIGN_IN_MAX_AGE_SECONDS = 300;
 /** The longest period the funnel counts at once (its work grows with the sign-ups in it). */
 const FUNNEL_MAX_DAYS = 366;
 /** How far ahead of this server's clock the identity service's may be. */

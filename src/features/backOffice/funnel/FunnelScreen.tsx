@@ -12,7 +12,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const day = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /** The period of the address, or the last 30 days (today included) for all applicants. */
-export function periodOf(params: URLSearchParams, now = Date.now()): FunnelPeriod {
+function periodOf(params: URLSearchParams, now = Date.now()): FunnelPeriod {
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
   const path = params.get('path') as FunnelPath;
