@@ -1,11 +1,44 @@
-// The bank's back office in the browser: a new member of staff enrols an authenticator app and signs in, in both
-// languages. The member is made in the test through the identity service's admin calls, with the server's own
-// admin credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`.
+// The bank's back office in the browser, in both languages: a new member of staff enrols an authenticator app and
+// signs in; a reviewer reads a signed application, notes and rejects it with a template; a high-risk one takes two
+// approvers. Members are made in the test through the identity service's admin calls, with the server's own admin
+// credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`. Applicants
+// sign through the real wizard, and their photos are approved with `npm run admin`.
+import { readFileSync } from 'node:fs';
 import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { embeddedIdentityCredentials } from '../server/plugins/identity';
 import { E2E_SERVER_SECRET } from './secrets';
+import {
+  admin,
+  applicationId,
+  freelanceBusiness,
+  freshApplicant,
+  identityCheck,
+  lastMessageId,
+  password,
+  personalInfo,
+  phone,
+  signContract,
+  signUp,
+  taxRegistration,
+  tellUsMore,
+  type Applicant,
+  type Lang,
+} from './wizard';
+
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+// axe is injected by the test, not served: the page's CSP (rightly) refuses foreign scripts.
+test.use({ bypassCSP: true });
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
+  });
+  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 const PASSWORD = 'Staff-Password-2026';
 
@@ -21,6 +54,43 @@ const TEXT = {
     queue: 'Applications waiting for the bank',
     signOut: 'Sign out',
     signedOut: 'You have signed out.',
+    application: 'Application',
+    summary: 'Summary',
+    answers: 'Answers',
+    firstName: 'First name',
+    documents: 'Documents',
+    evidenceMatches: 'Matches the fingerprint',
+    showSelfie: 'Show selfie',
+    risk: 'Risk',
+    lowRisk: 'Level: Low',
+    noReasons: 'No answer raises the risk.',
+    highRisk: 'Level: High',
+    pepReason: 'Politically exposed person',
+    review: 'Review',
+    status: 'Status',
+    awaiting: 'Waiting for',
+    secondApproval: 'Second approval',
+    rejected: 'Rejected',
+    approved: 'Approved',
+    audit: 'Audit trail',
+    note: 'Note for the other reviewers',
+    addNote: 'Add the note',
+    noteAdded: 'The note is added to the audit trail.',
+    noteEntry: 'Note: ',
+    template: 'Message to the applicant',
+    templateTitle: 'Activity we do not serve',
+    preview: { en: 'What the applicant will read (English)', es: 'What the applicant will read (Spanish)' },
+    reason: "The bank's reason",
+    reject: 'Reject the application',
+    rejectedDone: 'The application is rejected and the applicant has been told.',
+    approve: 'Approve the application',
+    firstLead: 'This application is high risk: your approval is the first of two. A second approver decides.',
+    firstApproval: 'Your approval is recorded. The application is waiting for a second approver.',
+    waitingSecond: 'Waiting for a second approver.',
+    approvedFirstBy: 'Approved first by',
+    secondApproverNeeded: 'You have already approved this high-risk application: a second approver has to decide.',
+    approvedDone: 'The application is approved.',
+    oneOfTwo: '1 of 2',
   },
   es: {
     email: 'Correo de trabajo',
@@ -33,7 +103,50 @@ const TEXT = {
     queue: 'Solicitudes pendientes del banco',
     signOut: 'Cerrar sesión',
     signedOut: 'Has cerrado la sesión.',
+    application: 'Solicitud',
+    summary: 'Resumen',
+    answers: 'Respuestas',
+    firstName: 'Nombre',
+    documents: 'Documentos',
+    evidenceMatches: 'Coincide con la huella',
+    showSelfie: 'Ver selfie',
+    risk: 'Riesgo',
+    lowRisk: 'Nivel: Bajo',
+    noReasons: 'Ninguna respuesta aumenta el riesgo.',
+    highRisk: 'Nivel: Alto',
+    pepReason: 'Persona con responsabilidad pública',
+    review: 'Revisión',
+    status: 'Estado',
+    awaiting: 'Pendiente de',
+    secondApproval: 'Segunda aprobación',
+    rejected: 'Rechazada',
+    approved: 'Aprobada',
+    audit: 'Registro de auditoría',
+    note: 'Nota para el resto de revisores',
+    addNote: 'Añadir la nota',
+    noteAdded: 'La nota se ha añadido al registro de auditoría.',
+    noteEntry: 'Nota: ',
+    template: 'Mensaje para el solicitante',
+    templateTitle: 'Actividad que no atendemos',
+    preview: { en: 'Lo que leerá el solicitante (Inglés)', es: 'Lo que leerá el solicitante (Español)' },
+    reason: 'Motivo del banco',
+    reject: 'Rechazar la solicitud',
+    rejectedDone: 'La solicitud está rechazada y se ha avisado al solicitante.',
+    approve: 'Aprobar la solicitud',
+    firstLead: 'Esta solicitud es de riesgo alto: tu aprobación es la primera de dos. Decide una segunda persona.',
+    firstApproval: 'Tu aprobación está registrada. La solicitud espera una segunda aprobación.',
+    waitingSecond: 'Pendiente de una segunda aprobación.',
+    approvedFirstBy: 'Primera aprobación de',
+    secondApproverNeeded: 'Ya has aprobado esta solicitud de riesgo alto: tiene que decidir una segunda persona.',
+    approvedDone: 'La solicitud está aprobada.',
+    oneOfTwo: '1 de 2',
   },
+} as const;
+
+/** The words of the rejection template "activity-not-served" (migration 0030), as the applicant reads them. */
+const ACTIVITY_NOT_SERVED = {
+  en: 'For now Divilo does not offer accounts for the activity of your business.',
+  es: 'Por ahora Divilo no ofrece cuentas para la actividad de tu negocio.',
 } as const;
 
 let count = 0;
@@ -68,24 +181,106 @@ async function freshCode(secret: string, used?: string): Promise<string> {
   return code;
 }
 
+/** The username and password step of the sign-in page. */
+async function enterPassword(page: Page, lang: Lang, username: string) {
+  const t = TEXT[lang];
+  await page.getByLabel(t.email).fill(username);
+  await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: t.continue }).click();
+}
+
+/** The first sign-in's enrolment: the QR code and the key shown, the app's first code given. Answers the key. */
+async function enrolApp(page: Page, lang: Lang): Promise<{ secret: string; enrolled: string }> {
+  const t = TEXT[lang];
+  await expect(page.getByRole('heading', { name: t.enrol })).toBeVisible();
+  await expect(page.getByRole('img', { name: t.qr })).toBeVisible();
+  // The key as the page shows it for typing, in groups of four.
+  const secret = (await page.locator('[data-secret]').innerText()).replace(/\s+/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  const enrolled = await freshCode(secret);
+  await page.getByLabel(t.enrolCode).fill(enrolled);
+  await page.getByRole('button', { name: t.continue }).click();
+  return { secret, enrolled };
+}
+
+/** The queue has rendered: its address and its own title. */
+async function onQueue(page: Page, lang: Lang) {
+  await expect(page).toHaveURL(/\/back-office\/queue(\?|$)/);
+  await expect(page.getByRole('heading', { level: 1, name: TEXT[lang].queue })).toBeVisible();
+}
+
+/** A new member with these roles, signed in through the page (enrolling their app), on the queue. */
+async function signedInStaff(page: Page, roles: string[], lang: Lang): Promise<string> {
+  const username = await newStaffMember(page, roles);
+  await page.goto(`/back-office?lang=${lang}`);
+  await enterPassword(page, lang, username);
+  await enrolApp(page, lang);
+  await onQueue(page, lang);
+  return username;
+}
+
+interface SignedApplicant extends Applicant {
+  id: string;
+  firstName: string;
+}
+
+/**
+ * A freelancer who signs through the wizard, with a first name no other test gives (to be found in the queue) and
+ * `pep` answering that they hold a public office; their photos are approved, so the application waits for a decision.
+ */
+async function signedApplicant(page: Page, lang: Lang, { pep = false } = {}): Promise<SignedApplicant> {
+  const who = freshApplicant();
+  const firstName = `Lucía ${who.dni.slice(0, 8).replace(/\d/g, (digit) => 'bcdfghjlmn'[Number(digit)])}`;
+  await signUp(page, lang, who);
+  await personalInfo(page, lang, undefined, firstName);
+  await phone(page, lang, who);
+  await freelanceBusiness(page, lang);
+  await taxRegistration(page, lang);
+  await tellUsMore(page, lang, { pep });
+  await password(page, lang, who);
+  await identityCheck(page, lang);
+  const id = await applicationId(page);
+  await signContract(page, lang, who);
+  expect(admin('--reviewer', 'Marta Ruiz', 'identity', id, 'approve')).toContain('approved');
+  return { ...who, id, firstName };
+}
+
+/** The applicant's row of the queue, narrowed by its filters (label, value: each kept in the address). */
+async function findInQueue(page: Page, applicant: SignedApplicant, filters: [label: string, value: string][]) {
+  for (const [label, value] of filters) {
+    await page.getByLabel(label, { exact: true }).selectOption(value);
+    await expect(page).toHaveURL(new RegExp(`=${value}(&|$)`));
+  }
+  const row = page.getByRole('row', { name: applicant.firstName });
+  await expect(row).toBeVisible();
+  return row;
+}
+
+async function openFromQueue(page: Page, lang: Lang, applicant: SignedApplicant, filters: [label: string, value: string][]) {
+  await (await findInQueue(page, applicant, filters)).getByRole('link', { name: applicant.firstName }).click();
+  await onApplication(page, lang, applicant.id);
+}
+
+/** The application's page has rendered: its address, its title and its summary. */
+async function onApplication(page: Page, lang: Lang, id: string) {
+  await expect(page).toHaveURL(new RegExp(`/back-office/applications/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: TEXT[lang].application })).toBeVisible();
+  await expect(page.getByRole('region', { name: TEXT[lang].summary, exact: true })).toContainText(id);
+}
+
+/** The value of the term `term` in a list of facts (the page's `<dl>`s), inside `within`. */
+function fact(within: ReturnType<Page['locator']>, term: string) {
+  return within.locator('.dv-bo-facts__row').filter({ has: within.page().locator('dt').getByText(term, { exact: true }) }).locator('dd');
+}
+
 for (const lang of ['en', 'es'] as const) {
   test(`a new member of staff enrols the authenticator app, signs in, sees the queue, signs out and in again (${lang})`, async ({ page }) => {
     const t = TEXT[lang];
     const username = await newStaffMember(page, ['reviewer']);
 
     await page.goto(`/back-office?lang=${lang}`);
-    await page.getByLabel(t.email).fill(username);
-    await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: t.continue }).click();
-
-    await expect(page.getByRole('heading', { name: t.enrol })).toBeVisible();
-    await expect(page.getByRole('img', { name: t.qr })).toBeVisible();
-    // The key as the page shows it for typing, in groups of four.
-    const secret = (await page.locator('[data-secret]').innerText()).replace(/\s+/g, '');
-    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    const enrolled = await freshCode(secret);
-    await page.getByLabel(t.enrolCode).fill(enrolled);
-    await page.getByRole('button', { name: t.continue }).click();
+    await enterPassword(page, lang, username);
+    const { secret, enrolled } = await enrolApp(page, lang);
 
     await expect(page).toHaveURL(/\/back-office\/queue$/);
     await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
@@ -99,11 +294,140 @@ for (const lang of ['en', 'es'] as const) {
     await expect(page).toHaveURL(/\/back-office$/);
     await expect(page.getByRole('status')).toHaveText(t.signedOut);
 
-    await page.getByLabel(t.email).fill(username);
-    await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: t.continue }).click();
+    await enterPassword(page, lang, username);
     await page.getByLabel(t.code).fill(await freshCode(secret, enrolled));
     await page.getByRole('button', { name: t.continue }).click();
     await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
+  });
+}
+
+for (const lang of ['en', 'es'] as const) {
+  // The reviewer reads in the other language: the page gives the applicant's answers the reviewer's words, the
+  // e-mail gives the applicant the template's in theirs.
+  const staffLang: Lang = lang === 'en' ? 'es' : 'en';
+  const t = TEXT[staffLang];
+
+  test(`a reviewer finds a signed application in the queue, reads it, adds a note and rejects it with a template (applicant ${lang}, reviewer ${staffLang})`, async ({ page, browser }) => {
+    const applicant = await signedApplicant(page, lang);
+
+    const bank = await browser.newContext();
+    try {
+      const reviewer = await bank.newPage();
+      const username = await signedInStaff(reviewer, ['reviewer'], staffLang);
+      const row = await findInQueue(reviewer, applicant, [
+        [t.awaiting, 'decision'],
+        [t.risk, 'low'],
+      ]);
+      expect(await violations(reviewer), 'the queue').toEqual([]);
+      await row.getByRole('link', { name: applicant.firstName }).click();
+      await onApplication(reviewer, staffLang, applicant.id);
+
+      // The answers under the wizard's labels, in the reviewer's language.
+      const answers = reviewer.getByRole('region', { name: t.answers, exact: true });
+      await expect(fact(answers, t.firstName)).toHaveText(applicant.firstName);
+      await expect(reviewer.getByRole('region', { name: t.risk, exact: true })).toContainText(t.lowRisk);
+      await expect(reviewer.getByRole('region', { name: t.risk, exact: true })).toContainText(t.noReasons);
+      const documents = reviewer.getByRole('region', { name: t.documents, exact: true });
+      // The tax form and the three photos, each by its kind.
+      await expect(documents.getByRole('heading', { level: 3 })).toHaveText(['documentBack', 'documentFront', 'model036', 'selfie']);
+      await expect(documents.getByText(t.evidenceMatches).first()).toBeVisible();
+      expect(await violations(reviewer), 'the application').toEqual([]);
+      // A photo is fetched with the session when asked for, and shown in the page.
+      await documents.getByRole('button', { name: t.showSelfie }).click();
+      await expect(documents.getByRole('img', { name: 'selfie' })).toBeVisible();
+
+      const note = `Activity checked against the census ${applicant.dni}`;
+      await reviewer.getByLabel(t.note).fill(note);
+      await reviewer.getByRole('button', { name: t.addNote }).click();
+      await expect(reviewer.getByRole('status').filter({ hasText: t.noteAdded })).toBeVisible();
+      // In the trail, with who wrote it (the trail's table scrolls in a region of the same name, inside its section).
+      const noted = reviewer.getByRole('region', { name: t.audit, exact: true }).first().getByRole('row').filter({ hasText: note });
+      await expect(noted).toContainText(`${t.noteEntry}${note}`);
+      await expect(noted).toContainText(username);
+
+      // The template's words previewed as the applicant will read them, in the applicant's language.
+      await reviewer.getByLabel(t.template).selectOption({ label: t.templateTitle });
+      const preview = reviewer.getByRole('figure');
+      await expect(preview).toContainText(t.preview[lang]);
+      await expect(preview).toContainText(ACTIVITY_NOT_SERVED[lang]);
+      const reason = `Programming services are outside the appetite ${applicant.dni}`;
+      await reviewer.getByLabel(t.reason).fill(reason);
+      const before = await lastMessageId(reviewer);
+      await reviewer.getByRole('button', { name: t.reject }).click();
+      await expect(reviewer.getByRole('status').filter({ hasText: t.rejectedDone })).toBeVisible();
+      const review = reviewer.getByRole('complementary', { name: t.review });
+      await expect(fact(review, t.status)).toHaveText(t.rejected);
+      await expect(reviewer.getByRole('button', { name: t.reject })).toHaveCount(0);
+      expect(await violations(reviewer), 'the application, rejected').toEqual([]);
+
+      // The applicant's e-mail: the template's words in their language, never the bank's reason.
+      let text = '';
+      await expect
+        .poll(async () => {
+          const messages = (await (await reviewer.request.get('/dev/outbox.json')).json()) as { id: number; recipient: string; text: string }[];
+          text = messages.find((message) => message.recipient === applicant.email && message.id > before)?.text ?? '';
+          return text;
+        })
+        .toContain(ACTIVITY_NOT_SERVED[lang]);
+      expect(text).not.toContain(reason);
+      expect(text).not.toContain(ACTIVITY_NOT_SERVED[staffLang]);
+    } finally {
+      await bank.close();
+    }
+  });
+}
+
+for (const lang of ['en', 'es'] as const) {
+  const t = TEXT[lang];
+
+  test(`a high-risk application takes two approvers: the first waits for a second and cannot approve again (${lang})`, async ({ page, browser }) => {
+    const applicant = await signedApplicant(page, lang, { pep: true });
+    const filters: [string, string][] = [[t.risk, 'high']];
+
+    const first = await browser.newContext();
+    const second = await browser.newContext();
+    try {
+      const approverA = await first.newPage();
+      const usernameA = await signedInStaff(approverA, ['approver'], lang);
+      await openFromQueue(approverA, lang, applicant, [...filters, [t.awaiting, 'decision']]);
+      const risk = approverA.getByRole('region', { name: t.risk, exact: true });
+      await expect(risk).toContainText(t.highRisk);
+      await expect(risk).toContainText(t.pepReason);
+      // The same member has the application open in a second tab, which will not know of the approval.
+      const staleTab = await first.newPage();
+      await staleTab.goto(`/back-office/applications/${applicant.id}`);
+      await onApplication(staleTab, lang, applicant.id);
+      await expect(staleTab.getByRole('button', { name: t.approve })).toBeVisible();
+
+      await expect(approverA.getByText(t.firstLead)).toBeVisible();
+      await approverA.getByRole('button', { name: t.approve }).click();
+      await expect(approverA.getByRole('status').filter({ hasText: t.firstApproval })).toBeVisible();
+      const reviewA = approverA.getByRole('complementary', { name: t.review });
+      await expect(reviewA).toContainText(t.waitingSecond);
+      await expect(reviewA).toContainText(`${t.approvedFirstBy} ${usernameA}`);
+      await expect(fact(reviewA, t.awaiting)).toHaveText(t.secondApproval);
+      // Approving again is not offered…
+      await expect(approverA.getByRole('button', { name: t.approve })).toHaveCount(0);
+      // …and from the tab that still offers it, refused in words, the refusal focused.
+      await staleTab.getByRole('button', { name: t.approve }).click();
+      await expect(staleTab.getByRole('alert')).toHaveText(t.secondApproverNeeded);
+      await expect(staleTab.getByRole('alert')).toBeFocused();
+
+      const approverB = await second.newPage();
+      await signedInStaff(approverB, ['approver'], lang);
+      const row = await findInQueue(approverB, applicant, [...filters, [t.awaiting, 'second-approval']]);
+      await expect(row).toContainText(t.oneOfTwo);
+      await row.getByRole('link', { name: applicant.firstName }).click();
+      await onApplication(approverB, lang, applicant.id);
+      const reviewB = approverB.getByRole('complementary', { name: t.review });
+      await expect(reviewB).toContainText(`${t.approvedFirstBy} ${usernameA}`);
+      await approverB.getByRole('button', { name: t.approve }).click();
+      await expect(approverB.getByRole('status').filter({ hasText: t.approvedDone })).toBeVisible();
+      await expect(fact(reviewB, t.status)).toHaveText(t.approved);
+      await expect(approverB.getByRole('button', { name: t.approve })).toHaveCount(0);
+    } finally {
+      await first.close();
+      await second.close();
+    }
   });
 }

@@ -19,7 +19,7 @@ const TEXT = {
     freelance: 'Self-employed (autónomo)', start: 'I have everything, start', activity: 'Activity (IAE epigraph)', startDate: 'Date you started the activity',
     street: 'Street and number', postalCode: 'Postal code', city: 'Town or city', regime: 'Direct assessment, simplified (estimación directa simplificada)',
     received: /Document received/, product: 'A business account', funds: 'Where will the money in the account come from?', assets: 'Where do your assets come from?',
-    notPep: "No, I don't", password: 'Password', repeat: 'Repeat the password', notPdf: /must be a PDF/,
+    notPep: "No, I don't", pep: 'a public office of importance', isPep: 'Yes, I do', password: 'Password', repeat: 'Repeat the password', notPdf: /must be a PDF/,
   },
   es: {
     email: 'Correo electrónico', id: 'Número de DNI o NIE', privacy: /política de privacidad/, precontract: /información precontractual/, sendCode: 'Enviarme el código',
@@ -28,7 +28,7 @@ const TEXT = {
     freelance: 'Autónomo', start: 'Lo tengo todo, empezar', activity: 'Actividad (epígrafe del IAE)', startDate: 'Fecha de inicio de la actividad',
     street: 'Calle y número', postalCode: 'Código postal', city: 'Municipio', regime: 'Estimación directa simplificada',
     received: /Documento recibido/, product: 'Una cuenta de negocio', funds: '¿De dónde vendrá el dinero de la cuenta?', assets: '¿De dónde procede tu patrimonio?',
-    notPep: 'No', password: 'Contraseña', repeat: 'Repite la contraseña', notPdf: /debe ser un documento PDF/,
+    notPep: 'No', pep: 'un cargo público de responsabilidad', isPep: 'Sí', password: 'Contraseña', repeat: 'Repite la contraseña', notPdf: /debe ser un documento PDF/,
   },
 } as const;
 
@@ -109,10 +109,10 @@ export async function signUp(page: Page, lang: Lang, who: Applicant, query = '')
   await page.getByRole('button', { name: t.confirm }).click();
 }
 
-export async function personalInfo(page: Page, lang: Lang, residence?: { typed: string; option: string }) {
+export async function personalInfo(page: Page, lang: Lang, residence?: { typed: string; option: string }, firstName = 'Lucía') {
   const t = TEXT[lang];
   await arrived(page, /\/personal-info/);
-  await page.getByLabel(t.firstName, { exact: true }).fill('Lucía');
+  await page.getByLabel(t.firstName, { exact: true }).fill(firstName);
   await page.getByLabel(t.firstSurname).fill('Martín');
   if (residence) await pick(page, t.residence, residence.typed, residence.option);
   await pick(page, t.birthCountry, t.spain);
@@ -162,12 +162,16 @@ export async function taxRegistration(page: Page, lang: Lang) {
   await continueOn(page, lang, /\/tell-us-more-freelance/);
 }
 
-export async function tellUsMore(page: Page, lang: Lang) {
+/** The last questions; `pep` answers that the applicant holds a public office (which makes them high risk). */
+export async function tellUsMore(page: Page, lang: Lang, { pep = false } = {}) {
   const t = TEXT[lang];
   await page.getByLabel(t.product).check();
   await page.getByLabel(t.funds).selectOption('business-activity');
   await page.getByLabel(t.assets).selectOption('savings');
-  await page.getByLabel(t.notPep, { exact: true }).check();
+  await page
+    .getByRole('group', { name: t.pep })
+    .getByLabel(pep ? t.isPep : t.notPep, { exact: true })
+    .check();
   await continueOn(page, lang, /\/divilo-password/);
 }
 

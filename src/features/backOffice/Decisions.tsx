@@ -161,34 +161,48 @@ export function Decisions({ application, roles }: { application: ApplicationPage
   const { awaiting, canAct, approvals = [] } = application.review;
   const reviews = roles.includes('reviewer') || roles.includes('approver');
   const deciding = awaiting === 'decision' || awaiting === 'second-approval';
-  // What was done stays said after its form has gone (a decided application has no decision to take).
+  // What was done stays said after its form has gone (a decided application has no decision to take). So does a
+  // decision refused: the application is reloaded after it, and the form may go (it is no longer this member's to
+  // take), so its alert is said here, above the forms, not in them.
   const [done, setDone] = useState('');
+  const [refused, setRefused] = useState<StaffApiError>();
+  const outcome: Outcome = {
+    done: (text) => {
+      setRefused(undefined);
+      setDone(text);
+    },
+    refused: (error) => {
+      setDone('');
+      setRefused(error);
+    },
+  };
   return (
     <>
       <p className="dv-bo-done" role="status">
         {done}
       </p>
-      {awaiting === 'identity-review' && canAct && <IdentityDecision id={application.id} onDone={setDone} />}
-      {deciding && roles.includes('approver') && canAct && (
-        <Approve id={application.id} first={application.risk.fourEyes && approvals.length === 0} onDone={setDone} />
-      )}
-      {deciding && reviews && <MoreInfo application={application} onDone={setDone} />}
-      {deciding && reviews && <Reject application={application} onDone={setDone} />}
-      {reviews && <Note id={application.id} onDone={setDone} />}
+      <Refusal error={refused} />
+      {awaiting === 'identity-review' && canAct && <IdentityDecision id={application.id} outcome={outcome} />}
+      {deciding && roles.includes('approver') && canAct && <Approve id={application.id} first={application.risk.fourEyes && approvals.length === 0} outcome={outcome} />}
+      {deciding && reviews && <MoreInfo application={application} onDone={outcome.done} />}
+      {deciding && reviews && <Reject application={application} outcome={outcome} />}
+      {reviews && <Note id={application.id} onDone={outcome.done} />}
     </>
   );
 }
 
 type Done = (text: string) => void;
+/** How a decision's form says what came of it, in the page's status line or its alert. */
+type Outcome = { done: Done; refused: (error: StaffApiError) => void };
 
-function Approve({ id, first, onDone }: { id: string; first: boolean; onDone: Done }) {
+function Approve({ id, first, outcome }: { id: string; first: boolean; outcome: Outcome }) {
   const intl = useIntl();
-  const [approve, { error, isLoading }] = useApproveMutation();
+  const [approve, { isLoading }] = useApproveMutation();
   const submit = async () => {
     const answer = await approve(id)
       .unwrap()
-      .catch(() => undefined);
-    if (answer) onDone(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : answer.awaitingSecondApproval ? messages.firstApproval : messages.approved));
+      .catch((error: StaffApiError) => outcome.refused(error));
+    if (answer) outcome.done(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : answer.awaitingSecondApproval ? messages.firstApproval : messages.approved));
   };
   return (
     <Panel title={intl.formatMessage(messages.approveTitle)}>
@@ -196,7 +210,6 @@ function Approve({ id, first, onDone }: { id: string; first: boolean; onDone: Do
       <LoadingButton loading={isLoading} onClick={() => void submit()}>
         {intl.formatMessage(messages.approve)}
       </LoadingButton>
-      <Refusal error={error as StaffApiError | undefined} />
     </Panel>
   );
 }
@@ -235,10 +248,10 @@ function MoreInfo({ application, onDone }: { application: ApplicationPage; onDon
   );
 }
 
-function Reject({ application, onDone }: { application: ApplicationPage; onDone: Done }) {
+function Reject({ application, outcome }: { application: ApplicationPage; outcome: Outcome }) {
   const intl = useIntl();
   const { data: templates = [] } = useGetTemplatesQuery();
-  const [reject, { error }] = useRejectMutation();
+  const [reject] = useRejectMutation();
   const offered = templates.filter((template) => template.kind === 'rejection' && !template.retired);
   const formik = useFormik({
     initialValues: { templateId: '', reason: '' },
@@ -247,8 +260,8 @@ function Reject({ application, onDone }: { application: ApplicationPage; onDone:
     onSubmit: async (values) => {
       const answer = await reject({ id: application.id, reason: values.reason.trim(), templateId: values.templateId || undefined })
         .unwrap()
-        .catch(() => undefined);
-      if (answer) onDone(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : messages.rejected));
+        .catch((error: StaffApiError) => outcome.refused(error));
+      if (answer) outcome.done(intl.formatMessage(answer.effectsPending.length > 0 ? messages.effectsPending : messages.rejected));
     },
   });
   const reasonRef = useRef<HTMLTextAreaElement>(null);
@@ -290,14 +303,13 @@ function Reject({ application, onDone }: { application: ApplicationPage; onDone:
           {intl.formatMessage(messages.reject)}
         </LoadingButton>
       </form>
-      <Refusal error={error as StaffApiError | undefined} />
     </Panel>
   );
 }
 
-function IdentityDecision({ id, onDone }: { id: string; onDone: Done }) {
+function IdentityDecision({ id, outcome }: { id: string; outcome: Outcome }) {
   const intl = useIntl();
-  const [decide, { error }] = useDecideIdentityMutation();
+  const [decide] = useDecideIdentityMutation();
   const formik = useFormik({
     initialValues: { decision: '', reason: '' },
     validate: (values) => validateSchema(identitySchema, values),
@@ -306,8 +318,8 @@ function IdentityDecision({ id, onDone }: { id: string; onDone: Done }) {
       const decision = values.decision as 'approve' | 'reject';
       const answer = await decide({ id, decision, reason: values.reason.trim() || undefined })
         .unwrap()
-        .catch(() => undefined);
-      if (answer) onDone(intl.formatMessage(messages.identityDone));
+        .catch((error: StaffApiError) => outcome.refused(error));
+      if (answer) outcome.done(intl.formatMessage(messages.identityDone));
     },
   });
   const decisionRef = useRef<HTMLInputElement>(null);
@@ -343,7 +355,6 @@ function IdentityDecision({ id, onDone }: { id: string; onDone: Done }) {
           {intl.formatMessage(messages.identitySubmit)}
         </LoadingButton>
       </form>
-      <Refusal error={error as StaffApiError | undefined} />
     </Panel>
   );
 }

@@ -357,6 +357,19 @@ describe('the application page', () => {
     expect(await screen.findByText(/a second approver has to decide/)).toBeInTheDocument();
   });
 
+  it('keeps a refused approval said, focused, when the application reloaded offers no approval any more', async () => {
+    const user = userEvent.setup();
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    const approve = await screen.findByRole('button', { name: 'Approve the application' });
+    // What the reload after the refusal finds: this member approved already (in another tab), so cannot act.
+    api.application = { status: 200, body: application({ review: { approvals: [{ actor: 'staff:reviewer@divilo.test', at: '2030-01-02T10:00:00.000Z' }], awaiting: 'second-approval', canAct: false } }) };
+    await user.click(approve);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull());
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('You have already approved this high-risk application: a second approver has to decide.');
+    expect(alert).toHaveFocus();
+  });
+
   it('shows a reviewer no approval, and asks a reason for an identity not confirmed', async () => {
     api.session = { status: 200, body: { ...ME, roles: ['reviewer'] } };
     api.application = { status: 200, body: application({ review: { awaiting: 'identity-review', canAct: true }, risk: { level: 'low', reasons: [], fourEyes: false } }) };
