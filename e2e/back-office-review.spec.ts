@@ -2,22 +2,12 @@
 // application back for its fiscal address from the back office; the applicant reads the e-mail, signs up again,
 // lands on that step with the bank's words, changes it, goes straight on to the contract and signs again; the
 // application is back in the queue. Then the funnel counts the journey. Both languages.
-import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
-import { embeddedIdentityCredentials } from '../server/plugins/identity';
-import { E2E_SERVER_SECRET } from './secrets';
+import { signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
 import { admin, applicationId, arrived, codeSentTo, freelancerUpToIdentity, identityCheck, lastMessageId, signContract, wizardText, type Lang } from './wizard';
-
-const PASSWORD = 'Staff-Password-2026';
 
 const TEXT = {
   en: {
-    email: 'Work e-mail',
-    password: 'Password',
-    continue: 'Continue',
-    enrolCode: 'The 6-digit code the app shows',
-    queue: 'Applications waiting for the bank',
     ask: 'Ask for more information',
     send: 'Send back to the applicant',
     step: 'Your fiscal address',
@@ -31,11 +21,6 @@ const TEXT = {
     show: 'Show',
   },
   es: {
-    email: 'Correo de trabajo',
-    password: 'Contraseña',
-    continue: 'Continuar',
-    enrolCode: 'El código de 6 cifras que muestra la aplicación',
-    queue: 'Solicitudes pendientes del banco',
     ask: 'Pedir más información',
     send: 'Devolver al solicitante',
     step: 'Tu domicilio fiscal',
@@ -50,30 +35,10 @@ const TEXT = {
   },
 } as const;
 
-let members = 0;
-
 /** A member of staff with these roles, signed in through the back office's page in a browser of their own. */
 async function staffPage(browser: Browser, lang: Lang, roles: string[]): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  const config = (await (await page.request.get('/staff-api/config')).json()) as { region: string; userPoolId: string; endpoint: string };
-  const client = new CognitoIdentityProviderClient({ region: config.region, endpoint: config.endpoint, credentials: embeddedIdentityCredentials(Buffer.from(E2E_SERVER_SECRET, 'base64')) });
-  const username = `reviewer${(members += 1)}-${Date.now()}@divilo.test`;
-  try {
-    await client.send(new AdminCreateUserCommand({ UserPoolId: config.userPoolId, Username: username, MessageAction: 'SUPPRESS' }));
-    await client.send(new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: username, Password: PASSWORD, Permanent: true }));
-    for (const role of roles) await client.send(new AdminAddUserToGroupCommand({ UserPoolId: config.userPoolId, Username: username, GroupName: role }));
-  } finally {
-    client.destroy();
-  }
-  const t = TEXT[lang];
-  await page.goto(`/back-office?lang=${lang}`);
-  await page.getByLabel(t.email).fill(username);
-  await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: t.continue }).click();
-  const secret = (await page.locator('[data-secret]').innerText()).replace(/\s+/g, '');
-  await page.getByLabel(t.enrolCode).fill(new TOTP({ secret: Secret.fromBase32(secret) }).generate());
-  await page.getByRole('button', { name: t.continue }).click();
-  await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
+  await signedInStaff(page, roles, lang);
   return page;
 }
 
@@ -124,7 +89,7 @@ for (const lang of ['en', 'es'] as const) {
 
     // Back in the queue, waiting for a decision.
     await reviewer.goto(`/back-office/queue?lang=${lang}`);
-    await expect(reviewer.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
+    await expect(reviewer.getByRole('heading', { level: 1, name: STAFF_SIGN_IN_TEXT[lang].queue })).toBeVisible();
     await expect(reviewer.locator(`a[href="/back-office/applications/${id}"]`)).toBeVisible();
     expect(admin('show', id)).toContain('Calle Mayor 7');
 

@@ -4,11 +4,8 @@
 // credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`. Applicants
 // sign through the real wizard, and their photos are approved with `npm run admin`.
 import { readFileSync } from 'node:fs';
-import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { expect, test, type Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
-import { embeddedIdentityCredentials } from '../server/plugins/identity';
-import { E2E_SERVER_SECRET } from './secrets';
+import { enrolApp, enterPassword, freshCode, newStaffMember, signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
 import {
   admin,
   applicationId,
@@ -40,18 +37,9 @@ async function violations(page: Page): Promise<string[]> {
   return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-const PASSWORD = 'Staff-Password-2026';
-
 const TEXT = {
   en: {
-    email: 'Work e-mail',
-    password: 'Password',
-    continue: 'Continue',
-    enrol: 'Set up your authenticator app',
-    qr: 'QR code to add Divilo to your authenticator app',
-    enrolCode: 'The 6-digit code the app shows',
-    code: '6-digit code',
-    queue: 'Applications waiting for the bank',
+    ...STAFF_SIGN_IN_TEXT.en,
     signOut: 'Sign out',
     signedOut: 'You have signed out.',
     application: 'Application',
@@ -93,14 +81,7 @@ const TEXT = {
     oneOfTwo: '1 of 2',
   },
   es: {
-    email: 'Correo de trabajo',
-    password: 'Contraseña',
-    continue: 'Continuar',
-    enrol: 'Configura tu aplicación de autenticación',
-    qr: 'Código QR para añadir Divilo a tu aplicación de autenticación',
-    enrolCode: 'El código de 6 cifras que muestra la aplicación',
-    code: 'Código de 6 cifras',
-    queue: 'Solicitudes pendientes del banco',
+    ...STAFF_SIGN_IN_TEXT.es,
     signOut: 'Cerrar sesión',
     signedOut: 'Has cerrado la sesión.',
     application: 'Solicitud',
@@ -148,76 +129,6 @@ const ACTIVITY_NOT_SERVED = {
   en: 'For now Divilo does not offer accounts for the activity of your business.',
   es: 'Por ahora Divilo no ofrece cuentas para la actividad de tu negocio.',
 } as const;
-
-let count = 0;
-
-/** A new member of the staff pool with these roles, with a permanent password. */
-async function newStaffMember(page: Page, roles: string[]): Promise<string> {
-  const config = (await (await page.request.get('/staff-api/config')).json()) as { region: string; userPoolId: string; endpoint: string };
-  const admin = new CognitoIdentityProviderClient({
-    region: config.region,
-    endpoint: config.endpoint,
-    credentials: embeddedIdentityCredentials(Buffer.from(E2E_SERVER_SECRET, 'base64')),
-  });
-  const username = `staff${(count += 1)}-${Date.now()}@divilo.test`;
-  try {
-    await admin.send(new AdminCreateUserCommand({ UserPoolId: config.userPoolId, Username: username, MessageAction: 'SUPPRESS' }));
-    await admin.send(new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: username, Password: PASSWORD, Permanent: true }));
-    for (const role of roles) await admin.send(new AdminAddUserToGroupCommand({ UserPoolId: config.userPoolId, Username: username, GroupName: role }));
-  } finally {
-    admin.destroy();
-  }
-  return username;
-}
-
-/** A code of the app enrolled with `secret` that is not `used` (a code is taken once: the next window's, then). */
-async function freshCode(secret: string, used?: string): Promise<string> {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret) });
-  let code = totp.generate();
-  while (code === used) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    code = totp.generate();
-  }
-  return code;
-}
-
-/** The username and password step of the sign-in page. */
-async function enterPassword(page: Page, lang: Lang, username: string) {
-  const t = TEXT[lang];
-  await page.getByLabel(t.email).fill(username);
-  await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: t.continue }).click();
-}
-
-/** The first sign-in's enrolment: the QR code and the key shown, the app's first code given. Answers the key. */
-async function enrolApp(page: Page, lang: Lang): Promise<{ secret: string; enrolled: string }> {
-  const t = TEXT[lang];
-  await expect(page.getByRole('heading', { name: t.enrol })).toBeVisible();
-  await expect(page.getByRole('img', { name: t.qr })).toBeVisible();
-  // The key as the page shows it for typing, in groups of four.
-  const secret = (await page.locator('[data-secret]').innerText()).replace(/\s+/g, '');
-  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-  const enrolled = await freshCode(secret);
-  await page.getByLabel(t.enrolCode).fill(enrolled);
-  await page.getByRole('button', { name: t.continue }).click();
-  return { secret, enrolled };
-}
-
-/** The queue has rendered: its address and its own title. */
-async function onQueue(page: Page, lang: Lang) {
-  await expect(page).toHaveURL(/\/back-office\/queue(\?|$)/);
-  await expect(page.getByRole('heading', { level: 1, name: TEXT[lang].queue })).toBeVisible();
-}
-
-/** A new member with these roles, signed in through the page (enrolling their app), on the queue. */
-async function signedInStaff(page: Page, roles: string[], lang: Lang): Promise<string> {
-  const username = await newStaffMember(page, roles);
-  await page.goto(`/back-office?lang=${lang}`);
-  await enterPassword(page, lang, username);
-  await enrolApp(page, lang);
-  await onQueue(page, lang);
-  return username;
-}
 
 interface SignedApplicant extends Applicant {
   id: string;
@@ -295,7 +206,7 @@ for (const lang of ['en', 'es'] as const) {
     await expect(page.getByRole('status')).toHaveText(t.signedOut);
 
     await enterPassword(page, lang, username);
-    await page.getByLabel(t.code).fill(await freshCode(secret, enrolled));
+    await page.getByLabel(t.code).fill(freshCode(secret, enrolled));
     await page.getByRole('button', { name: t.continue }).click();
     await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();
   });
