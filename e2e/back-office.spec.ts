@@ -3,8 +3,8 @@
 // approvers. Members are made in the test through the identity service's admin calls, with the server's own admin
 // credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`. Applicants
 // sign through the real wizard, and their photos are approved with `npm run admin`.
-import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { violations } from './axe';
 import { enrolApp, enterPassword, freshCode, newStaffMember, signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
 import {
   admin,
@@ -24,18 +24,8 @@ import {
   type Lang,
 } from './wizard';
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 // axe is injected by the test, not served: the page's CSP (rightly) refuses foreign scripts.
 test.use({ bypassCSP: true });
-
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
-  });
-  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 const TEXT = {
   en: {
