@@ -8,7 +8,7 @@ import { embeddedIdentityCredentials } from '../server/plugins/identity';
 import { E2E_SERVER_SECRET } from './secrets';
 import type { Lang } from './wizard';
 
-export const PASSWORD = 'Staff-Password-2026';
+const PASSWORD = 'Staff-Password-2026';
 
 /** The sign-in page's words, and the queue's title it leads to. */
 export const STAFF_SIGN_IN_TEXT = {
@@ -90,7 +90,7 @@ export async function enrolApp(page: Page, lang: Lang): Promise<{ secret: string
 }
 
 /** The queue has rendered: its address and its own title. */
-export async function onQueue(page: Page, lang: Lang) {
+async function onQueue(page: Page, lang: Lang) {
   await expect(page).toHaveURL(/\/back-office\/queue(\?|$)/);
   await expect(page.getByRole('heading', { level: 1, name: TEXT[lang].queue })).toBeVisible();
 }

@@ -22,7 +22,7 @@ const messages = describeMessages({
   administrator: { id: 'backOffice.role.administrator', defaultMessage: 'Administrator' },
 });
 
-export const SIGN_IN_PATH = '/back-office';
+const SIGN_IN_PATH = '/back-office';
 export const QUEUE_PATH = '/back-office/queue';
 const FUNNEL_PATH = '/back-office/funnel';
 const TEMPLATES_PATH = '/back-office/templates';

@@ -24,7 +24,7 @@ import { refusalMessage } from './refusals';
 import { MoreInfoForm } from './review/MoreInfoForm';
 
 /** The most a reason or a note keeps (the server's REVIEW_TEXT_MAX). */
-export const REVIEW_TEXT_MAX = 2000;
+const REVIEW_TEXT_MAX = 2000;
 
 const messages = describeMessages({
   approveTitle: { id: 'backOffice.decide.approve.title', defaultMessage: 'Approve' },
@@ -77,15 +77,15 @@ const messages = describeMessages({
 const reviewText = () => string().test(rules.required()).test(rules.maxLength(REVIEW_TEXT_MAX));
 
 /** A rejection: the bank's reason; a template is optional. */
-export const rejectSchema = object({ reason: reviewText(), templateId: string() });
+const rejectSchema = object({ reason: reviewText(), templateId: string() });
 /** An identity decision: rejecting needs a reason. */
-export const identitySchema = object({
+const identitySchema = object({
   decision: string().test(rules.required()),
   reason: string()
     .test(rules.requiredIf('decision', (decision) => decision === 'reject'))
     .test(rules.maxLength(REVIEW_TEXT_MAX)),
 });
-export const noteSchema = object({ text: reviewText() });
+const noteSchema = object({ text: reviewText() });
 
 /** A multi-line text field in the design of the others, with its hint, its error and a count of characters. */
 function TextArea({

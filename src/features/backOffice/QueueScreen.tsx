@@ -44,7 +44,7 @@ const RISKS = ['low', 'medium', 'high'] as const;
 const AWAITING = ['identity-review', 'decision', 'second-approval'] as const;
 
 /** The filter the address holds (so a reload, a shared link or Back keep it), only what the API takes. */
-export function filterOf(params: URLSearchParams): QueueFilter {
+function filterOf(params: URLSearchParams): QueueFilter {
   const pick = <T extends string>(name: string, allowed: readonly T[]) => {
     const value = params.get(name);
     return allowed.includes(value as T) ? (value as T) : undefined;

@@ -57,7 +57,7 @@ const messages = describeMessages({
 type Screen = { step: 'password' } | Exclude<SignInStep, { step: 'signed-in' }>;
 
 /** A refusal of the staff pool, in words: which field to fix, or what to do. */
-export function signInProblem(failure: SignInFailure): keyof typeof messages {
+function signInProblem(failure: SignInFailure): keyof typeof messages {
   switch (failure.code) {
     case 'NotAuthorizedException':
       return /session/i.test(failure.message) ? 'restart' : 'credentials';
@@ -134,7 +134,7 @@ function SignInPending({ failed }: { failed: boolean }) {
   );
 }
 
-export function SignInSteps({ config }: { config: SignInConfig }) {
+function SignInSteps({ config }: { config: SignInConfig }) {
   const intl = useIntl();
   const dispatch = useBackOfficeDispatch();
   const navigate = useNavigate();

@@ -285,7 +285,7 @@ interface StaffSessionState {
 const initialState: StaffSessionState = { live: false, lastCallAt: null, ended: null };
 
 /** The staff session as this page knows it. It holds no token or code: the session is an HttpOnly cookie. */
-export const staffSessionSlice = createSlice({
+const staffSessionSlice = createSlice({
   name: 'staffSession',
   initialState,
   reducers: {},

@@ -39,7 +39,7 @@ export interface FunnelViewProps {
 }
 
 /** The longest period the staff API counts at once, in days (both ends included). */
-export const FUNNEL_MAX_DAYS = 366;
+const FUNNEL_MAX_DAYS = 366;
 const DAY = 86_400_000;
 
 const messages = describeMessages({

@@ -34,7 +34,7 @@ export interface MoreInfoFormProps {
 }
 
 /** The longest message the staff API takes. */
-export const MORE_INFO_MESSAGE_MAX = 2000;
+const MORE_INFO_MESSAGE_MAX = 2000;
 
 const messages = describeMessages({
   steps: { id: 'backOffice.moreInfo.steps', defaultMessage: 'Steps the applicant must answer again' },

@@ -36,8 +36,8 @@ export interface TemplatesViewProps {
 }
 
 /** The lengths the staff API takes. */
-export const TEMPLATE_TITLE_MAX = 120;
-export const TEMPLATE_BODY_MAX = 2000;
+const TEMPLATE_TITLE_MAX = 120;
+const TEMPLATE_BODY_MAX = 2000;
 const ID_PATTERN = /^[a-z0-9-]{1,64}$/;
 const KINDS: readonly TemplateKind[] = ['rejection', 'more-info'];
 const LANGUAGES = ['es', 'en'] as const;
