@@ -2,7 +2,7 @@
 // application back for its fiscal address from the back office; the applicant reads the e-mail, signs up again,
 // lands on that step with the bank's words, changes it, goes straight on to the contract and signs again; the
 // application is back in the queue. Then the funnel counts the journey. Both languages.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { violations } from './axe';
 import { signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
 import { admin, applicationId, arrived, codeSentTo, freelancerUpToIdentity, identityCheck, lastMessageId, signContract, wizardText, type Lang } from './wizard';
@@ -38,6 +38,15 @@ const TEXT = {
   },
 } as const;
 
+/** Presses Tab until `target` has the focus (at most 80 times): it can be reached without a mouse. */
+async function tabTo(page: Page, target: Locator) {
+  for (let presses = 0; presses < 80; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
 /** A member of staff with these roles, signed in through the back office's page in a browser of their own. */
 async function staffPage(browser: Browser, lang: Lang, roles: string[]): Promise<Page> {
   const page = await (await browser.newContext({ bypassCSP: true })).newPage();
@@ -64,10 +73,19 @@ for (const lang of ['en', 'es'] as const) {
     // A reviewer sends it back for the fiscal address.
     const reviewer = await staffPage(browser, lang, ['reviewer']);
     await reviewer.goto(`/back-office/applications/${id}`);
-    await reviewer.getByRole('button', { name: t.ask }).click();
-    await reviewer.getByRole('checkbox', { name: t.step }).check();
-    await reviewer.getByRole('combobox', { name: /template|plantilla/i }).selectOption({ label: t.template });
-    await reviewer.getByRole('button', { name: t.send }).click();
+    await expect(reviewer.getByRole('heading', { level: 1 })).toBeVisible();
+    // With the keyboard only, as a reviewer who does not use a mouse.
+    await tabTo(reviewer, reviewer.getByRole('button', { name: t.ask }));
+    await reviewer.keyboard.press('Enter');
+    await tabTo(reviewer, reviewer.getByRole('checkbox', { name: t.step }));
+    await reviewer.keyboard.press('Space');
+    const template = reviewer.getByRole('combobox', { name: /template|plantilla/i });
+    await tabTo(reviewer, template);
+    // A closed select changes with the arrow keys: down until the template is chosen.
+    for (let presses = 0; presses < 10 && (await template.locator('option:checked').innerText()) !== t.template; presses += 1) await reviewer.keyboard.press('ArrowDown');
+    await expect(template.locator('option:checked')).toHaveText(t.template);
+    await tabTo(reviewer, reviewer.getByRole('button', { name: t.send }));
+    await reviewer.keyboard.press('Enter');
     await expect(reviewer.getByRole('status').filter({ hasText: t.asked })).toBeVisible();
     expect(await violations(reviewer)).toEqual([]);
 
