@@ -2,7 +2,7 @@
 // the applicant receives, from a template), and internal notes. Each shows only to the roles that can take it;
 // the server refuses the rest anyway, and every refusal is said in words.
 import { useFormik } from 'formik';
-import { useEffect, useId, useRef, useState, type ReactNode, type Ref, type TextareaHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { object, string } from 'yup';
 import { LoadingButton, RadioGroup, SelectInput } from '../../components';
@@ -20,6 +20,7 @@ import {
   type StaffApiError,
   type StaffRole,
 } from './backOfficeApi';
+import { LongTextField } from './LongTextField';
 import { refusalMessage } from './refusals';
 import { MoreInfoForm } from './review/MoreInfoForm';
 
@@ -69,7 +70,6 @@ const messages = describeMessages({
   noteHint: { id: 'backOffice.note.hint', defaultMessage: 'Kept in the audit trail; never shown to the applicant.' },
   noteSubmit: { id: 'backOffice.note.submit', defaultMessage: 'Add the note' },
   noteDone: { id: 'backOffice.note.done', defaultMessage: 'The note is added to the audit trail.' },
-  characters: { id: 'backOffice.text.characters', defaultMessage: '{count} of {max} characters' },
   languageEs: { id: 'backOffice.language.es', defaultMessage: 'Spanish' },
   languageEn: { id: 'backOffice.language.en', defaultMessage: 'English' },
 });
@@ -86,49 +86,6 @@ const identitySchema = object({
     .test(rules.maxLength(REVIEW_TEXT_MAX)),
 });
 const noteSchema = object({ text: reviewText() });
-
-/** A multi-line text field in the design of the others, with its hint, its error and a count of characters. */
-function TextArea({
-  label,
-  description,
-  error,
-  errorText,
-  ref,
-  ...props
-}: { label: string; description?: string; error: boolean; errorText?: string; ref?: Ref<HTMLTextAreaElement> } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'ref'>) {
-  const intl = useIntl();
-  const id = useId();
-  const length = String(props.value ?? '').length;
-  return (
-    <div className={['dv-field', error && 'dv-field--error'].filter(Boolean).join(' ')}>
-      <label className="dv-field__label" htmlFor={id}>
-        {label}
-      </label>
-      {description && (
-        <p id={`${id}-description`} className="dv-field__description">
-          {description}
-        </p>
-      )}
-      <div className="dv-field__control">
-        <textarea
-          {...props}
-          ref={ref}
-          id={id}
-          rows={4}
-          className="dv-field__input dv-bo-textarea"
-          aria-invalid={error || undefined}
-          aria-describedby={[description && `${id}-description`, `${id}-count`, error && errorText && `${id}-error`].filter(Boolean).join(' ')}
-        />
-      </div>
-      <p id={`${id}-count`} className="dv-bo-count">
-        {intl.formatMessage(messages.characters, { count: length, max: REVIEW_TEXT_MAX })}
-      </p>
-      <p id={`${id}-error`} className="dv-field__error">
-        {error ? errorText : null}
-      </p>
-    </div>
-  );
-}
 
 /** An action's refusal, said as an alert and focused (what was done is said by the page's status line). */
 function Refusal({ error }: { error?: StaffApiError }) {
@@ -289,7 +246,8 @@ function Reject({ application, outcome }: { application: ApplicationPage; outcom
             </blockquote>
           </figure>
         )}
-        <TextArea
+        <LongTextField
+          max={REVIEW_TEXT_MAX}
           ref={reasonRef}
           label={intl.formatMessage(messages.reason)}
           description={intl.formatMessage(messages.reasonHint)}
@@ -341,7 +299,8 @@ function IdentityDecision({ id, outcome }: { id: string; outcome: Outcome }) {
           ]}
           {...errors.decision}
         />
-        <TextArea
+        <LongTextField
+          max={REVIEW_TEXT_MAX}
           ref={reasonRef}
           label={intl.formatMessage(messages.identityReason)}
           description={intl.formatMessage(messages.identityReasonHint)}
@@ -382,7 +341,8 @@ function Note({ id, onDone }: { id: string; onDone: Done }) {
   return (
     <Panel title={intl.formatMessage(messages.noteTitle)}>
       <form noValidate onSubmit={formik.handleSubmit}>
-        <TextArea
+        <LongTextField
+          max={REVIEW_TEXT_MAX}
           ref={textRef}
           label={intl.formatMessage(messages.note)}
           description={intl.formatMessage(messages.noteHint)}
