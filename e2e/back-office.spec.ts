@@ -38,7 +38,8 @@ const TEXT = {
     firstName: 'First name',
     documents: 'Documents',
     evidenceMatches: 'Matches the fingerprint',
-    showSelfie: 'Show selfie',
+    showSelfie: 'Show Selfie',
+    documentNames: ['Back of the ID document', 'Front of the ID document', 'Modelo 036 or 037', 'Selfie'],
     risk: 'Risk',
     lowRisk: 'Level: Low',
     noReasons: 'No answer raises the risk.',
@@ -80,7 +81,8 @@ const TEXT = {
     firstName: 'Nombre',
     documents: 'Documentos',
     evidenceMatches: 'Coincide con la huella',
-    showSelfie: 'Ver selfie',
+    showSelfie: 'Ver Selfie',
+    documentNames: ['Reverso del documento de identidad', 'Anverso del documento de identidad', 'Modelo 036 o 037', 'Selfie'],
     risk: 'Riesgo',
     lowRisk: 'Nivel: Bajo',
     noReasons: 'Ninguna respuesta aumenta el riesgo.',
@@ -229,20 +231,20 @@ for (const lang of ['en', 'es'] as const) {
       await expect(reviewer.getByRole('region', { name: t.risk, exact: true })).toContainText(t.lowRisk);
       await expect(reviewer.getByRole('region', { name: t.risk, exact: true })).toContainText(t.noReasons);
       const documents = reviewer.getByRole('region', { name: t.documents, exact: true });
-      // The tax form and the three photos, each by its kind.
-      await expect(documents.getByRole('heading', { level: 3 })).toHaveText(['documentBack', 'documentFront', 'model036', 'selfie']);
+      // The tax form and the three photos, each named in the reviewer's language.
+      await expect(documents.getByRole('heading', { level: 3 })).toHaveText(t.documentNames);
       await expect(documents.getByText(t.evidenceMatches).first()).toBeVisible();
       expect(await violations(reviewer), 'the application').toEqual([]);
       // A photo is fetched with the session when asked for, and shown in the page.
       await documents.getByRole('button', { name: t.showSelfie }).click();
-      await expect(documents.getByRole('img', { name: 'selfie' })).toBeVisible();
+      await expect(documents.getByRole('img', { name: 'Selfie' })).toBeVisible();
 
       const note = `Activity checked against the census ${applicant.dni}`;
       await reviewer.getByLabel(t.note).fill(note);
       await reviewer.getByRole('button', { name: t.addNote }).click();
       await expect(reviewer.getByRole('status').filter({ hasText: t.noteAdded })).toBeVisible();
-      // In the trail, with who wrote it (the trail's table scrolls in a region of the same name, inside its section).
-      const noted = reviewer.getByRole('region', { name: t.audit, exact: true }).first().getByRole('row').filter({ hasText: note });
+      // In the trail, with who wrote it.
+      const noted = reviewer.getByRole('region', { name: t.audit, exact: true }).getByRole('row').filter({ hasText: note });
       await expect(noted).toContainText(`${t.noteEntry}${note}`);
       await expect(noted).toContainText(username);
 

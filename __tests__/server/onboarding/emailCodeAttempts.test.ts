@@ -16,8 +16,8 @@ describeEachDialect('onboarding: e-mail code attempts per person', (dialect) => 
 
   const json = { 'content-type': 'application/json' };
   const unique = () => randomUUID().replace(/-/g, '').slice(0, 8).toUpperCase();
-  /** A sign-up with a passport (any number is valid): its token. */
-  async function register(email: string, passport: string): Promise<string> {
+  /** A sign-up with a passport (any number is valid): the server's answer. */
+  async function registering(email: string, passport: string) {
     const sessionId = randomUUID();
     await passCaptcha(server.api, sessionId);
     const response = await fetch(`${server.api}/onboarding-management/register`, {
@@ -25,9 +25,15 @@ describeEachDialect('onboarding: e-mail code attempts per person', (dialect) => 
       headers: json,
       body: JSON.stringify({ email, idType: 'passport', id: passport, passportExpeditionCountry: 'FR', privacyPolicy: true, precontractualInformation: true, sessionId }),
     });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { token: string }).token;
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
+  /** A sign-up that must be taken: its token. */
+  async function register(email: string, passport: string): Promise<string> {
+    const answer = await registering(email, passport);
+    expect(answer.status).toBe(200);
+    return answer.body.token as string;
+  }
+  const sentTo = async (email: string) => (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', email).execute()).length;
   const post = async (path: string, token: string, body?: unknown) => {
     const response = await fetch(`${server.api}/onboarding-management-private/${path}`, {
       method: 'POST',
@@ -58,11 +64,36 @@ describeEachDialect('onboarding: e-mail code attempts per person', (dialect) => 
       for (let i = 0; i < tries; i += 1) outcomes.push((await post('email/verify', token, { code: wrongFor(code) })).status);
     }
     expect(outcomes).toEqual([401, 401, 401, 401, 423, 423]);
-    // A fourth sign-up starts no new count: even its right code is refused while the block lasts.
-    const token = await register(email, passport);
-    const right = await post('email/verify', token, { code: await emailCode(email) });
-    expect(right).toEqual({ status: 423, body: expect.objectContaining({ code: 'CODE_BLOCKED', retryAfterSeconds: expect.any(Number) }) });
     expect(await judged(email)).toBe(5);
+  });
+
+  it('sends no code to a sign-up while its e-mail or its ID document is blocked, and says until when', async () => {
+    const [email, other] = [`blocked.${unique().toLowerCase()}@example.com`, `other.${unique().toLowerCase()}@example.com`];
+    const passport = `P${unique()}`;
+    // A sign-up made before the block: its code is right, but refused once the block is on.
+    const before = await register(email, passport);
+    const code = await emailCode(email);
+    for (let i = 0; i < 5; i += 1) await post('email/verify', before, { code: wrongFor(code) });
+    expect(await post('email/verify', before, { code })).toEqual({ status: 423, body: expect.objectContaining({ code: 'CODE_BLOCKED' }) });
+
+    // A new sign-up with the address, or with the ID document behind another address, is refused before anything
+    // is sent: its code could not be used. The answer says how long the block lasts.
+    const [sentToEmail, sentToOther] = [await sentTo(email), await sentTo(other)];
+    for (const [to, id] of [
+      [email, `P${unique()}`],
+      [other, passport],
+    ]) {
+      const refused = await registering(to, id);
+      expect(refused).toEqual({ status: 423, body: expect.objectContaining({ code: 'CODE_BLOCKED', retryAfterSeconds: expect.any(Number) }) });
+      expect(refused.body.retryAfterSeconds).toBeGreaterThan(server.app.codes.settings.lockSeconds - 60);
+      expect(refused.body).not.toHaveProperty('token');
+    }
+    expect([await sentTo(email), await sentTo(other)]).toEqual([sentToEmail, sentToOther]);
+
+    // Once the block is over, signing up sends a code again, and it confirms the e-mail.
+    server.clock.offsetMs = (server.app.codes.settings.lockSeconds + 1) * 1000;
+    const after = await register(email, passport);
+    expect((await post('email/verify', after, { code: await emailCode(email) })).status).toBe(200);
   });
 
   it('counts per e-mail and per ID document on their own: another e-mail with the same ID, another ID with the same e-mail', async () => {
@@ -124,10 +155,10 @@ describeEachDialect('onboarding: e-mail code attempts per person', (dialect) => 
     const first = await emailCode(email);
     for (let i = 0; i < 5; i += 1) await post('email/verify', token, { code: wrongFor(first) });
     server.clock.offsetMs = (server.app.codes.settings.lockSeconds + 1) * 1000;
-    const sentBefore = (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', email).execute()).length;
+    const sentBefore = await sentTo(email);
     const answers = await Promise.all([1, 2, 3].map(() => post('email/resend', token)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429, 429]);
-    const sentAfter = (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', email).execute()).length;
+    const sentAfter = await sentTo(email);
     expect(sentAfter - sentBefore).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { ID_TYPES, signUpSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { canonicalIdDocument } from '../../../src/validation';
 import { ApiError } from '../../plugins/errors';
+import { codeFailure } from '../codeAnswers';
 import { requesterOf } from '../../services/messaging/budget';
 import { answersPersonalData } from '../../plugins/personalData';
 import { codeText, EMAIL_CODE_SUBJECT, messageLocale } from '../../services/messaging/texts';
@@ -41,7 +42,8 @@ export async function onboardingRoutes(app: FastifyInstance) {
         description:
           'Needs a captcha pass for sessionId. The token names the sign-up until its code is confirmed at ' +
           '`onboarding-management-private/email/verify`, which decides between a new application, one to resume and an existing customer. ' +
-          '429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
+          '423 CODE_BLOCKED { retryAfterSeconds } while the e-mail or the ID document is blocked after too many wrong codes (nothing is sent: ' +
+          'the code could not be used). 429 MESSAGE_BUDGET_EXCEEDED { retryAfterSeconds } when the e-mails to this address, from this client or in all are spent for now.',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -72,6 +74,10 @@ export async function onboardingRoutes(app: FastifyInstance) {
       const email = answers.email.trim().toLowerCase();
       const idDocument = answers.idType === 'passport' ? answers.id.trim().toUpperCase() : canonicalIdDocument(answers.id);
       const language = messageLocale(request.headers['accept-language']);
+      // An e-mail or ID document blocked after wrong codes would refuse the code sent now: nothing is sent, and
+      // the screen says until when (as a new code asked for on the code's screen would).
+      const blocked = await app.codes.blockedFor('email', [app.codes.personKey('email', email), app.codes.personKey('id', idDocument)]);
+      if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       // The e-mail is paid for first: refused, nothing is made. Its budgets know nothing of customers, so the
       // refusal says nothing about who is one.
       const ticket = await app.messages.charge({ channel: 'email', to: email, purpose: 'email-code' }, requesterOf(request));

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { describeMessages } from '../../i18n/messages';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { AnswerValue, answerText } from './AnswerValue';
-import { useGetApplicationQuery, type ApplicationPage, type StaffApiError, type StaffRole } from './backOfficeApi';
+import { useGetApplicationQuery, useGetTemplatesQuery, type ApplicationPage, type StaffApiError, type StaffRole } from './backOfficeApi';
 import { BackOfficeFrame, QUEUE_PATH } from './BackOfficeFrame';
 import { Decisions } from './Decisions';
 import { refusalMessage } from './refusals';
@@ -80,6 +80,34 @@ const STATUS = describeMessages({
   rejected: { id: 'backOffice.status.rejected', defaultMessage: 'Rejected' },
 });
 
+/** The identity check's codes, in the reviewer's words; a code not listed (a provider's own reason) shows as it is. */
+const IDENTITY = describeMessages({
+  pending: { id: 'backOffice.identity.status.pending', defaultMessage: 'Waiting for the provider' },
+  'needs-review': { id: 'backOffice.identity.status.needs-review', defaultMessage: 'Waiting for a reviewer' },
+  approved: { id: 'backOffice.identity.status.approved', defaultMessage: 'Confirmed' },
+  rejected: { id: 'backOffice.identity.status.rejected', defaultMessage: 'Not confirmed' },
+  manual: { id: 'backOffice.identity.provider.manual', defaultMessage: "The bank's reviewers" },
+  webhook: { id: 'backOffice.identity.provider.webhook', defaultMessage: 'External identity provider' },
+  'no-face-in-selfie': { id: 'backOffice.identity.flag.no-face-in-selfie', defaultMessage: 'No face found in the selfie' },
+  'several-faces-in-selfie': { id: 'backOffice.identity.flag.several-faces-in-selfie', defaultMessage: 'More than one face in the selfie' },
+  'no-face-on-document': { id: 'backOffice.identity.flag.no-face-on-document', defaultMessage: 'No face found on the front of the ID document' },
+  'face-check-failed': { id: 'backOffice.identity.flag.face-check-failed', defaultMessage: 'The faces could not be checked' },
+  'id-document-held': { id: 'backOffice.identity.flag.id-document-held', defaultMessage: "The ID document is already verified in another application" },
+  'images-missing': { id: 'backOffice.identity.reason.images-missing', defaultMessage: 'Photos missing' },
+  'reviewer-rejected': { id: 'backOffice.identity.reason.reviewer-rejected', defaultMessage: 'Not confirmed by a reviewer (the reason is in the audit trail)' },
+});
+
+/** The kinds of document, named for the bank (the applicant's own labels say "your"). */
+const DOCUMENT_KINDS = describeMessages({
+  documentFront: { id: 'backOffice.document.documentFront', defaultMessage: 'Front of the ID document' },
+  documentBack: { id: 'backOffice.document.documentBack', defaultMessage: 'Back of the ID document' },
+  selfie: { id: 'backOffice.document.selfie', defaultMessage: 'Selfie' },
+  model036: { id: 'backOffice.document.model036', defaultMessage: 'Modelo 036 or 037' },
+  companyDeeds: { id: 'backOffice.document.companyDeeds', defaultMessage: 'Deeds of incorporation' },
+  articlesOfIncorporation: { id: 'backOffice.document.articlesOfIncorporation', defaultMessage: 'Articles of association (estatutos)' },
+  model200: { id: 'backOffice.document.model200', defaultMessage: 'Corporate tax return (modelo 200)' },
+});
+
 export function ApplicationScreen() {
   // The last part of /back-office/applications/:id (the router's useParams would add to every page's code).
   const id = decodeURIComponent(useLocation().pathname.replace(/\/+$/, '').split('/').pop() ?? '');
@@ -144,6 +172,11 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
   const when = (iso: string | undefined) => (iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : undefined);
   const word = (key: keyof typeof valueWords) => intl.formatMessage(valueWords[key]);
   const status = (value: string) => (value in STATUS ? intl.formatMessage(STATUS[value as keyof typeof STATUS]) : value);
+  const identityWord = (code: string | undefined) => (code && code in IDENTITY ? intl.formatMessage(IDENTITY[code as keyof typeof IDENTITY]) : code);
+  const documentName = (kind: string) => (kind in DOCUMENT_KINDS ? intl.formatMessage(DOCUMENT_KINDS[kind as keyof typeof DOCUMENT_KINDS]) : kind);
+  const { data: templates } = useGetTemplatesQuery();
+  const rejectionTemplate = templates?.find((template) => template.id === application.review.rejection?.templateId);
+  const auditTitle = useId();
   const { review, risk } = application;
   const approvals = review.approvals ?? [];
   // A risk reason names its answer by field: the label the applicant saw, where the answers have it.
@@ -198,13 +231,22 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
             {application.identityCheck ? (
               <Facts
                 items={[
-                  [intl.formatMessage(messages.identityStatus), application.identityCheck.status],
-                  [intl.formatMessage(messages.provider), application.identityCheck.provider],
+                  [intl.formatMessage(messages.identityStatus), identityWord(application.identityCheck.status)],
+                  [intl.formatMessage(messages.provider), identityWord(application.identityCheck.provider)],
                   [intl.formatMessage(messages.startedAt), when(application.identityCheck.startedAt)],
                   [intl.formatMessage(messages.decidedAt), when(application.identityCheck.decidedAt)],
                   [intl.formatMessage(messages.reviewer), application.identityCheck.reviewer],
-                  [intl.formatMessage(messages.identityReason), application.identityCheck.reason],
-                  [intl.formatMessage(messages.flags), application.identityCheck.flags?.join(', ')],
+                  [intl.formatMessage(messages.identityReason), identityWord(application.identityCheck.reason)],
+                  [
+                    intl.formatMessage(messages.flags),
+                    application.identityCheck.flags?.length ? (
+                      <ul key="flags" className="dv-bo-flags">
+                        {application.identityCheck.flags.map((flag) => (
+                          <li key={flag}>{identityWord(flag)}</li>
+                        ))}
+                      </ul>
+                    ) : undefined,
+                  ],
                 ]}
               />
             ) : (
@@ -221,7 +263,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
                   const usable = document.evidence === 'matches' || document.evidence === 'not frozen yet';
                   return (
                     <li key={document.kind} className="dv-bo-document">
-                      <h3>{document.kind}</h3>
+                      <h3>{documentName(document.kind)}</h3>
                       <Facts
                         items={[
                           [intl.formatMessage(messages.size), intl.formatNumber(document.size / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 0 })],
@@ -234,7 +276,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
                           ],
                         ]}
                       />
-                      {usable && <StoredFile path={`applications/${application.id}/documents/${encodeURIComponent(document.kind)}`} name={document.kind} />}
+                      {usable && <StoredFile path={`applications/${application.id}/documents/${encodeURIComponent(document.kind)}`} name={documentName(document.kind)} />}
                     </li>
                   );
                 })}
@@ -274,8 +316,10 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
             ))}
           </Section>
 
-          <Section title={intl.formatMessage(messages.audit)}>
-            <div className="dv-bo-table-scroll" role="region" aria-label={intl.formatMessage(messages.audit)} tabIndex={0}>
+          {/* The table's scrolling region is the section: one name for a screen reader, not two. */}
+          <div className="dv-bo-section">
+            <h2 id={auditTitle}>{intl.formatMessage(messages.audit)}</h2>
+            <div className="dv-bo-table-scroll" role="region" aria-labelledby={auditTitle} tabIndex={0}>
               <table className="dv-bo-table dv-bo-table--compact">
                 <thead>
                   <tr>
@@ -299,7 +343,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
                 </tbody>
               </table>
             </div>
-          </Section>
+          </div>
         </div>
 
         <aside className="dv-bo-application__side" aria-labelledby="bo-review-title">
@@ -321,7 +365,12 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
               {review.awaiting === 'second-approval' && <p>{intl.formatMessage(messages.waitingSecond)}</p>}
             </div>
           )}
-          {review.rejection && <p>{intl.formatMessage(messages.rejectionSent, { template: review.rejection.templateId })}</p>}
+          {review.rejection && (
+            <div className="dv-bo-sent">
+              <p>{intl.formatMessage(messages.rejectionSent, { template: rejectionTemplate ? rejectionTemplate.title[intl.locale === 'es' ? 'es' : 'en'] : review.rejection.templateId })}</p>
+              <blockquote>{review.rejection.text}</blockquote>
+            </div>
+          )}
           <Decisions application={application} roles={roles} />
         </aside>
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { useAppDispatch } from '../../app/hooks';
 import { LoadingButton } from '../../components';
@@ -7,12 +7,15 @@ import { describeMessages } from '../../i18n/messages';
 import { errorCodeOf, STAFF_API_BASE, staffCallAnswered, staffSessionEnded, type StaffApiError } from './backOfficeApi';
 import { refusalMessage } from './refusals';
 
+// The file's name is heard, not shown: the heading above the button already shows it.
 const messages = describeMessages({
-  show: { id: 'backOffice.file.show', defaultMessage: 'Show {name}' },
-  hide: { id: 'backOffice.file.hide', defaultMessage: 'Hide {name}' },
-  openTab: { id: 'backOffice.file.openTab', defaultMessage: 'Open {name} in a new tab' },
+  show: { id: 'backOffice.file.show', defaultMessage: 'Show<hidden> {name}</hidden>' },
+  hide: { id: 'backOffice.file.hide', defaultMessage: 'Hide<hidden> {name}</hidden>' },
+  openTab: { id: 'backOffice.file.openTab', defaultMessage: 'Open in a new tab<hidden>: {name}</hidden>' },
   notShown: { id: 'backOffice.file.notShown', defaultMessage: 'This file cannot be shown here: its type is not a PDF or a photo.' },
 });
+
+const hidden = (chunks: ReactNode[]) => <span className="dv-bo-visually-hidden">{chunks}</span>;
 
 type Shown = { kind: 'pdf'; url: string } | { kind: 'image'; url: string } | { kind: 'other' } | { kind: 'refused'; error: StaffApiError };
 
@@ -70,7 +73,7 @@ export function StoredFile({ path, name }: { path: string; name: string }) {
   return (
     <div className="dv-bo-file">
       <LoadingButton color="gray" className="dv-bo-file__toggle" loading={loading} aria-expanded={open} onClick={() => (open ? setShown(null) : void show())}>
-        {intl.formatMessage(open ? messages.hide : messages.show, { name })}
+        {intl.formatMessage(open ? messages.hide : messages.show, { name, hidden })}
       </LoadingButton>
       {shown?.kind === 'refused' && (
         <p className="dv-bo-problem" role="alert">
@@ -86,7 +89,7 @@ export function StoredFile({ path, name }: { path: string; name: string }) {
         <>
           <iframe className="dv-bo-file__pdf" src={shown.url} title={name} />
           <a href={shown.url} target="_blank" rel="noopener noreferrer">
-            {intl.formatMessage(messages.openTab, { name })}
+            {intl.formatMessage(messages.openTab, { name, hidden })}
           </a>
         </>
       )}

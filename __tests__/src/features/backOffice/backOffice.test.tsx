@@ -330,7 +330,36 @@ describe('the application page', () => {
     expect(screen.getByText('France')).toBeInTheDocument();
     expect(screen.getByText('Does not match the fingerprint: do not rely on it')).toBeInTheDocument();
     // A copy that does not match is not offered.
-    expect(screen.queryByRole('button', { name: 'Show model036' })).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Modelo 036 or 037' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Show/ })).toBeNull();
+  });
+
+  it("names the identity check's result, its flags and the documents in words, says which message a rejection sent, and names the audit trail once", async () => {
+    api.application = {
+      status: 200,
+      body: application({
+        status: 'rejected',
+        documents: [{ kind: 'documentFront', size: 20480, checkedAt: '2030-01-01T00:00:00.000Z', sha256: 'cd'.repeat(32), evidence: 'matches' }],
+        identityCheck: { status: 'needs-review', provider: 'manual', startedAt: '2030-01-01T00:00:00.000Z', flags: ['no-face-in-selfie', 'id-document-held', 'a-new-flag'] },
+        review: { rejection: { templateId: 'not-served', text: 'Lo sentimos.' }, awaiting: null, canAct: false },
+        audit: [{ id: 1, occurredAt: '2030-01-02T00:00:00.000Z', actor: 'staff:reviewer@divilo.test', action: 'onboarding.review_rejected', subject: 'onboarding:0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f', details: {} }],
+      }),
+    };
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    expect(await screen.findByText('Waiting for a reviewer')).toBeInTheDocument();
+    expect(screen.getByText("The bank's reviewers")).toBeInTheDocument();
+    const flags = screen.getByText('No face found in the selfie').closest('ul')!;
+    expect(within(flags).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'No face found in the selfie',
+      'The ID document is already verified in another application',
+      // A code the page has no words for yet is still shown, as it is.
+      'a-new-flag',
+    ]);
+    expect(screen.getByRole('heading', { name: 'Front of the ID document' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Show Front of the ID document' })).toBeInTheDocument();
+    expect(await screen.findByText('Message sent to the applicant: We cannot open your account')).toBeInTheDocument();
+    expect(screen.getByText('Lo sentimos.')).toBeInTheDocument();
+    expect(screen.getAllByRole('region', { name: 'Audit trail' })).toHaveLength(1);
   });
 
   it('refuses a rejection without a reason, previews the template in the applicant\'s language, and says a refusal', async () => {

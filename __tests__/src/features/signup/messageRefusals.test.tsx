@@ -103,17 +103,32 @@ describe('/contact-phone', () => {
 });
 
 describe('/signUp', () => {
-  it('too many e-mails for now: said under the form, everything typed kept, no token', async () => {
-    answers['onboarding-management/register'] = () => [429, { code: 'MESSAGE_BUDGET_EXCEEDED', message: 'Too many', retryAfterSeconds: 600 }];
-    const { user, store, router } = renderApp('/signUp');
+  /** Fills /signUp as an applicant would and asks for the e-mail code. */
+  async function askForTheCode(user: ReturnType<typeof renderApp>['user']) {
     await user.type(await screen.findByLabelText('E-mail'), 'ana@example.com');
     await user.type(screen.getByLabelText('DNI or NIE number'), '12345678Z');
     await user.click(screen.getByRole('checkbox', { name: /privacy policy/ }));
     await user.click(screen.getByRole('checkbox', { name: /pre-contract information/ }));
     await user.click(screen.getByRole('button', { name: 'Send me the code' }));
+  }
+
+  it('too many e-mails for now: said under the form, everything typed kept, no token', async () => {
+    answers['onboarding-management/register'] = () => [429, { code: 'MESSAGE_BUDGET_EXCEEDED', message: 'Too many', retryAfterSeconds: 600 }];
+    const { user, store, router } = renderApp('/signUp');
+    await askForTheCode(user);
     expect(await screen.findByText(/^We have sent too many messages for now\. For your security, you can ask again at \d{2}:\d{2} [AP]M\.$/, {}, { timeout: 15_000 })).toHaveAttribute('role', 'alert');
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(screen.getByLabelText('E-mail')).toHaveValue('ana@example.com');
+    expect(store.getState().session.authorizationToken).toBeNull();
+    expect(router.state.location.pathname).toBe('/signUp');
+  });
+
+  it('blocked after wrong codes (on this e-mail or ID document): says until when under the form, no token', async () => {
+    answers['onboarding-management/register'] = () => [423, { code: 'CODE_BLOCKED', message: 'Blocked', retryAfterSeconds: 840 }];
+    const { user, store, router } = renderApp('/signUp');
+    await askForTheCode(user);
+    expect(await screen.findByText(/^Too many wrong codes\. For your security, you can ask for a new code at \d{2}:\d{2} [AP]M\.$/, {}, { timeout: 15_000 })).toHaveAttribute('role', 'alert');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(store.getState().session.authorizationToken).toBeNull();
     expect(router.state.location.pathname).toBe('/signUp');
   });
