@@ -58,6 +58,7 @@ const TEXT = {
     noteEntry: 'Note: ',
     template: 'Message to the applicant',
     templateTitle: 'Activity we do not serve',
+    sent: 'Message sent to the applicant: ',
     preview: { en: 'What the applicant will read (English)', es: 'What the applicant will read (Spanish)' },
     reason: "The bank's reason",
     reject: 'Reject the application',
@@ -101,6 +102,7 @@ const TEXT = {
     noteEntry: 'Nota: ',
     template: 'Mensaje para el solicitante',
     templateTitle: 'Actividad que no atendemos',
+    sent: 'Mensaje enviado al solicitante: ',
     preview: { en: 'Lo que leerá el solicitante (Inglés)', es: 'Lo que leerá el solicitante (Español)' },
     reason: 'Motivo del banco',
     reject: 'Rechazar la solicitud',
@@ -260,6 +262,9 @@ for (const lang of ['en', 'es'] as const) {
       await expect(reviewer.getByRole('status').filter({ hasText: t.rejectedDone })).toBeVisible();
       const review = reviewer.getByRole('complementary', { name: t.review });
       await expect(fact(review, t.status)).toHaveText(t.rejected);
+      // The message sent, by its template's title, and its words as the applicant read them.
+      await expect(review.getByText(`${t.sent}${t.templateTitle}`)).toBeVisible();
+      await expect(review.getByRole('blockquote')).toContainText(ACTIVITY_NOT_SERVED[lang]);
       await expect(reviewer.getByRole('button', { name: t.reject })).toHaveCount(0);
       expect(await violations(reviewer), 'the application, rejected').toEqual([]);
 

@@ -368,7 +368,8 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
           {review.rejection && (
             <div className="dv-bo-sent">
               <p>{intl.formatMessage(messages.rejectionSent, { template: rejectionTemplate ? rejectionTemplate.title[intl.locale === 'es' ? 'es' : 'en'] : review.rejection.templateId })}</p>
-              <blockquote>{review.rejection.text}</blockquote>
+              {/* In the applicant's language, which a screen reader should read it in. */}
+              <blockquote lang={application.language}>{review.rejection.text}</blockquote>
             </div>
           )}
           <Decisions application={application} roles={roles} />

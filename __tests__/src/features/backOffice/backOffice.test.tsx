@@ -358,7 +358,8 @@ describe('the application page', () => {
     expect(screen.getByRole('heading', { name: 'Front of the ID document' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Show Front of the ID document' })).toBeInTheDocument();
     expect(await screen.findByText('Message sent to the applicant: We cannot open your account')).toBeInTheDocument();
-    expect(screen.getByText('Lo sentimos.')).toBeInTheDocument();
+    // In the applicant's language, whatever the page's.
+    expect(screen.getByText('Lo sentimos.')).toHaveAttribute('lang', 'es');
     expect(screen.getAllByRole('region', { name: 'Audit trail' })).toHaveLength(1);
   });
 
