@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import { useCountdown } from '../forms/useCountdown';
 import { describeMessages } from '../i18n/messages';
 import { LoadingButton } from './LoadingButton';
@@ -26,6 +26,8 @@ export interface ExpiryWarningProps {
   onExpired: () => void;
   continuing: boolean;
   failed: boolean;
+  /** What ending the session means for whoever uses it (a `{seconds}` count); the applicant's words by default. */
+  body?: MessageDescriptor;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface ExpiryWarningProps {
  * applicant's, the bank staff's. Shown `warningSeconds` before `expiresAt` with the seconds left; `onExpired` once
  * the end has come.
  */
-export function ExpiryWarning({ expiresAt, warningSeconds, onContinue, onExpired, continuing, failed }: ExpiryWarningProps) {
+export function ExpiryWarning({ expiresAt, warningSeconds, onContinue, onExpired, continuing, failed, body = messages.body }: ExpiryWarningProps) {
   const intl = useIntl();
   const [warnFrom, setWarnFrom] = useState<number | null>(null);
   const secondsLeft = useCountdown(warnFrom !== null ? expiresAt : null);
@@ -65,7 +67,7 @@ export function ExpiryWarning({ expiresAt, warningSeconds, onContinue, onExpired
         </LoadingButton>
       }
     >
-      <p>{intl.formatMessage(messages.body, { seconds: secondsLeft })}</p>
+      <p>{intl.formatMessage(body, { seconds: secondsLeft })}</p>
       {failed && <p role="alert">{intl.formatMessage(messages.failed)}</p>}
     </Modal>
   );

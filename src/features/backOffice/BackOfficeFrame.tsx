@@ -17,6 +17,10 @@ const messages = describeMessages({
   signedInAs: { id: 'backOffice.frame.signedInAs', defaultMessage: 'Signed in as {username}' },
   signOut: { id: 'backOffice.frame.signOut', defaultMessage: 'Sign out' },
   checking: { id: 'backOffice.frame.checking', defaultMessage: 'Checking your session…' },
+  expiring: {
+    id: 'backOffice.frame.expiring',
+    defaultMessage: 'For your security, your session will end in {seconds, plural, one {# second} other {# seconds}}. Anything typed and not sent yet would be lost.',
+  },
   reviewer: { id: 'backOffice.role.reviewer', defaultMessage: 'Reviewer' },
   approver: { id: 'backOffice.role.approver', defaultMessage: 'Approver' },
   administrator: { id: 'backOffice.role.administrator', defaultMessage: 'Administrator' },
@@ -131,6 +135,7 @@ export function BackOfficeFrame({ children }: { children: (roles: readonly Staff
             onExpired={expire}
             continuing={session.isFetching}
             failed={session.isError}
+            body={messages.expiring}
           />
         )}
       </Layout>

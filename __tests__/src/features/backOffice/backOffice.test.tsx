@@ -274,7 +274,9 @@ describe('the staff session', () => {
     await act(async () => jest.advanceTimersByTime(830_000));
     expect(screen.queryByRole('alertdialog')).toBeNull();
     await act(async () => jest.advanceTimersByTime(11_000));
-    expect(await screen.findByRole('alertdialog', { name: 'Are you still there?' })).toBeInTheDocument();
+    const dialog = await screen.findByRole('alertdialog', { name: 'Are you still there?' });
+    // The staff's words: nothing of theirs is saved as they type (the applicant's dialog says what they saved is kept).
+    expect(dialog).toHaveTextContent('your session will end in 59 seconds. Anything typed and not sent yet would be lost.');
     await act(async () => jest.advanceTimersByTime(60_000));
     await waitFor(() => expect(where()).toBe('/back-office'));
     expect(await screen.findByRole('status')).toHaveTextContent('your session ended after a while without use');
