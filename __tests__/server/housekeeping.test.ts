@@ -17,7 +17,7 @@ describeEachDialect('housekeeping', (dialect) => {
   });
   afterAll(() => database.destroy());
 
-  it('removes expired codes, ended blocks and counts, spent budget windows, dead sessions and old outbox messages, and keeps the rest', async () => {
+  it('removes expired codes, ended blocks and counts, spent budget windows, dead sessions, old outbox messages and sign-ups never confirmed, and keeps the rest', async () => {
     const { db } = database;
     const code = (id: string, expiresAt: string) => ({
       id, purpose: 'login', subject: id, session_id: null, recipient: '+34600', code_hash: 'h', attempts: 0, sends: 1,
@@ -39,13 +39,19 @@ describeEachDialect('housekeeping', (dialect) => {
       { channel: 'sms', recipient: '+34600', purpose: 'login-code', text: 'recent', created_at: ago(2) },
     ]).execute();
 
-    expect(await expireOldRows(db, now)).toEqual({ one_time_codes: 1, code_blocks: 1, code_failures: 1, message_budgets: 1, login_sessions: 3, outbox: 1 });
+    const registration = (id: string, expiresAt: string) => ({
+      id, email: `${id}@example.com`, id_type: 'dni', id_document: '12345678Z', answers: '{}', language: 'es', created_at: ago(30), expires_at: expiresAt,
+    });
+    await db.insertInto('onboarding_registrations').values([registration('unconfirmed-long-ago', ago(25)), registration('unconfirmed-lately', ago(1)), registration('waiting', ahead(20))]).execute();
+
+    expect(await expireOldRows(db, now)).toEqual({ one_time_codes: 1, code_blocks: 1, code_failures: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1 });
     expect((await db.selectFrom('one_time_codes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['live-code', 'recent-code']);
     expect((await db.selectFrom('code_blocks').select('subject').execute()).map((row) => row.subject)).toEqual(['blocked']);
     expect((await db.selectFrom('code_failures').select('subject').execute()).map((row) => row.subject)).toEqual(['counting']);
     expect((await db.selectFrom('message_budgets').select('bucket').execute()).map((row) => row.bucket)).toEqual(['email:total']);
     expect((await db.selectFrom('login_sessions').select('id_hash').execute()).map((row) => row.id_hash)).toEqual(['live']);
     expect((await db.selectFrom('outbox').select('text').execute()).map((row) => row.text)).toEqual(['recent']);
+    expect((await db.selectFrom('onboarding_registrations').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['unconfirmed-lately', 'waiting']);
   });
 });
 

@@ -112,6 +112,12 @@ export function applicationRepository(db: Kysely<Database>) {
       await db.deleteFrom('onboarding_registrations').where('id', '=', id).execute();
     },
 
+    /** Sign-ups whose code was never confirmed, expired before `before` (their e-mail and ID document go with them). */
+    async removeRegistrationsExpiredBefore(before: Date): Promise<number> {
+      const result = await db.deleteFrom('onboarding_registrations').where('expires_at', '<=', toDbTime(before)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async find(id: string): Promise<Application | undefined> {
       const row = await db.selectFrom('onboarding_applications').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toApplication(row);

@@ -1,5 +1,5 @@
 // Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
-// message budgets whose window is over and old outbox messages; and stored files no application reported as a
+// message budgets whose window is over, old outbox messages and sign-ups never confirmed; and stored files no application reported as a
 // document. Removed on a schedule (services and documents plugins), like the captcha sweep and the storage sweep.
 // On the same schedule, review decisions whose effects an interrupted run left pending are finished
 // (`finishPendingDecisions` in reviews.ts: it needs the identity service and the e-mail provider, not only rows).
@@ -36,6 +36,9 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
     message_budgets: await messageBudgetRepository(db).removeEnded(now),
     login_sessions: await loginSessionRepository(db).removeEndedBefore(before(settings.sessionRetentionSeconds)),
     outbox: await outboxRepository(db).removeStoredBefore(before(settings.outboxRetentionSeconds)),
+    // A sign-up's row holds an e-mail and an ID document: once its code can no longer be confirmed, it goes with
+    // its code (the audit log keeps that it happened).
+    onboarding_registrations: await applicationRepository(db).removeRegistrationsExpiredBefore(before(settings.codeRetentionSeconds)),
   };
 }
 
