@@ -241,6 +241,10 @@ test('the e-mail code step says how many attempts are left after a wrong code', 
 
 test('the identity waiting page, while the check is pending and when it is refused, says so, offers the photos again and passes axe', async ({ page }) => {
   await freelancerUpToIdentity(page, 'es');
+  // Each photo keeps one line for its outcome: the status and the error are in the same place, not one above the other.
+  await arrived(page, /\/check-identity/);
+  const [status, error] = await Promise.all(['.dv-upload__status', '.dv-upload__error'].map((selector) => page.locator(selector).first().boundingBox()));
+  expect(status!.y).toBe(error!.y);
   // The manual check answers at once: the result the page polls for is held back, then refused.
   let result = 'pending';
   await page.route('**/api/onboarding-management-private/identity-check', (route) =>

@@ -260,19 +260,23 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
           </button>
         </div>
       )}
-      <p ref={statusRef} className="dv-upload__status" role="status" tabIndex={-1}>
-        {phase.name === 'checking' && intl.formatMessage(messages.checking)}
-        {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (
-          <>
-            <CheckIcon className="dv-upload__check" aria-hidden="true" />
-            {intl.formatMessage(messages[shape.stored], { size: formatSize(intl, phase.name === 'stored' ? phase.size : document!.size) })}
-          </>
-        )}
-        {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}
-      </p>
-      <p ref={errorRef} id={errorId} className="dv-upload__error" role="alert" tabIndex={-1}>
-        {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes), total: formatSize(intl, APPLICATION_STORAGE_MAX_BYTES) })}
-      </p>
+      {/* The outcome's one line, kept whether empty or not: a status and an error never show together, so they
+          share it, and nothing below moves when either comes. */}
+      <div className="dv-upload__outcome">
+        <p ref={statusRef} className="dv-upload__status" role="status" tabIndex={-1}>
+          {phase.name === 'checking' && intl.formatMessage(messages.checking)}
+          {(phase.name === 'stored' || (phase.name === 'idle' && document)) && (
+            <>
+              <CheckIcon className="dv-upload__check" aria-hidden="true" />
+              {intl.formatMessage(messages[shape.stored], { size: formatSize(intl, phase.name === 'stored' ? phase.size : document!.size) })}
+            </>
+          )}
+          {phase.name === 'cancelled' && intl.formatMessage(messages.cancelled)}
+        </p>
+        <p ref={errorRef} id={errorId} className="dv-upload__error" role="alert" tabIndex={-1}>
+          {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes), total: formatSize(intl, APPLICATION_STORAGE_MAX_BYTES) })}
+        </p>
+      </div>
     </div>
   );
 }
