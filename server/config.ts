@@ -74,7 +74,11 @@ export interface Config {
   smsCountries: string[];
   /** Real providers when configured; the outbox otherwise (never in production). */
   messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
-  captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number };
+  /**
+   * `altchaCost`: PBKDF2 iterations per attempt of the built-in captcha; the work a browser does (and a bulk
+   * sender pays) grows with it.
+   */
+  captcha: { provider: 'altcha' | 'recaptcha'; siteKey?: string; secret?: string; minScore: number; altchaCost: number };
   /**
    * Who checks the identity photos (IDENTITY_PROVIDER): the bank's reviewer after the server's own image checks
    * (`manual`), or a provider that answers at the webhook, signed with `webhookSecret` (IDENTITY_WEBHOOK_SECRET;
@@ -107,6 +111,12 @@ function read(env: Env, name: string): string | undefined {
 function shown(raw: string): string {
   return JSON.stringify(raw.length > 60 ? `${raw.slice(0, 60)}…` : raw);
 }
+
+/**
+ * PBKDF2 iterations per attempt of the built-in captcha: with its counter range, about 200 000 rounds on average,
+ * under a second in a phone's browser and costly in bulk.
+ */
+const ALTCHA_DEFAULT_COST = 50;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = read(env, name);
@@ -443,6 +453,7 @@ export function loadConfig(env: Env = process.env): Config {
       siteKey: read(env, 'RECAPTCHA_SITE_KEY'),
       secret: read(env, 'RECAPTCHA_SECRET'),
       minScore: number(env, 'RECAPTCHA_MIN_SCORE', 0.5, 0, 1),
+      altchaCost: integer(env, 'ALTCHA_COST', ALTCHA_DEFAULT_COST, 1, 2_000),
     },
     identityCheck: { provider: identityProvider, webhookSecret, faceDetection: oneOf(env, 'IDENTITY_FACE_DETECTION', ['true', 'false'] as const, 'true') === 'true' },
     seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },

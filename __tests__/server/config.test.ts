@@ -190,6 +190,8 @@ describe('configuration', () => {
     [{ CAPTCHA_PROVIDER: 'hcaptcha' }, 'CAPTCHA_PROVIDER'],
     [{ CAPTCHA_PROVIDER: 'recaptcha' }, 'RECAPTCHA_SITE_KEY'],
     [{ RECAPTCHA_MIN_SCORE: '2' }, 'RECAPTCHA_MIN_SCORE'],
+    [{ ALTCHA_COST: '0' }, 'ALTCHA_COST'],
+    [{ ALTCHA_COST: 'cheap' }, 'ALTCHA_COST'],
     [{ CODE_MAX_ATTEMPTS: '6' }, 'CODE_MAX_ATTEMPTS'],
     [{ SMS_PROVIDER_URL: 'https://sms.example' }, 'SMS_PROVIDER_API_KEY'],
     [{ ...PRODUCTION, PUBLIC_URL: 'http://alta.divilo.es' }, 'PUBLIC_URL'],

@@ -74,8 +74,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
       : altchaProvider({
           hmacSecret: deriveKey(secret, 'altcha').toString('base64'),
           hmacKeySecret: deriveKey(secret, 'altcha-key').toString('base64'),
-          // About 200 000 PBKDF2 rounds on average: under a second in a phone's browser, costly in bulk.
-          cost: 50,
+          cost: config.captcha.altchaCost,
           counterRange: [2_000, 6_000],
           ttlSeconds: 300,
           rememberSolved: gate.rememberSolved,
