@@ -276,3 +276,20 @@ test('a browser that shows no PDF itself (most phones) gets the contract as a na
   await expectAccessible(page);
   await signContract(page, 'es', who, { pdfViewer: false });
 });
+
+test('a wizard step whose application cannot be read says so, passes axe, and reads it again on Try again', async ({ page }) => {
+  const who = freshApplicant();
+  await signUp(page, 'en', who);
+  await arrived(page, /\/personal-info/);
+  // The reload reads the saved application first: the connection drops for that read.
+  await page.route('**/api/onboarding-management-private/application', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'We could not load your application' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('Check your connection and try again');
+  await expect(page.getByLabel('First name')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.unroute('**/api/onboarding-management-private/application');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.locator('h1[id="personal-info-title"]')).toBeVisible();
+  await expect(page.getByLabel('First name')).toBeVisible();
+});
