@@ -82,8 +82,8 @@ const TEXT = {
     firstName: 'Nombre',
     documents: 'Documentos',
     evidenceMatches: 'Coincide con la huella',
-    showSelfie: 'Ver Selfie',
-    documentNames: ['Reverso del documento de identidad', 'Anverso del documento de identidad', 'Modelo 036 o 037', 'Selfie'],
+    showSelfie: 'Ver Selfi',
+    documentNames: ['Reverso del documento de identidad', 'Anverso del documento de identidad', 'Modelo 036 o 037', 'Selfi'],
     risk: 'Riesgo',
     lowRisk: 'Nivel: Bajo',
     noReasons: 'Ninguna respuesta aumenta el riesgo.',
@@ -239,7 +239,7 @@ for (const lang of ['en', 'es'] as const) {
       expect(await violations(reviewer), 'the application').toEqual([]);
       // A photo is fetched with the session when asked for, and shown in the page.
       await documents.getByRole('button', { name: t.showSelfie }).click();
-      await expect(documents.getByRole('img', { name: 'Selfie' })).toBeVisible();
+      await expect(documents.getByRole('img', { name: t.documentNames[3] })).toBeVisible();
 
       const note = `Activity checked against the census ${applicant.dni}`;
       await reviewer.getByLabel(t.note).fill(note);
