@@ -109,6 +109,14 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     },
 
     /**
+     * Who answers a sign-up's code: its e-mail address and its ID document, each counting every wrong code and
+     * each blocked, whichever sign-up they come through (a new sign-up does not start the count again).
+     */
+    signUpPeople(signUp: { email: string; idDocument: string }): string[] {
+      return [this.personKey('email', signUp.email), this.personKey('id', signUp.idDocument)];
+    },
+
+    /**
      * A new challenge: answers the code (to send) and the token that names the challenge (to give the
      * browser). Earlier open challenges of the same person and purpose stop counting.
      */

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { codeStepSchema } from '../../../src/validation/onboarding';
 import { toFieldErrors, validateSchema } from '../../../src/validation/validate';
 import { ApiError } from '../../plugins/errors';
-import type { Registration } from '../../repositories/applicationRepository';
 import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
@@ -47,11 +46,6 @@ export async function registrationRoutes(app: FastifyInstance) {
     if (!registration) throw new ApiError(410, 'REGISTRATION_EXPIRED', 'The sign-up has expired: start again');
     return registration;
   };
-  /**
-   * Who answers a sign-up's code: its e-mail address and its ID document, each counting every wrong code and
-   * each blocked, whichever sign-up they come through (a new sign-up does not start the count again).
-   */
-  const peopleOf = (registration: Registration) => [app.codes.personKey('email', registration.email), app.codes.personKey('id', registration.idDocument)];
 
   app.post<{ Body: { code: string } }>(
     '/email/verify',
@@ -81,7 +75,7 @@ export async function registrationRoutes(app: FastifyInstance) {
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
       const registration = await registrationFor(registrationId);
       const actor = `registration:${registrationId}`;
-      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.clock(), peopleOf(registration));
+      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.clock(), app.codes.signUpPeople(registration));
       if (result.outcome !== 'valid') {
         await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
@@ -118,7 +112,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     async (request) => {
       const registration = await registrationFor(await registrationOf(app, request));
       // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('email', peopleOf(registration));
+      const blocked = await app.codes.blockedFor('email', app.codes.signUpPeople(registration));
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const actor = `registration:${registration.id}`;
       const charge = () => app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));

@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { useIntl } from 'react-intl';
+import { useIntl, type MessageDescriptor } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { describeMessages } from '../../i18n/messages';
 import { RouteTitle } from '../../routing/RouteTitle';
@@ -169,11 +169,13 @@ function Application({ id, roles }: { id: string; roles: readonly StaffRole[] })
 
 function ApplicationView({ application, roles, back }: { application: ApplicationPage; roles: readonly StaffRole[]; back: ReactNode }) {
   const intl = useIntl();
+  /** A code in the words a table gives it, or the code itself when the table has none (own keys only). */
+  const inWords = (table: Record<string, MessageDescriptor>, code: string) => (Object.hasOwn(table, code) ? intl.formatMessage(table[code]) : code);
   const when = (iso: string | undefined) => (iso ? intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) : undefined);
   const word = (key: keyof typeof valueWords) => intl.formatMessage(valueWords[key]);
-  const status = (value: string) => (value in STATUS ? intl.formatMessage(STATUS[value as keyof typeof STATUS]) : value);
-  const identityWord = (code: string | undefined) => (code && code in IDENTITY ? intl.formatMessage(IDENTITY[code as keyof typeof IDENTITY]) : code);
-  const documentName = (kind: string) => (kind in DOCUMENT_KINDS ? intl.formatMessage(DOCUMENT_KINDS[kind as keyof typeof DOCUMENT_KINDS]) : kind);
+  const status = (value: string) => inWords(STATUS, value);
+  const identityWord = (code: string | undefined) => code && inWords(IDENTITY, code);
+  const documentName = (kind: string) => inWords(DOCUMENT_KINDS, kind);
   const { data: templates } = useGetTemplatesQuery();
   const rejectionTemplate = templates?.find((template) => template.id === application.review.rejection?.templateId);
   const auditTitle = useId();

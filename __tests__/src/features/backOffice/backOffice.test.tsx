@@ -342,7 +342,7 @@ describe('the application page', () => {
       body: application({
         status: 'rejected',
         documents: [{ kind: 'documentFront', size: 20480, checkedAt: '2030-01-01T00:00:00.000Z', sha256: 'cd'.repeat(32), evidence: 'matches' }],
-        identityCheck: { status: 'needs-review', provider: 'manual', startedAt: '2030-01-01T00:00:00.000Z', flags: ['no-face-in-selfie', 'id-document-held', 'a-new-flag'] },
+        identityCheck: { status: 'needs-review', provider: 'manual', startedAt: '2030-01-01T00:00:00.000Z', reason: 'toString', flags: ['no-face-in-selfie', 'id-document-held', 'a-new-flag'] },
         review: { rejection: { templateId: 'not-served', text: 'Lo sentimos.' }, awaiting: null, canAct: false },
         audit: [{ id: 1, occurredAt: '2030-01-02T00:00:00.000Z', actor: 'staff:reviewer@divilo.test', action: 'onboarding.review_rejected', subject: 'onboarding:0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f', details: {} }],
       }),
@@ -350,6 +350,8 @@ describe('the application page', () => {
     renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
     expect(await screen.findByText('Waiting for a reviewer')).toBeInTheDocument();
     expect(screen.getByText("The bank's reviewers")).toBeInTheDocument();
+    // A provider's own reason is shown as it came, even one that names a property every object has.
+    expect(screen.getByText('toString')).toBeInTheDocument();
     const flags = screen.getByText('No face found in the selfie').closest('ul')!;
     expect(within(flags).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       'No face found in the selfie',
