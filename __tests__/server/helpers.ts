@@ -122,7 +122,7 @@ export interface TestApp {
  * The whole app on a fresh database (SQLite unless `dialect` says otherwise) in a temp DATA_DIR, with configuration overrides given as
  * environment variables. Logs are silent unless LOG_LEVEL is set (in `overrides` or in the environment).
  */
-export async function buildTestApp(overrides: Record<string, string> = {}, options: AppOptions & { dialect?: Dialect } = {}): Promise<TestApp> {
+export async function buildTestApp(overrides: Record<string, string | undefined> = {}, options: AppOptions & { dialect?: Dialect } = {}): Promise<TestApp> {
   const { dialect = 'sqlite', ...appOptions } = options;
   options = appOptions;
   const database = options.database ?? (await openTestDatabase(dialect));

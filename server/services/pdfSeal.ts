@@ -20,20 +20,15 @@ interface SealDetails {
 
 /**
  * P12Signer's signature (a detached PKCS#7 with SHA-256 and the authenticated attributes in the order EU
- * validators expect), with the PKCS#12 file opened once instead of at every seal: opening it runs two key
- * derivations in node-forge's pure JavaScript, most of a seal's CPU.
+ * validators expect), with the PKCS#12 file opened once, by loadSealCredentials, instead of at every seal: opening
+ * it runs two key derivations in node-forge's pure JavaScript, most of a seal's CPU.
  */
 class SealSigner extends P12Signer {
-  private readonly opened: { key: forge.pki.rsa.PrivateKey; certificates: forge.pki.Certificate[]; certificate: forge.pki.Certificate };
+  private readonly opened: SealCredentials['opened'];
 
-  constructor(p12: Buffer, passphrase: string) {
+  constructor({ p12, passphrase, opened }: SealCredentials) {
     super(p12, { passphrase });
-    const parsed = forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))), false, passphrase);
-    const key = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag]?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
-    const certificates = (parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? []).map((bag) => bag.cert).filter((cert) => cert !== undefined);
-    const certificate = certificates.find((cert) => key !== undefined && (cert.publicKey as forge.pki.rsa.PublicKey).n.equals(key.n));
-    if (!key || !certificate) throw new Error('The seal certificate holds no private key with its certificate');
-    this.opened = { key, certificates, certificate };
+    this.opened = opened;
   }
 
   override async sign(pdf: Buffer, signingTime?: Date): Promise<Buffer> {
@@ -62,7 +57,7 @@ class SealSigner extends P12Signer {
 export function pdfSeal(settings: SealSettings, clock: () => Date) {
   let credentials: Promise<SealCredentials & { signer: SealSigner }> | undefined;
   const ready = () => {
-    credentials ??= loadSealCredentials(settings, clock()).then((loaded) => ({ ...loaded, signer: new SealSigner(loaded.p12, loaded.passphrase) })).catch((error: unknown) => {
+    credentials ??= loadSealCredentials(settings, clock()).then((loaded) => ({ ...loaded, signer: new SealSigner(loaded) })).catch((error: unknown) => {
       // A failure is not kept: the next seal tries again (a file being replaced, a disk briefly full).
       credentials = undefined;
       throw error;

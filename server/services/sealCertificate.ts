@@ -28,9 +28,14 @@ export interface SealCredentials {
   passphrase: string;
   /** The sealing certificate, PEM (what a reader shows as the signer). */
   certificatePem: string;
+  /** What the file holds, opened: its private key, every certificate in it and the key's own among them. */
+  opened: { key: forge.pki.rsa.PrivateKey; certificates: forge.pki.Certificate[]; certificate: forge.pki.Certificate };
 }
 
-/** Opens a PKCS#12 file and checks it holds a private key and its certificate; the error never repeats the passphrase. */
+/**
+ * Opens a PKCS#12 file and checks it holds a private key and its certificate; the error never repeats the passphrase.
+ * Opening runs two key derivations in node-forge's pure JavaScript: the seal does it once.
+ */
 function open(p12: Buffer, passphrase: string, where: string): SealCredentials {
   let parsed: forge.pkcs12.Pkcs12Pfx;
   try {
@@ -41,8 +46,8 @@ function open(p12: Buffer, passphrase: string, where: string): SealCredentials {
   const key = parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag]?.[0]?.key as forge.pki.rsa.PrivateKey | undefined;
   const certificates = (parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? []).map((bag) => bag.cert).filter((cert) => cert !== undefined);
   const certificate = certificates.find((cert) => key !== undefined && (cert.publicKey as forge.pki.rsa.PublicKey).n.equals(key.n));
-  if (!certificate) throw new Error(`The seal certificate in ${where} holds no private key with its certificate`);
-  return { p12, passphrase, certificatePem: forge.pki.certificateToPem(certificate) };
+  if (!key || !certificate) throw new Error(`The seal certificate in ${where} holds no private key with its certificate`);
+  return { p12, passphrase, certificatePem: forge.pki.certificateToPem(certificate), opened: { key, certificates, certificate } };
 }
 
 /** A new self-signed sealing certificate (RSA 2048, SHA-256, ten years from `now`) as PKCS#12 bytes. */

@@ -1,12 +1,12 @@
-// Staff members of a test server's staff pool, signed in as the back office's page signs them in: the unmodified
-// amazon-cognito-identity-js (a password, then an authenticator app enrolled at the first sign-in), its ID token
-// traded for a back-office session.
+// Staff members of a test server's staff pool, signed in as the back office's page signs them in (a password, then
+// an authenticator app enrolled at the first sign-in), its ID token traded for a back-office session. The requests
+// are the unmodified amazon-cognito-identity-js's, with the maths through OpenSSL (srpClient.ts): the library's own
+// enrolment is staffPool.test.ts's subject.
 import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { AuthenticationDetails, type CognitoUserSession } from 'amazon-cognito-identity-js';
 import { Secret, TOTP } from 'otpauth';
 import { embeddedIdentityCredentials } from '../../../server/plugins/identity';
 import { loadServerSecret } from '../../../server/services/serverSecret';
-import { browserUser } from '../embedded/cognito/browserClient';
+import { srpSignInEnrolling } from '../embedded/cognito/srpClient';
 import type { startLoginServerOn } from '../login/loginServer';
 
 type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -34,18 +34,10 @@ export async function newStaffMember(server: Server, roles: string[]): Promise<s
 }
 
 /** The first sign-in: the password, then an authenticator app enrolled with its first code; answers the ID token. */
-export function enrolledSignIn(server: Server, username: string): Promise<string> {
+export async function enrolledSignIn(server: Server, username: string): Promise<string> {
   const staff = server.config.staff!;
-  const user = browserUser(server.config.identity.endpoint!, username, { poolId: staff.userPoolId, clientId: staff.clientId });
-  return new Promise((resolve, reject) => {
-    const callbacks = {
-      onSuccess: (session: CognitoUserSession) => resolve(session.getIdToken().getJwtToken()),
-      onFailure: reject,
-      mfaSetup: () => user.associateSoftwareToken(callbacks),
-      associateSecretCode: (secret: string) => user.verifySoftwareToken(new TOTP({ secret: Secret.fromBase32(secret) }).generate(), 'phone', callbacks),
-    };
-    user.authenticateUser(new AuthenticationDetails({ Username: username, Password: STAFF_PASSWORD }), callbacks);
-  });
+  const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+  return (await srpSignInEnrolling(server.config.identity.endpoint!, staff.userPoolId, staff.clientId, username, STAFF_PASSWORD, codeFor)).IdToken;
 }
 
 /** Trades an ID token for a session: the answer, and the cookie to send with the next calls. */

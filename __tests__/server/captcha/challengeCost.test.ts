@@ -12,7 +12,7 @@ describeEachDialect('the captcha challenge', (dialect) => {
 
   it('asks the work the setting gives, and the default without it', async () => {
     for (const [env, cost] of [
-      [{}, 50],
+      [{ ALTCHA_COST: undefined }, 50],
       [{ ALTCHA_COST: '120' }, 120],
     ] as const) {
       const server = await startLoginServerOn(dialect, env);

@@ -36,8 +36,8 @@ async function call(endpoint: string, operation: string, body: object): Promise<
   throw new SrpClientError(code, String(data.message ?? data.Message ?? null));
 }
 
-/** Signs `username` in to the pool at `endpoint` (`…/cognito`) and answers its tokens, or throws SrpClientError. */
-export async function srpSignIn(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<AuthenticationResult> {
+/** The password's part of a sign-in: the pool's answer to it (tokens, or its next challenge), or SrpClientError. */
+async function answerPasswordVerifier(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<Record<string, unknown>> {
   const poolName = poolId.split('_')[1];
   const a = BigInt(`0x${randomBytes(128).toString('hex')}`) % N;
   const A = modPowN(g, a);
@@ -62,8 +62,29 @@ export async function srpSignIn(endpoint: string, poolId: string, clientId: stri
       PASSWORD_CLAIM_SIGNATURE: passwordClaimSignature(key, poolName, userId, Buffer.from(parameters.SECRET_BLOCK, 'base64'), timestamp),
     },
   });
+  return { ...answer, userId };
+}
+
+/** Signs `username` in to the pool at `endpoint` (`…/cognito`) and answers its tokens, or throws SrpClientError. */
+export async function srpSignIn(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<AuthenticationResult> {
+  const answer = await answerPasswordVerifier(endpoint, poolId, clientId, username, password);
   if (answer.ChallengeName) throw new Error(`unexpected challenge ${String(answer.ChallengeName)}`);
   return answer.AuthenticationResult as AuthenticationResult;
+}
+
+/**
+ * A first sign-in to a pool that requires an authenticator app, as the library's mfaSetup and associateSecretCode
+ * callbacks run it: the password, then AssociateSoftwareToken, VerifySoftwareToken with the app's code for the
+ * secret (`codeFor`) and the MFA_SETUP answer. Answers the tokens.
+ */
+export async function srpSignInEnrolling(endpoint: string, poolId: string, clientId: string, username: string, password: string, codeFor: (secret: string) => string): Promise<AuthenticationResult> {
+  const answer = await answerPasswordVerifier(endpoint, poolId, clientId, username, password);
+  if (answer.ChallengeName !== 'MFA_SETUP') throw new Error(`expected MFA_SETUP, got ${String(answer.ChallengeName)}`);
+  const association = await call(endpoint, 'AssociateSoftwareToken', { Session: answer.Session });
+  const verified = await call(endpoint, 'VerifySoftwareToken', { Session: association.Session, UserCode: codeFor(String(association.SecretCode)), FriendlyDeviceName: 'phone' });
+  if (verified.Status !== 'SUCCESS') throw new Error(`VerifySoftwareToken: ${String(verified.Status)}`);
+  const done = await call(endpoint, 'RespondToAuthChallenge', { ChallengeName: 'MFA_SETUP', ClientId: clientId, Session: verified.Session, ChallengeResponses: { USERNAME: answer.userId } });
+  return done.AuthenticationResult as AuthenticationResult;
 }
 
 /** The refusal of a sign-in that must fail, reduced to what an app can see (as browserClient's signInError). */
