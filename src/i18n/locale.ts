@@ -11,6 +11,15 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /**
+ * The language of the page on show (react-intl's `intl.locale`), for texts kept in both languages: its first two
+ * letters, as detectLocale reads the browser's, else English.
+ */
+export function pageLocale(locale: string): Locale {
+  const language = locale.slice(0, 2).toLowerCase();
+  return isLocale(language) ? language : FALLBACK_LOCALE;
+}
+
+/**
  * The language to start in: `?lang=` (ES or EN, any case), else the stored choice, else the first two
  * letters of the browser's language, else English.
  */

@@ -1,4 +1,4 @@
-import { detectLocale, localeFromQuery, storeLocale } from '../../../src/i18n/locale';
+import { detectLocale, localeFromQuery, pageLocale, storeLocale } from '../../../src/i18n/locale';
 import { loadItem, saveItem, StorageKey } from '../../../src/storage/browserStorage';
 
 beforeEach(() => localStorage.clear());
@@ -23,6 +23,18 @@ describe('detectLocale', () => {
   it('falls back to English for any other language', () => {
     expect(detectLocale('', 'ca-ES')).toBe('en');
     expect(detectLocale('', undefined)).toBe('en');
+  });
+});
+
+describe('pageLocale', () => {
+  it("names the page's language for texts kept in both by its first two letters, English for anything else", () => {
+    expect(pageLocale('es')).toBe('es');
+    expect(pageLocale('en')).toBe('en');
+    // The back office once read the same locale two ways: "starts with en" (else Spanish) and "is es" (else English).
+    expect(pageLocale('es-ES')).toBe('es');
+    expect(pageLocale('en-GB')).toBe('en');
+    expect(pageLocale('fr')).toBe('en');
+    expect(pageLocale('')).toBe('en');
   });
 });
 

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { useIntl, type MessageDescriptor } from 'react-intl';
 import { Link, useLocation } from 'react-router';
+import { pageLocale } from '../../i18n/locale';
 import { describeMessages } from '../../i18n/messages';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { AnswerValue, answerText } from './AnswerValue';
@@ -369,7 +370,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
           )}
           {review.rejection && (
             <div className="dv-bo-sent">
-              <p>{intl.formatMessage(messages.rejectionSent, { template: rejectionTemplate ? rejectionTemplate.title[intl.locale === 'es' ? 'es' : 'en'] : review.rejection.templateId })}</p>
+              <p>{intl.formatMessage(messages.rejectionSent, { template: rejectionTemplate ? rejectionTemplate.title[pageLocale(intl.locale)] : review.rejection.templateId })}</p>
               {/* In the applicant's language, which a screen reader should read it in. */}
               <blockquote lang={application.language}>{review.rejection.text}</blockquote>
             </div>

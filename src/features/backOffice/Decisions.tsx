@@ -7,6 +7,7 @@ import { useIntl } from 'react-intl';
 import { object, string } from 'yup';
 import { LoadingButton, RadioGroup, SelectInput } from '../../components';
 import { useFieldErrors } from '../../forms/useFieldErrors';
+import { pageLocale } from '../../i18n/locale';
 import { describeMessages } from '../../i18n/messages';
 import { rules, validateSchema } from '../../validation';
 import {
@@ -235,7 +236,7 @@ function Reject({ application, outcome }: { application: ApplicationPage; outcom
           name="templateId"
           value={formik.values.templateId}
           onChange={formik.handleChange}
-          options={offered.map((template) => ({ value: template.id, label: template.title[intl.locale === 'es' ? 'es' : 'en'] }))}
+          options={offered.map((template) => ({ value: template.id, label: template.title[pageLocale(intl.locale)] }))}
         />
         {chosen && (
           <figure className="dv-bo-preview">

@@ -4,6 +4,7 @@ import { useIntl } from 'react-intl';
 import { array, object, string } from 'yup';
 import { LoadingButton, SelectInput } from '../../../components';
 import { useFieldErrors } from '../../../forms/useFieldErrors';
+import { pageLocale } from '../../../i18n/locale';
 import { describeMessages } from '../../../i18n/messages';
 import { rules, validateSchema } from '../../../validation';
 import { LongTextField } from '../LongTextField';
@@ -123,7 +124,7 @@ export function MoreInfoForm({ reopenable, templates, language, onSubmit, onCanc
     },
   });
   const errors = useFieldErrors(formik, FIELDS, { steps: firstStep, templateId: templateSelect, message: messageArea });
-  const reviewerLanguage = intl.locale.startsWith('en') ? 'en' : 'es';
+  const reviewerLanguage = pageLocale(intl.locale);
   const template = offered.find((candidate) => candidate.id === formik.values.templateId);
   const words = [template?.body[language], formik.values.message.trim()].filter(Boolean);
 
