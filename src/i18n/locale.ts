@@ -10,13 +10,18 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
+/** The supported language a language tag starts with (`es-MX` → `es`, any case), if any. */
+function localeOfTag(tag: string | undefined): Locale | undefined {
+  const language = tag?.slice(0, 2).toLowerCase();
+  return isLocale(language) ? language : undefined;
+}
+
 /**
  * The language of the page on show (react-intl's `intl.locale`), for texts kept in both languages: its first two
  * letters, as detectLocale reads the browser's, else English.
  */
 export function pageLocale(locale: string): Locale {
-  const language = locale.slice(0, 2).toLowerCase();
-  return isLocale(language) ? language : FALLBACK_LOCALE;
+  return localeOfTag(locale) ?? FALLBACK_LOCALE;
 }
 
 /**
@@ -28,9 +33,7 @@ export function detectLocale(search: string, navigatorLanguage: string | undefin
   if (fromQuery) return fromQuery;
   const stored = loadItem<string>(StorageKey.LOCALE);
   if (isLocale(stored)) return stored;
-  const fromBrowser = navigatorLanguage?.slice(0, 2).toLowerCase();
-  if (isLocale(fromBrowser)) return fromBrowser;
-  return FALLBACK_LOCALE;
+  return localeOfTag(navigatorLanguage) ?? FALLBACK_LOCALE;
 }
 
 /** The cookie that tells the server's own pages (the main app, its session screens) the language the customer uses. */
