@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
-import { FIRST_PAGE_BLOCKS } from '../src/config/firstPage';
+import { FIRST_PAGE_BLOCKS, FIRST_SCREEN } from '../src/config/firstPage';
 import { buildFloorPage, serveFloorPage } from './floorPage';
 import { freePort } from './freePort';
 
@@ -54,8 +54,12 @@ interface Load {
   /** The data blocks the page carried (config, locale): their text, to tell their share of the HTML. */
   inlined: Record<'config' | 'locale', string | null>;
   interactiveMs: number;
-  /** When the HTML and the last script the page ran before the field showed had arrived (ms since navigation start). */
-  arrivedMs: { html: number; scripts: number };
+  /**
+   * When the HTML and the last script the page ran before the field showed had arrived; when the field was first
+   * in the page (before a frame drew it); the first contentful paint; when the app's own login screen replaced
+   * the one the page drew (NaN for a page without one). Ms since navigation start.
+   */
+  arrivedMs: { html: number; scripts: number; inPage: number; paint: number; app: number };
   chain: string[];
 }
 
@@ -92,7 +96,10 @@ async function startServer(port: number, dataDir: string): Promise<ChildProcess>
 }
 
 /**
- * Records, in the page, when the ID-document field is first visible and enabled (ms since navigation start).
+ * Records, in the page, when the ID-document field is first drawn visible and enabled (ms since navigation
+ * start): at the first frame that shows it, so a field the HTML carries counts only once the style sheets that
+ * block drawing have arrived, as a field the scripts make does. /login's page draws its field before the scripts
+ * run, and what is typed into it carries over to the app's (e2e/first-screen.spec.ts).
  * A string, not a function: tsx would add its own helpers to a function's body, which the page does not have.
  */
 const WATCH_FIELD = `(() => {
@@ -100,18 +107,42 @@ const WATCH_FIELD = `(() => {
     const field = document.querySelector(${JSON.stringify(ID_FIELD)});
     return field && !field.disabled && field.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   };
+  let waiting = false;
   const observer = new MutationObserver(() => {
-    if (!ready()) return;
-    window.fieldReadyAt = performance.now();
-    observer.disconnect();
+    if (waiting || !ready()) return;
+    window.fieldInPageAt ??= performance.now();
+    waiting = true;
+    requestAnimationFrame(() => {
+      waiting = false;
+      if (!ready()) return;
+      window.fieldReadyAt = performance.now();
+      observer.disconnect();
+    });
   });
   observer.observe(document, { childList: true, subtree: true, attributes: true });
+  // When the app's own screen took the place of the one the page drew (src/routing/firstScreen.ts).
+  let drawn = false;
+  const takeover = new MutationObserver(() => {
+    if (document.getElementById(${JSON.stringify(FIRST_SCREEN.element)})) drawn = true;
+    else if (drawn && document.querySelector(${JSON.stringify(ID_FIELD)})) {
+      window.takenOverAt = performance.now();
+      takeover.disconnect();
+    }
+  });
+  takeover.observe(document, { childList: true, subtree: true });
 })();`;
 
 /** The page's own resource timings: when the HTML and the scripts that ran before the field showed had arrived. */
 const ARRIVALS = `(() => {
   const scripts = performance.getEntriesByType('resource').filter((entry) => /\\.js$/.test(new URL(entry.name).pathname) && entry.startTime < window.fieldReadyAt);
-  return { html: performance.getEntriesByType('navigation')[0].responseEnd, scripts: Math.max(0, ...scripts.map((entry) => entry.responseEnd)) };
+  const paint = performance.getEntriesByName('first-contentful-paint')[0];
+  return {
+    html: performance.getEntriesByType('navigation')[0].responseEnd,
+    scripts: Math.max(0, ...scripts.map((entry) => entry.responseEnd)),
+    inPage: window.fieldInPageAt,
+    paint: paint ? paint.startTime : NaN,
+    app: window.takenOverAt ?? NaN,
+  };
 })()`;
 
 async function coldLoad(browser: Browser, url: string): Promise<Load> {
@@ -145,6 +176,10 @@ async function coldLoad(browser: Browser, url: string): Promise<Load> {
   // Whatever the page still fetches for the first screen (fonts, late chunks) is counted too.
   await page.waitForLoadState('networkidle');
   const interactiveMs = await page.waitForFunction(() => (window as unknown as { fieldReadyAt?: number }).fieldReadyAt).then((handle) => handle.jsonValue() as Promise<number>);
+  // A page that drew its login screen: until the app's own has taken its place.
+  if (await page.evaluate(`document.getElementById(${JSON.stringify(FIRST_SCREEN.element)}) !== null || window.takenOverAt !== undefined`)) {
+    await page.waitForFunction(() => (window as unknown as { takenOverAt?: number }).takenOverAt !== undefined, undefined, { timeout: 60_000 });
+  }
   const arrivedMs = (await page.evaluate(ARRIVALS)) as Load['arrivedMs'];
   const [config, locale] = await page.evaluate((ids) => ids.map((id) => document.getElementById(id)?.textContent ?? null), [FIRST_PAGE_BLOCKS.config, FIRST_PAGE_BLOCKS.locale]);
   const inlined = { config, locale };
@@ -211,7 +246,7 @@ async function main() {
       for (const name of ['login', 'floor'] as const) {
         const load = await coldLoad(browser, pages[name]);
         loads[name].push(load);
-        console.log(`  run ${run} ${name.padEnd(5)}: ${kb(load.bytes.total)}, scripts arrived at ${Math.round(load.arrivedMs.scripts)} ms, field interactive at ${Math.round(load.interactiveMs)} ms, chain ${load.chain.length}: ${load.chain.join(' → ')}`);
+        console.log(`  run ${run} ${name.padEnd(5)}: ${kb(load.bytes.total)}, scripts arrived at ${Math.round(load.arrivedMs.scripts)} ms, field in the page at ${Math.round(load.arrivedMs.inPage)} ms, drawn (interactive) at ${Math.round(load.interactiveMs)} ms, first paint ${Math.round(load.arrivedMs.paint)} ms${Number.isNaN(load.arrivedMs.app) ? '' : `, the app's own screen at ${Math.round(load.arrivedMs.app)} ms`}, chain ${load.chain.length}: ${load.chain.join(' → ')}`);
       }
     }
     const of = (name: keyof typeof pages, pick: (load: Load) => number) => median(loads[name].map(pick));
@@ -233,7 +268,10 @@ async function main() {
     console.log('  after navigation start:');
     console.log(`    HTML arrived                       ${seconds(of('login', (load) => load.arrivedMs.html)).padStart(12)} ${seconds(of('floor', (load) => load.arrivedMs.html)).padStart(10)}`);
     console.log(`    last start-up script arrived       ${seconds(of('login', (load) => load.arrivedMs.scripts)).padStart(12)} ${seconds(of('floor', (load) => load.arrivedMs.scripts)).padStart(10)}`);
-    console.log(`    ID-document field interactive      ${seconds(interactive).padStart(12)} ${seconds(floorInteractive).padStart(10)}`);
+    console.log(`    first contentful paint             ${seconds(of('login', (load) => load.arrivedMs.paint)).padStart(12)} ${seconds(of('floor', (load) => load.arrivedMs.paint)).padStart(10)}`);
+    console.log(`    ID-document field in the page      ${seconds(of('login', (load) => load.arrivedMs.inPage)).padStart(12)} ${seconds(of('floor', (load) => load.arrivedMs.inPage)).padStart(10)}`);
+    console.log(`    ID-document field interactive      ${seconds(interactive).padStart(12)} ${seconds(floorInteractive).padStart(10)}   (the first frame that draws it)`);
+    if (loads.login.every((load) => !Number.isNaN(load.arrivedMs.app))) console.log(`    the app's own login screen         ${seconds(of('login', (load) => load.arrivedMs.app)).padStart(12)}              (it took the place of the one the page drew)`);
     // The scripts are all there: what remains is running them (parse, start-up, the first render), CPU ×4.
     console.log(`    from the last script to the field  ${seconds(of('login', (load) => load.interactiveMs - load.arrivedMs.scripts)).padStart(12)} ${seconds(of('floor', (load) => load.interactiveMs - load.arrivedMs.scripts)).padStart(10)}`);
     const chain = of('login', (load) => load.chain.length);

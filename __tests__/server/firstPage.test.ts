@@ -4,7 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { jsonForScript, pageArea, pageLocale } from '../../server/services/firstPage';
+import { createHash } from 'node:crypto';
+import { FIRST_SCREEN } from '../../src/config/firstPage';
+import { fillFirstScreen, jsonForScript, pageArea, pageLocale } from '../../server/services/firstPage';
 import { buildTestApp, type TestApp } from './helpers';
 
 let fixtures: string;
@@ -24,6 +26,11 @@ const CHUNK_GROUPS = {
   identity: ['assets/identity.0123456789.js'],
   fonts: ['assets/figtree-latin-wght-normal.0123456789.woff2'],
 };
+const { supportPhone, privacyUrl } = FIRST_SCREEN.placeholders;
+const FIRST_SCREEN_ES =
+  `<div class="dv-layout"><main id="main"><form class="dv-login__form" method="post"><input name="userId" autoComplete="username"/></form>` +
+  `<a href="${privacyUrl}">privacidad</a></main><aside><a href="tel:${supportPhone}">${supportPhone}</a></aside></div>`;
+
 // A text that would end the <script> element, or open a comment in it, were it written as it is (quoted for
 // ICU, which would read a tag there).
 const TRICKY = "Pulsa '</script><script>alert(1)</script><!--' aquí";
@@ -52,7 +59,11 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(path.join(localesDir, 'en.json'), JSON.stringify({ 'app.title': 'Divilo', 'login.hint': 'Press here', 'login.greeting': 'Hello, {name}' }));
-  server = await buildTestApp({}, { distDir, localesDir });
+  // The login screen drawn before the app, as `npm run build` writes it, in Spanish only: the English page has none.
+  mkdirSync(path.join(distDir, 'first-screen'));
+  writeFileSync(path.join(distDir, FIRST_SCREEN.file('es')), FIRST_SCREEN_ES);
+  // The legal documents' address with a character HTML must escape.
+  server = await buildTestApp({ LEGAL_BASE_URL: 'https://legal.example/es?a=1&b=2' }, { distDir, localesDir });
 });
 afterAll(async () => {
   await server.close();
@@ -77,12 +88,62 @@ describe('the runtime configuration in the page', () => {
     expect(JSON.parse(config!.text)).toEqual((await server.app.inject('/config.json')).json());
   });
 
-  it('is data, not a script: the CSP, which allows scripts from files only, needs nothing for it', async () => {
-    const page = await load('/login');
+  it('is data, not a script: the CSP, which allows scripts from files and one inline script by its hash, needs nothing for it', async () => {
+    const page = await load('/signUp');
     const inline = [...page.body.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes).filter((attributes) => !/\bsrc=/.test(attributes));
     expect(inline.length).toBeGreaterThanOrEqual(2);
     for (const attributes of inline) expect(attributes).toContain('type="application/json"');
-    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'(;|$)/);
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
+  });
+});
+
+describe('the login screen drawn before the app runs', () => {
+  const firstScreen = (html: string) => new RegExp(`<div id="${FIRST_SCREEN.element}">([^]*?)</div><script>([^<]*)</script><div id=app>`).exec(html);
+
+  it("is in /login's page, before the app's element, with the server's phone and privacy address in place of the placeholders", async () => {
+    for (const url of ['/login?lang=es', '/Login/?lang=es']) {
+      const page = await load(url);
+      const drawn = firstScreen(page.body);
+      expect(drawn).not.toBeNull();
+      expect(drawn![1]).toContain('<a href="tel:+34910000000">+34 910 000 000</a>');
+      expect(drawn![1]).toContain('<a href="https://legal.example/es?a=1&amp;b=2/privacy.pdf">privacidad</a>');
+      expect(drawn![1]).not.toContain(supportPhone);
+      expect(drawn![1]).not.toContain(privacyUrl);
+    }
+  });
+
+  it('links its style sheets instead of preloading them: the screen needs them to be drawn', async () => {
+    const withScreen = await load('/login?lang=es');
+    expect(withScreen.body).toContain('<link rel="stylesheet" href="/assets/login.0123456789.css">');
+    expect(preloads(withScreen.body)).toContainEqual({ as: 'script', href: '/assets/login.0123456789.js' });
+    expect(preloads(withScreen.body)).not.toContainEqual({ as: 'style', href: '/assets/login.0123456789.css' });
+    // Without the screen, the page preloads them as before.
+    const without = await load('/login?lang=en');
+    expect(preloads(without.body)).toContainEqual({ as: 'style', href: '/assets/login.0123456789.css' });
+  });
+
+  it('runs one inline script, the one the CSP allows by its hash', async () => {
+    const page = await load('/login?lang=es');
+    const script = firstScreen(page.body)![2];
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(page.headers['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}';`);
+    const inline = [...page.body.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes).filter((attributes) => !/\bsrc=/.test(attributes));
+    expect(inline.filter((attributes) => !attributes.includes('type="application/json"'))).toEqual(['']);
+  });
+
+  it("is in no other page, nor in a language the build drew none for", async () => {
+    for (const url of ['/?lang=es', '/signUp?lang=es', '/login/confirm-telephone?lang=es', '/recover-password/init?lang=es', '/login?lang=en']) {
+      const page = await load(url);
+      expect([url, page.body.includes(FIRST_SCREEN.element)]).toEqual([url, false]);
+      expect(page.body).toContain('<div id=app></div>');
+    }
+  });
+
+  it('fills a phone and an address that HTML must escape, escaped', () => {
+    const filled = fillFirstScreen(FIRST_SCREEN_ES, { supportPhone: '+34 900 "1" <2>', legalLinks: { privacy: 'https://x.example/?q="><script>' } as never });
+    expect(filled).toContain('href="tel:+3490012"');
+    expect(filled).toContain('>+34 900 &quot;1&quot; &lt;2&gt;</a>');
+    expect(filled).toContain('<a href="https://x.example/?q=&quot;&gt;&lt;script&gt;">');
   });
 });
 

@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import { awsServiceOrigin } from '../../src/config/awsPartition';
 import { storageOrigin } from '../../src/documentStorage/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
+import { FIRST_SCREEN_SCRIPT_HASH } from '../services/firstPage';
 import { connectRedis } from './redis';
 
 /**
@@ -39,7 +40,8 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...google],
+        // The login page's one inline script (services/firstPage.ts), by its hash.
+        scriptSrc: ["'self'", FIRST_SCREEN_SCRIPT_HASH, ...google],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],

@@ -4,10 +4,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { CHUNK_GROUPS_FILE, FONT_GROUP } from '../../src/config/firstPage';
+import { CHUNK_GROUPS_FILE, FIRST_SCREEN, FONT_GROUP } from '../../src/config/firstPage';
 import type { RuntimeConfig } from '../../src/config/runtimeConfig';
 import { compressedCopies, etagOf, preferredEncoding } from '../services/compression';
-import { pageArea, pageLocale, renderFirstPage } from '../services/firstPage';
+import { drawsFirstScreen, fillFirstScreen, pageArea, pageLocale, renderFirstPage } from '../services/firstPage';
 import { loginPart, readCompiledCatalog } from '../services/localeCatalogs';
 
 /** Paths that belong to the server, never to the SPA's history fallback. */
@@ -61,13 +61,15 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
     const url = new URL(request.url, 'http://page');
     const locale = pageLocale({ search: url.search, cookies: request.cookies ?? {}, acceptLanguage: request.headers['accept-language'] });
     const area = pageArea(url.pathname);
-    const [template, groups, catalog] = await Promise.all([
+    const [template, groups, catalog, firstScreen] = await Promise.all([
       readFile(path.join(root, 'index.html'), 'utf8'),
       readChunkGroups(root),
       readCompiledCatalog(localesDir, locale).catch((error: unknown) => {
         request.log.warn({ err: error, locale }, 'locale file unreadable: the page goes without its texts');
         return undefined;
       }),
+      // The login screen drawn before the app runs; a build without it (or another page) goes without.
+      drawsFirstScreen(url.pathname) ? readFile(path.join(root, FIRST_SCREEN.file(locale)), 'utf8').catch(() => undefined) : undefined,
     ]);
     const preload = [
       ...(groups[FONT_GROUP] ?? []).filter((file) => typeof file === 'string' && /^assets\/[\w.-]+\.woff2$/.test(file)),
@@ -75,7 +77,14 @@ export const spaPlugin = fp(async (app: FastifyInstance, { distDir, runtimeConfi
     ];
     // A login screen's page carries the login journey's texts only; the wizard's and the back office's, all of them.
     const login = area !== 'onboarding' && area !== 'back-office' && catalog !== undefined;
-    const html = renderFirstPage(template, { config: runtimeConfig, locale, catalog: login ? loginPart(catalog) : catalog, catalogPart: login ? 'login' : undefined, preload });
+    const html = renderFirstPage(template, {
+      config: runtimeConfig,
+      locale,
+      catalog: login ? loginPart(catalog) : catalog,
+      catalogPart: login ? 'login' : undefined,
+      preload,
+      firstScreen: firstScreen === undefined ? undefined : fillFirstScreen(firstScreen, runtimeConfig),
+    });
     const etag = etagOf(html);
     reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding, Accept-Language, Cookie').header('etag', etag).type('text/html; charset=utf-8');
     if (request.headers['if-none-match'] === etag) return reply.status(304).send();

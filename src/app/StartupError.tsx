@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { dismissFirstScreen } from '../routing/firstScreen';
 import '../components/base.css';
 import '../components/LoadingButton.css';
 
@@ -13,6 +15,8 @@ const TEXTS = {
 
 export function StartupError({ locale, onRetry = () => window.location.reload() }: { locale: string; onRetry?: () => void }) {
   const text = TEXTS[locale === 'es' ? 'es' : 'en'];
+  // Not the login screen the page drew before the app ran: this is what the page is now.
+  useEffect(() => dismissFirstScreen(), []);
   return (
     <main className="dv-startup-error" lang={locale === 'es' ? 'es' : 'en'}>
       <div role="alert">

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { defineMessages, useIntl } from 'react-intl';
 import { PhoneIcon } from './icons';
+import { phoneHref } from '../config/phoneHref';
 import './base.css';
 import './HelpPanel.css';
 
@@ -69,9 +70,4 @@ export function HelpPanel({ supportPhone, privacyUrl, onDownloadDiagnostics, inD
       )}
     </Frame>
   );
-}
-
-/** A dialable number: digits and a leading +, nothing else. */
-export function phoneHref(phone: string): string {
-  return phone.trim().replace(/(?!^\+)[^\d]/g, '');
 }

@@ -1,6 +1,7 @@
 export { ExpiryWarning, type ExpiryWarningProps } from './ExpiryWarning';
 export { GlobalModal, type GlobalModalProps } from './GlobalModal';
-export { HelpPanel, phoneHref, type HelpPanelProps } from './HelpPanel';
+export { HelpPanel, type HelpPanelProps } from './HelpPanel';
+export { phoneHref } from '../config/phoneHref';
 export { LanguageSelector, type LanguageCode, type LanguageSelectorProps } from './LanguageSelector';
 export { Layout, type LayoutProps } from './Layout';
 export { LoadingButton, INVALID_COLOR_MESSAGE, type ButtonColor, type LoadingButtonProps } from './LoadingButton';

@@ -42,3 +42,22 @@ export function readDataBlock(id: string, page: Document | undefined = globalThi
     return undefined;
   }
 }
+
+/**
+ * The login screen drawn into the page before the app's scripts have run (the first screen): the server puts it
+ * before the app's element for `/login`, built by `npm run build` per language into these files of dist/. The
+ * app takes it over when its own login screen is in place (src/routing/firstScreen.ts): what was typed
+ * and where the cursor was carry over.
+ */
+export const FIRST_SCREEN = {
+  /** The id of the element that holds it in the page. */
+  element: 'divilo-first-screen',
+  file: (locale: string) => `first-screen/login.${locale}.html`,
+  /**
+   * What stands in the built file for the runtime configuration's values, which only the server knows: a
+   * phone number (the help panel's link keeps its digits) and an address.
+   */
+  placeholders: { supportPhone: '+990000000000001', privacyUrl: 'https://first-screen.invalid/privacy' },
+  /** Where the page's script records the last button pressed (or '' for Enter in a field) until the app takes over. */
+  pressedAttribute: 'data-pressed',
+} as const;

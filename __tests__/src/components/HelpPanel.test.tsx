@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { HelpPanel } from '../../../src/components';
-import { phoneHref } from '../../../src/components/HelpPanel';
+import { phoneHref } from '../../../src/config/phoneHref';
 import { renderWithIntl } from './renderWithIntl';
 
 const props = { supportPhone: '900 123 456', privacyUrl: 'https://legal.example.com/privacy.pdf' };
