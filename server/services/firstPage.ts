@@ -29,10 +29,11 @@ export function pageArea(pathname: string): RouteArea {
 
 /**
  * The one script the page runs before the app's: on the first screen, it records the last button pressed (its
- * label) or Enter in a field, for the app to do it again when it takes over (src/routing/firstScreen.ts).
+ * label) or Enter in a field, for the app to do it again when it takes over (src/routing/firstScreen.ts). Typing
+ * after it forgets it: only a press that was the user's last action is done again (never a Log in while typing).
  * Inline, so that it is there as soon as the screen is; the CSP allows it by its hash (FIRST_SCREEN_SCRIPT_HASH).
  */
-export const FIRST_SCREEN_SCRIPT = `(function(){var screen=document.getElementById(${JSON.stringify(FIRST_SCREEN.element)});if(!screen)return;function press(label){screen.setAttribute(${JSON.stringify(FIRST_SCREEN.pressedAttribute)},label)}screen.addEventListener('click',function(event){var button=event.target.closest&&event.target.closest('button');if(button)press(button.getAttribute('aria-label')||button.textContent||'')});screen.addEventListener('keydown',function(event){if(event.key==='Enter'&&event.target.tagName==='INPUT')press('')})})();`;
+export const FIRST_SCREEN_SCRIPT = `(function(){var screen=document.getElementById(${JSON.stringify(FIRST_SCREEN.element)});if(!screen)return;function press(label){screen.setAttribute(${JSON.stringify(FIRST_SCREEN.pressedAttribute)},label)}screen.addEventListener('click',function(event){var button=event.target.closest&&event.target.closest('button');if(button)press(button.getAttribute('aria-label')||button.textContent||'')});screen.addEventListener('keydown',function(event){if(event.key==='Enter'&&event.target.tagName==='INPUT')press('')});screen.addEventListener('input',function(){screen.removeAttribute(${JSON.stringify(FIRST_SCREEN.pressedAttribute)})})})();`;
 
 /** The CSP source that allows FIRST_SCREEN_SCRIPT, and nothing else inline. */
 export const FIRST_SCREEN_SCRIPT_HASH = `'sha256-${createHash('sha256').update(FIRST_SCREEN_SCRIPT).digest('base64')}'`;

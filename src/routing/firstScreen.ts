@@ -1,4 +1,4 @@
-import { createContext } from 'react';
+import { createContext, useEffect, useLayoutEffect, useRef } from 'react';
 import { FIRST_SCREEN } from '../config/firstPage';
 
 /**
@@ -95,4 +95,36 @@ export function pressAgain(pressed: string, page: Document = document): void {
 /** Removes the first screen when another screen than the one drawn is shown (or the app cannot start). */
 export function dismissFirstScreen(page: Document = document): void {
   firstScreen(page)?.remove();
+}
+
+/**
+ * For the screen the page drew first, as the app renders it: takes the drawn one over when it mounts, before the
+ * browser paints, and hands `fill` what was typed into the fields named in `values`; once they are in (`values`
+ * equal to them), puts the focus back; then, after the app's first render has finished (a passive effect: the
+ * router takes navigations only then), presses again the last button pressed.
+ */
+export function useFirstScreenHandover<Values extends { [Name in keyof Values]: string }>(values: Values, fill: (typed: Values) => void): void {
+  const handedOver = useRef<Handover | null>(null);
+  const pressLater = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    const handover = takeOverFirstScreen();
+    if (!handover) return;
+    handedOver.current = handover;
+    fill(Object.fromEntries(Object.keys(values).map((name) => [name, handover.values[name] ?? ''])) as Values);
+    // Once, when the screen first shows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useLayoutEffect(() => {
+    const handover = handedOver.current;
+    if (!handover || (Object.keys(values) as (keyof Values & string)[]).some((name) => values[name] !== (handover.values[name] ?? ''))) return;
+    handedOver.current = null;
+    restoreFocus(handover);
+    pressLater.current = handover.pressed;
+  });
+  useEffect(() => {
+    const pressed = pressLater.current;
+    if (pressed === null) return;
+    pressLater.current = null;
+    pressAgain(pressed);
+  });
 }

@@ -112,6 +112,23 @@ describe('the login screen drawn before the app', () => {
     expect(drawn.getAttribute(FIRST_SCREEN.pressedAttribute)).toBe('Show password');
   });
 
+  it('forgets a press the user typed after: only a last action is done again', async () => {
+    const drawn = drawFirstScreen('en');
+    drawn.querySelector<HTMLElement>('button.dv-button')!.click();
+    expect(drawn.getAttribute(FIRST_SCREEN.pressedAttribute)).toBe('Log in');
+    const userId = input(drawn, 'userId');
+    userId.value = '12345678Z';
+    userId.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(drawn.hasAttribute(FIRST_SCREEN.pressedAttribute)).toBe(false);
+
+    const { container, router } = renderApp('/login');
+    await waitFor(() => expect(document.getElementById(FIRST_SCREEN.element)).toBeNull());
+    expect(input(container, 'userId')).toHaveValue('12345678Z');
+    // Nothing was sent: the form shows no check's outcome and the screen stays.
+    expect(container.querySelector('[aria-invalid="true"]')).toBeNull();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
   it('goes away when the app shows another screen, and the heading takes the focus as on any screen', async () => {
     drawFirstScreen('en');
     renderApp('/signUp');

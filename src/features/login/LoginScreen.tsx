@@ -1,5 +1,5 @@
 import { useFormik } from 'formik';
-import { useContext, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -17,7 +17,7 @@ import { sessionCleared } from '../../state/sessionSlice';
 import { toastShown } from '../../state/uiSlice';
 import { LOGIN_ERROR_MESSAGES } from './loginListeners';
 import { useFormFields } from '../../forms/useFormFields';
-import { DrawnBeforeStart, pressAgain, restoreFocus, takeOverFirstScreen, type Handover } from '../../routing/firstScreen';
+import { DrawnBeforeStart, useFirstScreenHandover } from '../../routing/firstScreen';
 import './login.css';
 
 const messages = describeMessages({
@@ -115,33 +115,10 @@ export function LoginScreen() {
   const field = useFormFields(formik, FIELDS);
   const to = (path: string) => carryQuery(path, location.search);
 
-  // The page's own login screen, drawn before the app ran, gives way to this one before the browser paints: what
-  // was typed there carries over, then, once it is in the fields, the focus; then the last button pressed.
+  // The page's own login screen, drawn before the app ran, gives way to this one: what was typed there, the focus
+  // and the last button pressed carry over.
   const drawnBeforeStart = useContext(DrawnBeforeStart);
-  const handedOver = useRef<Handover | null>(null);
-  useLayoutEffect(() => {
-    const handover = takeOverFirstScreen();
-    if (!handover) return;
-    handedOver.current = handover;
-    void formik.setValues({ userId: handover.values.userId ?? '', password: handover.values.password ?? '' }, false);
-    // Once, when the screen first shows: formik's setter is stable.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
-  const pressLater = useRef<string | null>(null);
-  useLayoutEffect(() => {
-    const handover = handedOver.current;
-    if (!handover || FIELDS.some((name) => formik.values[name] !== (handover.values[name] ?? ''))) return;
-    handedOver.current = null;
-    restoreFocus(handover);
-    pressLater.current = handover.pressed;
-  });
-  // After every layout effect of the app's first render: the router takes a navigation (the language's) only then.
-  useEffect(() => {
-    const pressed = pressLater.current;
-    if (pressed === null) return;
-    pressLater.current = null;
-    pressAgain(pressed);
-  });
+  useFirstScreenHandover(formik.values, (typed) => void formik.setValues(typed, false));
 
   return (
     <section className="dv-login" aria-labelledby="login-title">
