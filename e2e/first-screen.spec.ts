@@ -2,7 +2,7 @@
 // what is typed (and where, and a press of a button) carries over when the app takes over, and the form never
 // sends itself, so a password never ends up in an address.
 import { expect, test, type Page } from '@playwright/test';
-import { ANA, TEXTS } from './helpers';
+import { ANA, appTookOver, TEXTS } from './helpers';
 
 /** Holds the app's scripts back until `release` is called: the page shows only what its HTML draws. */
 async function holdScripts(page: Page): Promise<{ release: () => void; held: () => number }> {
@@ -57,7 +57,7 @@ test('the field being typed into keeps the focus, the caret and its place on the
 
   scripts.release();
   // The app's own field (its id is the app's) is where the first screen's was.
-  await expect(page.locator('#divilo-first-screen')).toHaveCount(0);
+  await appTookOver(page);
   await expect(id).not.toHaveAttribute('id', drawnId!);
   await expect(id).toBeFocused();
   expect(await id.boundingBox()).toEqual(before);

@@ -27,6 +27,14 @@ export async function lastOutboxId(page: Page): Promise<number> {
   return messages[0]?.id ?? 0;
 }
 
+/**
+ * Waits until the app has taken over the login screen /login's page drew before the app ran: from then on its
+ * links navigate within the app (on the drawn screen they are plain links, a full page load).
+ */
+export async function appTookOver(page: Page) {
+  await expect(page.locator('#divilo-first-screen')).toHaveCount(0);
+}
+
 export async function fillLogin(page: Page, lang: 'en' | 'es', id: string, password: string) {
   const t = TEXTS[lang];
   await page.getByLabel(t.id).fill(id);

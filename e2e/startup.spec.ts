@@ -2,7 +2,7 @@
 // when the page lacks them the app fetches them, and when it cannot start — its configuration, its texts or a
 // screen's code do not arrive — it says so in the page's language and offers to try again, instead of staying blank.
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { ANA, fillLogin, TEXTS } from './helpers';
+import { ANA, appTookOver, fillLogin, TEXTS } from './helpers';
 
 /** Serves the real page without the data block given (an older server, a proxy that rewrote it). */
 async function withoutBlock(page: Page, id: 'divilo-config' | 'divilo-locale') {
@@ -71,6 +71,8 @@ test("/login carries the login journey's texts only; the wizard's arrive with it
   const response = await page.goto('/login?lang=es');
   expect(await response!.text()).toContain('data-part="login"');
   await expect(page.getByLabel('DNI o NIE')).toBeEnabled();
+  // The wizard's screen within the app, not a page of its own (which would carry its texts).
+  await appTookOver(page);
   expect(requested.filter((path) => path.startsWith('/locales/'))).toEqual([]);
   await page.getByRole('link', { name: 'Ábrela ahora' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Abre tu cuenta Divilo');
