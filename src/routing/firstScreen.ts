@@ -64,9 +64,12 @@ export function takeOverFirstScreen(page: Document = document): Handover | null 
   return { values, focus, pressed };
 }
 
-/** A button's label as the page's script reads it: its `aria-label`, else its text. */
+/**
+ * A button's label as the page's script reads it (server/services/firstPage.ts, the same rule): its `aria-label`
+ * unless missing or empty, else its text.
+ */
 export function buttonLabel(button: Element): string {
-  return button.getAttribute('aria-label') ?? button.textContent ?? '';
+  return button.getAttribute('aria-label') || button.textContent || '';
 }
 
 /** Puts the focus and the selection back into the field that had them on the first screen (once its value is in). */

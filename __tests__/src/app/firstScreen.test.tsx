@@ -4,20 +4,16 @@ import { screen, waitFor } from '@testing-library/react';
 import { renderFirstLoginScreen } from '../../../src/app/firstScreen';
 import { setRuntimeConfig } from '../../../src/config';
 import { FIRST_SCREEN } from '../../../src/config/firstPage';
+import { buttonLabel } from '../../../src/routing/firstScreen';
 import { FIRST_SCREEN_SCRIPT } from '../../../server/services/firstPage';
 import en from '../../../locales/en.json';
 import es from '../../../locales/es.json';
-import { json, startTestServer } from '../services/testServer';
+import { withSignedOutApi } from '../services/testServer';
 import { testRuntimeConfig } from '../testConfig';
 import { renderApp } from './renderApp';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  server = await startTestServer((_request, res) => json(res, 401, { code: 'NO_SESSION' }));
-});
-afterAll(() => server.close());
+const apiBaseUrl = withSignedOutApi();
 beforeEach(() => {
-  localStorage.clear();
   document.body.innerHTML = '';
 });
 
@@ -30,7 +26,7 @@ function drawFirstScreen(locale: 'en' | 'es'): HTMLElement {
   // The page's inline script, as the browser runs it (in the page's global scope).
   new Function(FIRST_SCREEN_SCRIPT)();
   // What the render left as the app's configuration is the test's again.
-  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
+  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: apiBaseUrl() }));
   return holder;
 }
 
@@ -110,6 +106,20 @@ describe('the login screen drawn before the app', () => {
     expect(drawn.getAttribute(FIRST_SCREEN.pressedAttribute)).toBe('');
     drawn.querySelector<HTMLElement>('button[aria-label="Show password"] svg')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect(drawn.getAttribute(FIRST_SCREEN.pressedAttribute)).toBe('Show password');
+  });
+
+  it('reads a pressed button\'s label by one rule in the page and in the app: an empty aria-label counts as none', () => {
+    const drawn = drawFirstScreen('en');
+    const labelled = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Text' });
+    labelled.setAttribute('aria-label', 'Label');
+    const emptyLabel = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Its text' });
+    emptyLabel.setAttribute('aria-label', '');
+    drawn.querySelector('form')!.append(labelled, emptyLabel);
+    for (const [button, label] of [[labelled, 'Label'], [emptyLabel, 'Its text']] as const) {
+      button.click();
+      expect(drawn.getAttribute(FIRST_SCREEN.pressedAttribute)).toBe(label);
+      expect(buttonLabel(button)).toBe(label);
+    }
   });
 
   it('forgets a press the user typed after: only a last action is done again', async () => {

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setRuntimeConfig } from '../../../src/config';
+import { testRuntimeConfig } from '../testConfig';
 
 export interface RecordedRequest {
   method: string;
@@ -38,4 +40,23 @@ export async function startTestServer(
 export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * For a suite of the signed-out screens: an API that answers every request as to someone without a session,
+ * started before the suite and closed after it; before each test, empty browser storage and the test runtime
+ * configuration pointing at it. Returns the configuration's `apiBaseUrl`, known once the suite has started.
+ */
+export function withSignedOutApi(): () => string {
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  const apiBaseUrl = () => `${server!.url}/api`;
+  beforeAll(async () => {
+    server = await startTestServer((_request, res) => json(res, 401, { code: 'NO_SESSION' }));
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    localStorage.clear();
+    setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: apiBaseUrl() }));
+  });
+  return apiBaseUrl;
 }

@@ -1,24 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
-import { setRuntimeConfig } from '../../../../src/config';
 import { loginFailed } from '../../../../src/state/authSlice';
 import { initialFormState } from '../../../../src/state/formSlice';
 import { loginProblemOf } from '../../../../src/features/login/loginProblem';
 import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { loadItem, saveItem, StorageKey } from '../../../../src/storage/browserStorage';
 import { renderApp } from '../../app/renderApp';
-import { json, startTestServer } from '../../services/testServer';
-import { testRuntimeConfig } from '../../testConfig';
+import { withSignedOutApi } from '../../services/testServer';
 import { liveToken } from '../../tokens';
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  server = await startTestServer((_request, res) => json(res, 401, { code: 'NO_SESSION' }));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  localStorage.clear();
-  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
-});
+withSignedOutApi();
 
 describe('the reason a login failed, left on the form', () => {
   it('is focused and read out, with a text for each reason; a block says until when', async () => {

@@ -2,24 +2,14 @@
 // connection that drops before they arrive must not leave Log in doing nothing: the form goes on without its own
 // checks, and the sign-in itself refuses what is wrong.
 import { screen, waitFor } from '@testing-library/react';
-import { setRuntimeConfig } from '../../../../src/config';
 import { renderApp } from '../../app/renderApp';
-import { json, startTestServer } from '../../services/testServer';
-import { testRuntimeConfig } from '../../testConfig';
+import { withSignedOutApi } from '../../services/testServer';
 
 jest.mock('../../../../src/features/login/loginRules', () => {
   throw new Error('Loading chunk login-rules failed');
 });
 
-let server: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  server = await startTestServer((_request, res) => json(res, 401, { code: 'NO_SESSION' }));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  localStorage.clear();
-  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
-});
+withSignedOutApi();
 
 it('Log in goes on to the sign-in when the form’s rules cannot be fetched', async () => {
   const { store, user } = renderApp('/login');
