@@ -167,8 +167,12 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
   app.addHook('onClose', async () => clearInterval(timer));
 
   // Every body is kept raw: admin calls are verified over the exact bytes, and a bad body gets AWS's error.
+  // The SDKs' own type is named too: Fastify remembers the parser it found for a named type, while a request
+  // that only the catch-all takes has its Content-Type parsed and looked up again every time.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+  const keepRaw = (_request: FastifyRequest, body: Buffer, done: (error: null, body: Buffer) => void) => done(null, body);
+  app.addContentTypeParser(JSON_1_1, { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, keepRaw);
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, keepRaw);
 
   const origins = options.corsOrigins ?? '*';
   if (origins !== false) {

@@ -96,10 +96,13 @@ describeEachDialect('the embedded pool endpoint', (dialect) => {
       expect(result.text).not.toMatch(/\bat .+\.(ts|js):\d+/);
     });
 
-    it('a body over the limit', async () => {
-      const result = await call(idp('InitiateAuth'), srp({ USERNAME: 'x'.repeat(70_000) }));
+    it.each(['application/x-amz-json-1.1', 'application/json', 'text/plain; charset=utf-8'])('a body over the limit, sent as %s', async (contentType) => {
+      const result = await call(idp('InitiateAuth'), srp({ USERNAME: 'x'.repeat(70_000) }), contentType);
       expect(result.status).toBe(413);
       expect(result.body.__type).toBe('InvalidParameterException');
+      // A body within it is taken whatever it is labelled (as AWS does): the same request, answered.
+      const within = await call(idp('InitiateAuth'), srp({}), contentType);
+      expect(within.status).toBe(200);
     });
 
     it('answers in AWS JSON 1.1 with a request id', async () => {
