@@ -2,11 +2,22 @@
 // AWS deployment (deploy/, its own package: `npm ci --prefix deploy`) in plain Node with its own node_modules.
 // The server against an AWS emulator (__tests__/aws/) is its own run, `npm run test:aws` (jest.aws.config.js):
 // it starts moto and server processes for minutes, and CI runs it as a step of its own after `npm test`.
-// Packages that ship ES modules only: Babel compiles them for Jest, which loads CommonJS on Node 20.
+// Packages that ship ES modules only: SWC compiles them for Jest, which loads CommonJS on Node 20.
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)';
+
+// The tests' compiler is SWC (the bundle's stays Babel: babel.config.js): it strips the types, compiles JSX for
+// React's automatic runtime and turns ES modules into CommonJS, about twenty times faster than Babel, which
+// matters because every Jest worker compiles what it loads when the cache is empty, as in CI. Node 20 runs
+// ES2022 as it is.
+const swc = (parser) => ['@swc/jest', { jsc: { parser, target: 'es2022', transform: { react: { runtime: 'automatic' } } } }];
+const transform = {
+  '^.+\\.tsx$': swc({ syntax: 'typescript', tsx: true }),
+  '^.+\\.ts$': swc({ syntax: 'typescript' }),
+  '^.+\\.[cm]?jsx?$': swc({ syntax: 'ecmascript', jsx: true }),
+};
 const deployInstalled = existsSync(path.join(__dirname, 'deploy/node_modules/aws-cdk-lib'));
 if (!deployInstalled) {
   // CI installs it (.ci/run): there, a missing deploy/ install must fail rather than quietly test less.
@@ -29,6 +40,7 @@ module.exports = {
       testMatch: ['<rootDir>/__tests__/src/**/*.test.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/web.ts'],
       moduleNameMapper: { '\\.(css|svg|png)$': '<rootDir>/__tests__/setup/fileStub.ts' },
+      transform,
       transformIgnorePatterns: [esmOnlyPackages],
     },
     {
@@ -36,6 +48,7 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/__tests__/server/**/*.test.ts', '<rootDir>/__tests__/validation/**/*.test.ts', '<rootDir>/__tests__/lint/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/__tests__/setup/server.ts'],
+      transform,
       transformIgnorePatterns: [esmOnlyPackages],
     },
     ...(deployInstalled
@@ -46,6 +59,7 @@ module.exports = {
             testMatch: ['<rootDir>/deploy/test/**/*.test.ts'],
             // cdk.out holds a copy of the synthesized app; only the sources are tests.
             modulePathIgnorePatterns: ['<rootDir>/deploy/cdk.out'],
+            transform,
             transformIgnorePatterns: [esmOnlyPackages],
           },
         ]
