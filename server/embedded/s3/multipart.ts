@@ -120,7 +120,9 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
     if (part.size < MIN_PART_BYTES) throw errors.entityTooSmall(part.partNumber);
   });
   const size = parts.reduce((total, part) => total + part.size, 0);
-  if (size > context.settings.maxObjectBytes) throw errors.entityTooLarge(context.settings.maxObjectBytes);
+  // The parts were each checked against the quota as they arrived; the object they make is checked again here.
+  const maxObjectBytes = Math.min(context.settings.maxObjectBytes, context.quotaOf?.(s3.key, s3.principal)?.maxObjectBytes ?? Infinity);
+  if (size > maxObjectBytes) throw errors.entityTooLarge(maxObjectBytes);
 
   // The object is its parts' files, in order, never concatenated: each gets a second name under objects/ (a hard
   // link; the bytes were fsynced when the part arrived), the folder is fsynced, then one transaction makes the

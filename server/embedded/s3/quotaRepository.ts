@@ -26,8 +26,6 @@ type ReservationOutcome = { reserved: string } | { refused: 'object' | 'area'; u
 /** The first string after every string that starts with `prefix`, in byte order. */
 const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
-const total = (row: { total: string | number | bigint | null } | undefined) => Number(row?.total ?? 0);
-
 export function createQuotaRepository(db: Kysely<StorageTables>) {
   const postgres = isPostgres(db);
   return {
@@ -38,10 +36,11 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
         if (postgres) await sql`select pg_advisory_xact_lock(hashtextextended(${`${bucket}/${area}`}, 0))`.execute(trx);
         await trx.deleteFrom('storage_reservations').where('bucket', '=', bucket).where('area', '=', area).where('created_at', '<', toDbTime(request.staleBefore)).execute();
 
-        // The area's objects, its parts and the bytes still arriving, read in ONE statement: one snapshot. An upload
-        // that ends records its object and then releases its reservation; separate statements could see the
-        // object missing and the reservation gone, and let two uploads share the last free bytes. One snapshot
-        // sees at least one of them (at worst both: counted twice for a moment, never not at all).
+        // The area's objects, its parts and the bytes still arriving, and for a part the upload's other parts and
+        // the bytes arriving for its key, all read in ONE statement: one snapshot. An upload that ends records its
+        // object or part and then releases its reservation, in two commits; separate statements could see the row
+        // missing and the reservation gone, and let the bytes through uncounted. One snapshot sees at least one of
+        // them (at worst both: counted twice for a moment, never not at all).
         const { part } = request;
         const sums = await trx
           .selectNoFrom((eb) => [
@@ -69,6 +68,21 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
               .where('bucket', '=', bucket)
               .where('area', '=', area)
               .as('reserved'),
+            // The object a multipart upload makes is its parts: those recorded (this one's earlier bytes aside,
+            // which it replaces) and those arriving for the same key.
+            eb
+              .selectFrom('storage_parts')
+              .select((inner) => inner.fn.sum<string | number | null>('size').as('total'))
+              .where('upload_id', '=', part?.uploadId ?? '')
+              .where('part_number', '!=', part?.partNumber ?? 0)
+              .as('uploadParts'),
+            eb
+              .selectFrom('storage_reservations')
+              .select((inner) => inner.fn.sum<string | number | null>('bytes').as('total'))
+              .where('bucket', '=', bucket)
+              .where('area', '=', area)
+              .where('object_key', '=', key)
+              .as('arriving'),
           ])
           .executeTakeFirstOrThrow();
         const reservedTotal = Number(sums.reserved ?? 0);
@@ -76,23 +90,7 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
         const objectsTotal = Number(sums.objects ?? 0);
 
         if (part) {
-          // The object a multipart upload makes is its parts: those recorded, those arriving, this one.
-          const recorded = await trx
-            .selectFrom('storage_parts')
-            .select((eb) => eb.fn.sum<string | number | null>('size').as('total'))
-            .where('upload_id', '=', part.uploadId)
-            .where('part_number', '!=', part.partNumber)
-            .executeTakeFirst();
-          const arriving = total(
-            await trx
-              .selectFrom('storage_reservations')
-              .select((eb) => eb.fn.sum<string | number | null>('bytes').as('total'))
-              .where('bucket', '=', bucket)
-              .where('area', '=', area)
-              .where('object_key', '=', key)
-              .executeTakeFirst(),
-          );
-          const objectBytes = total(recorded) + arriving + request.bytes;
+          const objectBytes = Number(sums.uploadParts ?? 0) + Number(sums.arriving ?? 0) + request.bytes;
           if (objectBytes > request.maxObjectBytes) return { refused: 'object' as const, usedBytes: objectBytes - request.bytes };
         }
         const usedBytes = objectsTotal + partsTotal + reservedTotal;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import {
+  CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   HeadObjectCommand,
@@ -239,5 +240,35 @@ describeEachDialect("an applicant's quota in the embedded storage, with the brow
     // Nothing of the refused upload stays: its parts went with it.
     const parts = await storage.db.selectFrom('storage_uploads').select('upload_id').where('object_key', 'like', `%over.pdf`).execute();
     expect(parts).toEqual([]);
+  });
+});
+
+describeEachDialect('the object a multipart upload completes under a quota', (dialect) => {
+  let storage: StorageHarness;
+  /** The cap of a file, which a deployment may lower while uploads are under way. */
+  let maxObjectBytes = MAX_OBJECT;
+  beforeAll(async () => {
+    storage = await startStorage(dialect, { quotaOf: (key, principal) => {
+      const quota = testQuota(key, principal);
+      return quota && { ...quota, maxObjectBytes };
+    } });
+  });
+  afterAll(async () => {
+    await storage.close();
+  });
+
+  it('is checked against the cap again, and a refused completion leaves the upload as it was', async () => {
+    const applicant = storage.identities.mint();
+    const client = storage.client(applicant);
+    const Key = `private/${applicant.identityId}/companyDeeds/deeds.pdf`;
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key }));
+    const { ETag } = await client.send(new UploadPartCommand({ Bucket: BUCKET, Key, UploadId, PartNumber: 1, Body: testBytes(200 * KIB) }));
+    const complete = () => client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } }));
+    maxObjectBytes = 100 * KIB;
+    expect(await s3Failure(complete())).toEqual({ code: 'EntityTooLarge', status: 400 });
+    expect(await storage.db.selectFrom('storage_objects').select('object_key').where('object_key', '=', Key).execute()).toEqual([]);
+    maxObjectBytes = MAX_OBJECT;
+    await complete();
+    expect((await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key }))).ContentLength).toBe(200 * KIB);
   });
 });
