@@ -105,6 +105,30 @@ export function recordFailure(context: PoolContext, username: string, now: numbe
   return (executor) => context.repository.failures.record(username, now, maxFailures, lockSeconds, executor).then(() => undefined);
 }
 
+/** Thrown within a right answer's transaction when the name was locked after the answer was judged. */
+class LockedMeanwhile extends Error {}
+
+/**
+ * The answer to a right password or code, written only if the name is not locked when it commits. Guesses sent
+ * at the same moment are all judged against the lock state read before any of them was counted: without this, a
+ * right one among them would sign in past the lockout. Refused, it counts as a failure, as a locked name's
+ * answer always does, and gets the same error.
+ */
+export function unlessLockedMeanwhile(context: PoolContext, username: string, now: number, answer: Answer): Answer {
+  return async (record) => {
+    try {
+      await answer(async (executor) => {
+        if (await context.repository.failures.isLocked(username, now, executor)) throw new LockedMeanwhile();
+        await record?.(executor);
+      });
+    } catch (error) {
+      if (!(error instanceof LockedMeanwhile)) throw error;
+      await answer(recordFailure(context, username, now));
+      throw errors.notAuthorized();
+    }
+  };
+}
+
 export async function respondToAuthChallenge(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const clientId = requireString(body, 'ClientId', CLIENT_ID);
   const challengeName = requireString(body, 'ChallengeName', { max: 64 });
@@ -153,6 +177,7 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
     await answer(recordFailure(context, bound.username, now));
     throw errors.notAuthorized();
   }
+  const answerRight = unlessLockedMeanwhile(context, user.username, now, answer);
   // With a second factor, only its right code clears the count: else the password would reset the wrong codes.
   const clearFailures: AnswerRecord | undefined =
     found?.hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
@@ -162,15 +187,15 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   try {
     refusal = await refusalOf(context, user);
   } catch (error) {
-    await answer(clearFailures);
+    await answerRight(clearFailures);
     throw error;
   }
   if (refusal) {
-    await answer(clearFailures);
+    await answerRight(clearFailures);
     throw refusal;
   }
-  if (context.settings.mfa === 'ON') return askSecondFactor(context, user, now, answer);
-  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
+  if (context.settings.mfa === 'ON') return askSecondFactor(context, user, now, answerRight);
+  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answerRight, clearFailures) };
 }
 
 /** Why a user who proved the password may not sign in, if anything: disabled, a password to reset, the hook. */

@@ -1,6 +1,6 @@
 // The second factor of a sign-in in a pool whose MFA is ON: after the password, SOFTWARE_TOKEN_MFA asks for the
 // authenticator app's code, or MFA_SETUP has the user enrol one first (AssociateSoftwareToken, VerifySoftwareToken).
-import { answerOnce, recordFailure, signIn, USERNAME_MAX, type Answer, type AnswerRecord } from './authFlows';
+import { answerOnce, recordFailure, signIn, unlessLockedMeanwhile, USERNAME_MAX, type Answer, type AnswerRecord } from './authFlows';
 import { openMfaSession, sealMfaSession, type MfaSessionState } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
@@ -62,7 +62,8 @@ export async function respondToMfaChallenge(
       throw errors.codeUsed();
     }
   }
-  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answer, clearFailures) };
+  const answerRight = unlessLockedMeanwhile(context, user.username, now, answer);
+  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answerRight, clearFailures) };
 }
 
 /** GetUser's and AdminGetUser's MFA fields, in a pool whose MFA is ON; nothing elsewhere (no query either). */

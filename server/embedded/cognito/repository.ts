@@ -1,6 +1,7 @@
 // Every query of the embedded pool, in one dialect-neutral Kysely builder (SQLite and PostgreSQL). The sign-in's
 // own queries are prepared once (prepareQuery): building and compiling them cost more than running them.
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/dialect';
 import { prepareQuery } from '../../db/prepared';
 import { fromDbBoolean, fromDbTime, toDbBoolean, toDbTime } from './dbValues';
 import { createGroupRepository } from './groupRepository';
@@ -108,6 +109,17 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
         }),
       )
       .returning('locked_until'),
+  );
+  // Read within the transaction of a right answer: on PostgreSQL the row is held until it ends, so a failure being
+  // counted meanwhile commits first (and its lock is seen) or waits for the answer.
+  const postgres = isPostgres(db);
+  const lockOfName = prepareQuery((username: string) =>
+    db
+      .selectFrom('cognito_sign_in_failures')
+      .select('locked_until')
+      .where('pool', '=', pool)
+      .where('username', '=', username)
+      .$if(postgres, (query) => query.forUpdate()),
   );
   const clearFailures = prepareQuery((username: string) =>
     db.deleteFrom('cognito_sign_in_failures').where('pool', '=', pool).where('username', '=', username),
@@ -218,6 +230,12 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
       const locksAtOnce = maxFailures <= 1;
       const [row] = (await recordFailure(executor, username, at, maxFailures, lockedUntil, locksAtOnce ? 0 : 1, locksAtOnce ? lockedUntil : null)).rows;
       return { locked: row.locked_until !== null && row.locked_until > at };
+    },
+
+    /** Whether the name is locked at `now`; in a transaction on PostgreSQL, its row stays held until the end. */
+    async isLocked(username: string, now: number, executor: IdentityExecutor = db): Promise<boolean> {
+      const [row] = (await lockOfName(executor, username)).rows;
+      return row?.locked_until !== null && row?.locked_until !== undefined && row.locked_until > toDbTime(now);
     },
 
     async clear(username: string, executor: IdentityExecutor = db): Promise<void> {

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { createIdentityRepository, type IdentityRepository, type PoolUser } from '../../../../server/embedded/cognito/repository';
 import { deriveKey } from '../../../../server/embedded/cognito/sealing';
 import type { IdentityTables } from '../../../../server/embedded/cognito/tables';
 import { createTokenIssuer } from '../../../../server/embedded/cognito/tokens';
-import { describeEachDialect, openTestDatabase } from '../../helpers';
+import { describeEachDialect, dialects, openTestDatabase } from '../../helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
 
@@ -53,6 +53,15 @@ describeEachDialect('the embedded pool repository', (dialect) => {
     expect(await repository.failures.record('R2', NOW + 60_006, 5, 60)).toEqual({ locked: false });
     await repository.failures.clear('R2');
     expect(await repository.users.findForSignIn('R2', NOW + 60_007)).toMatchObject({ locked: false, hasFailures: false });
+  });
+
+  it("tells a right answer's transaction whether the name is locked", async () => {
+    for (let i = 1; i < 5; i += 1) await repository.failures.record('R7', NOW + i, 5, 60);
+    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 5, trx))).toBe(false);
+    await repository.failures.record('R7', NOW + 5, 5, 60);
+    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 6, trx))).toBe(true);
+    expect(await repository.failures.isLocked('R7', NOW + 60_006)).toBe(false);
+    expect(await repository.failures.isLocked('never-failed', NOW)).toBe(false);
   });
 
   it('locks at the first failure when one is the maximum, and again after the lock', async () => {
@@ -174,5 +183,41 @@ describeEachDialect('the embedded pool repository', (dialect) => {
     expect(names).toContain('R1');
     expect(names).not.toContain('nobody-1');
     expect(await repository.refreshTokens.find('h3')).toBeUndefined();
+  });
+});
+
+// Transactions interleave only on PostgreSQL (SQLite runs one at a time on its one connection).
+const postgres = dialects().find((entry) => entry.dialect === 'postgres')!;
+(postgres.skip ? describe.skip : describe)('the embedded pool repository, two transactions at once (postgres)', () => {
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+  let repository: IdentityRepository;
+  beforeAll(async () => {
+    database = await openTestDatabase('postgres');
+    repository = createIdentityRepository(database.db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>);
+  });
+  afterAll(() => database.destroy());
+
+  it("has a right answer's lock check wait for the failure being counted, and see the lock it makes", async () => {
+    for (let i = 1; i < 5; i += 1) await repository.failures.record('P1', NOW + i, 5, 60);
+    let answerPid = 0;
+    let rightAnswer: Promise<boolean> | undefined;
+    await database.db.transaction().execute(async (failure) => {
+      // The fifth failure, counted and not yet committed, when the right answer reads the lock.
+      await repository.failures.record('P1', NOW + 5, 5, 60, failure);
+      let answered = false;
+      rightAnswer = database.db.transaction().execute(async (trx) => {
+        answerPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
+        return repository.failures.isLocked('P1', NOW + 6, trx).finally(() => (answered = true));
+      });
+      // Until the answer's read is seen waiting for the failure's row (polled, never a timed wait), or has read
+      // without waiting (then before the lock: the check below fails).
+      while (!answered) {
+        const waiting = answerPid !== 0 && (await sql`select 1 from pg_locks where pid = ${answerPid} and not granted`.execute(database.db)).rows.length > 0;
+        if (waiting) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    // The failure committed, the answer's read went on: it read the row as committed, locked.
+    expect(await rightAnswer).toBe(true);
   });
 });

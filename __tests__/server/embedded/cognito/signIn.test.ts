@@ -133,6 +133,21 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
       await expect(quickSignIn(username, PASSWORD)).resolves.toBeDefined();
     });
 
+    it('refuses a right password when its name got locked while it was being checked, as by wrong guesses sent at once', async () => {
+      const username = await newUser();
+      // The hook runs once the password is judged right, before the answer is written: meanwhile, five wrong guesses
+      // sent at the same moment are answered and lock the name.
+      harness.triggers.setPreAuthentication(async () => {
+        for (let i = 0; i < 5; i += 1) expect(await quickSignInError(username, `Wrong-${i}`)).toEqual(INCORRECT);
+        return undefined;
+      });
+      expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
+      harness.triggers.setPreAuthentication(undefined);
+      expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
+      harness.clock.offsetMs = 121_000;
+      await expect(quickSignIn(username, PASSWORD)).resolves.toBeDefined();
+    });
+
     it('starts the count again after a successful sign-in', async () => {
       const username = await newUser();
       for (let i = 0; i < 4; i += 1) await quickSignInError(username, `Wrong-${i}`);
