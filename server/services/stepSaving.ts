@@ -139,8 +139,14 @@ export const API_REFUSALS: ChangeRefusals = {
 /** What the server adds to `step` beyond its schema (nothing, for most steps). */
 export const declarationOf = (step: AnswersStepId): StepDeclaration => STEP_DECLARATIONS.find((declared) => declared.step === step) ?? { step };
 
+/** The steps the bank sent the applicant back to, while they have not signed again; undefined outside such a round. */
+function reopenedSteps(application: Application): string[] | undefined {
+  const moreInfo = (application.answers.review as { moreInfo?: { steps: string[] } } | undefined)?.moreInfo;
+  return moreInfo !== undefined && !application.completedSteps.includes('docu-sign') ? moreInfo.steps : undefined;
+}
+
 /** Whether the bank sent the applicant back to some steps of this application (they sign again after). */
-const reopened = (application: Application) => (application.answers.review as { moreInfo?: unknown } | undefined)?.moreInfo !== undefined && !application.completedSteps.includes('docu-sign');
+const reopened = (application: Application) => reopenedSteps(application) !== undefined;
 
 /** Where the step stands on the applicant's journey: 409 when it is not on it or comes before its turn. */
 export function checkTurn(application: Application, step: StepId): void {
@@ -151,6 +157,12 @@ export function checkTurn(application: Application, step: StepId): void {
   const missing = steps.slice(0, index).find((earlier) => earlier.endpoint !== undefined && !application.completedSteps.includes(earlier.id));
   if (missing) throw new ApiError(409, 'STEP_OUT_OF_ORDER', 'An earlier step is not done yet', { currentStep: missing.id });
   if (application.status !== 'in-progress') throw new ApiError(409, 'APPLICATION_CLOSED', 'This application can no longer change');
+  // Sent back by the bank, the applicant changes only the steps it named (and those their new answers add to the
+  // path, never done before): the others, their phone and their path were relied on as they are.
+  const round = reopenedSteps(application);
+  if (round && application.completedSteps.includes(step) && !round.includes(step)) {
+    throw new ApiError(409, 'STEP_NOT_REOPENED', 'The bank did not ask to change this step', { currentStep: currentStepOf(application) });
+  }
 }
 
 /**

@@ -85,6 +85,26 @@ describeEachDialect('the back office: asking the applicant for more information'
     expect(trail).toContain('onboarding.review_more_info_requested');
   });
 
+  it('lets the applicant change the steps named only: not the others, their phone or their path, and sends them no phone code', async () => {
+    const { id, dni, email } = await signed();
+    const reviewer = await signedInStaff(server, ['reviewer']);
+    expect((await staffCall(server, reviewer.cookie, 'POST', `/applications/${id}/more-info`, { steps: ['fiscal-address'], message: 'Revisa la dirección.' })).status).toBe(200);
+    const token = (await signUpAndConfirm(server, email, dni)).body.token as string;
+    const before = (await server.app.applications.find(id))!;
+    const sentBefore = await server.app.db.selectFrom('outbox').select('id').where('purpose', '!=', 'notice').execute();
+
+    const notReopened = { status: 409, body: expect.objectContaining({ code: 'STEP_NOT_REOPENED', currentStep: 'fiscal-address' }) };
+    const activity = { selfEmployedId: dni, selfEmployedActivity: '1.673.2', selfEmployedDate: '01/03/2020', selfEmployedAtaCode: '', promotionalCode: '' };
+    expect(await call(server, token, 'POST', 'legalperson/freelance', activity)).toMatchObject(notReopened);
+    expect(await call(server, token, 'POST', 'phone', { telephoneCountry: 'ES', telephoneNumber: '622333444' })).toMatchObject(notReopened);
+    expect(await call(server, token, 'POST', 'phone/resend')).toMatchObject(notReopened);
+    expect(await call(server, token, 'POST', 'person-type', { personType: 'company' })).toMatchObject(notReopened);
+
+    const after = (await server.app.applications.find(id))!;
+    expect({ answers: after.answers, personType: after.personType, completedSteps: after.completedSteps }).toEqual({ answers: before.answers, personType: before.personType, completedSteps: before.completedSteps });
+    expect(await server.app.db.selectFrom('outbox').select('id').where('purpose', '!=', 'notice').execute()).toEqual(sentBefore);
+  });
+
   it('keeps the documents of the steps not reopened as they were relied on', async () => {
     const { id } = await signed();
     const reviewer = await signedInStaff(server, ['reviewer']);

@@ -67,4 +67,17 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
     expect(after).not.toBe(before);
     expect((await post('onboarding-management-private/phone/verify', token, { code: codeIn(after) })).body).toMatchObject({ next: 'register-as' });
   });
+
+  it('sends no more codes once the bank cannot serve the applicant', async () => {
+    const token = await application(`phone-closed-${dialect}@example.com`, '00000012N');
+    await post('onboarding-management-private/personal-info', token, PERSON);
+    await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000222' });
+    const sent = await lastText('+34699000222');
+    // A residence abroad closes the application, with a code still open.
+    expect((await post('onboarding-management-private/personal-info', token, { ...PERSON, residenceCountry: 'FR' })).body).toMatchObject({ application: { status: 'not-allowed' } });
+    server.clock.offsetMs += 31_000;
+    // Its path now ends at the refusal page: the phone's steps are no longer on it.
+    expect(await post('onboarding-management-private/phone/resend', token)).toEqual({ status: 409, body: expect.objectContaining({ code: 'STEP_NOT_ON_PATH' }) });
+    expect(await lastText('+34699000222')).toBe(sent);
+  });
 });

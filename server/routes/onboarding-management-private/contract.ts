@@ -303,6 +303,8 @@ export async function contractRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
+      // A code only while the contract waits for its signature (not once the bank cannot serve the applicant).
+      checkContractTurn(application);
       const resendAfterSeconds = await resend(request, application.id);
       await audit(request, application, 'onboarding.contract_code_sent', { resend: true });
       return { resendAfterSeconds };

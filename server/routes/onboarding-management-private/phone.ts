@@ -124,6 +124,8 @@ export async function phoneRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const application = await applicationFor(request);
+      // A code only while the phone waits for it: not once the bank cannot serve the applicant, nor in a round of changes.
+      checkTurn(application, 'confirm-telephone');
       const resendAfterSeconds = await resend(request, application.id);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id, details: { resend: true } }, app.clock());

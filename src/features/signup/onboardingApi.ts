@@ -166,13 +166,17 @@ export function confirmationAsked(error: unknown): string | undefined {
   return typeof entity === 'string' ? entity : '';
 }
 
+/** The refusals that name where the applicant should be instead (the server's `currentStep`). */
+const REDIRECTING_REFUSALS = ['STEP_OUT_OF_ORDER', 'APPLICATION_CLOSED', 'STEP_NOT_REOPENED'];
+
 /**
- * Where the server says the applicant should be instead: 409 STEP_OUT_OF_ORDER carries currentStep, and so does
- * APPLICATION_CLOSED once the application is signed (/welcome).
+ * Where the server says the applicant should be instead: 409 STEP_OUT_OF_ORDER carries currentStep, and so do
+ * APPLICATION_CLOSED once the application is signed (/welcome) and STEP_NOT_REOPENED (a step the bank did not
+ * send the applicant back to: the next one it did).
  */
 export function currentStepOf(error: unknown): StepId | undefined {
   const { errorCode, data } = (error ?? {}) as ApiError;
-  if ((errorCode !== 'STEP_OUT_OF_ORDER' && errorCode !== 'APPLICATION_CLOSED') || typeof data !== 'object' || data === null) return undefined;
+  if (!REDIRECTING_REFUSALS.includes(errorCode ?? '') || typeof data !== 'object' || data === null) return undefined;
   const step = (data as { currentStep?: unknown }).currentStep;
   return typeof step === 'string' ? (step as StepId) : undefined;
 }

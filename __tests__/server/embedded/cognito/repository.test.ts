@@ -7,6 +7,10 @@ import { describeEachDialect, dialects, openTestDatabase } from '../../helpers';
 
 const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
 
+/** The pool's view of the application's database (or of a transaction of it). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any application Database type
+const identityTables = (db: Kysely<any>) => db.withTables<IdentityTables>() as unknown as Kysely<IdentityTables>;
+
 function poolUser(username: string, sub: string): PoolUser {
   return {
     sub,
@@ -57,9 +61,9 @@ describeEachDialect('the embedded pool repository', (dialect) => {
 
   it("tells a right answer's transaction whether the name is locked", async () => {
     for (let i = 1; i < 5; i += 1) await repository.failures.record('R7', NOW + i, 5, 60);
-    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 5, trx))).toBe(false);
+    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 5, identityTables(trx)))).toBe(false);
     await repository.failures.record('R7', NOW + 5, 5, 60);
-    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 6, trx))).toBe(true);
+    expect(await database.db.transaction().execute((trx) => repository.failures.isLocked('R7', NOW + 6, identityTables(trx)))).toBe(true);
     expect(await repository.failures.isLocked('R7', NOW + 60_006)).toBe(false);
     expect(await repository.failures.isLocked('never-failed', NOW)).toBe(false);
   });
@@ -203,11 +207,11 @@ const postgres = dialects().find((entry) => entry.dialect === 'postgres')!;
     let rightAnswer: Promise<boolean> | undefined;
     await database.db.transaction().execute(async (failure) => {
       // The fifth failure, counted and not yet committed, when the right answer reads the lock.
-      await repository.failures.record('P1', NOW + 5, 5, 60, failure);
+      await repository.failures.record('P1', NOW + 5, 5, 60, identityTables(failure));
       let answered = false;
       rightAnswer = database.db.transaction().execute(async (trx) => {
         answerPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0].pid;
-        return repository.failures.isLocked('P1', NOW + 6, trx).finally(() => (answered = true));
+        return repository.failures.isLocked('P1', NOW + 6, identityTables(trx)).finally(() => (answered = true));
       });
       // Until the answer's read is seen waiting for the failure's row (polled, never a timed wait), or has read
       // without waiting (then before the lock: the check below fails).

@@ -326,6 +326,17 @@ describe('a step: /personal-info', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it('a step the bank did not send the applicant back to: says so, and moves to the one it did', async () => {
+    answers[PERSONAL_INFO] = () => [409, { code: 'STEP_NOT_REOPENED', message: 'The bank did not ask to change this step', currentStep: 'contact-phone' }];
+    const { user, router } = renderApp('/personal-info', { state: midWizard(liveToken()) });
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await screen.findByRole('heading', { name: 'Your mobile phone' });
+    expect(router.state.location.pathname).toBe('/contact-phone');
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent('The bank asked you to review only some of your details, and this step is not one of them');
+  });
+
   it('speaks Spanish: labels, title, progress and errors', async () => {
     const { user } = renderApp('/personal-info', { locale: 'es', state: midWizard(liveToken()) });
     expect(await screen.findByRole('heading', { name: 'Sobre ti' })).toBeInTheDocument();
