@@ -1,7 +1,8 @@
 // The bank asks an applicant for more information, and the applicant gives it: a reviewer sends a signed
 // application back for its fiscal address from the back office; the applicant reads the e-mail, signs up again,
 // lands on that step with the bank's words, changes it, goes straight on to the contract and signs again; the
-// application is back in the queue. Then the funnel counts the journey. Both languages.
+// application is back in the queue (a step the bank did not name, gone back to, says so and returns). Then the
+// funnel counts the journey. Both languages.
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { violations } from './axe';
 import { signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
@@ -17,6 +18,9 @@ const TEXT = {
     templateWords: 'We need you to check some of the answers you gave us.',
     note: 'Divilo asked you to check this step',
     signAgain: 'sign the contract again',
+    back: 'Back',
+    accept: 'Accept',
+    notReopened: 'Divilo asked you to review only some of your details, and this step is not one of them',
     funnel: 'Funnel',
     templates: 'Message templates',
     funnelTitle: 'Where applicants give up',
@@ -31,6 +35,9 @@ const TEXT = {
     templateWords: 'Necesitamos que revises algunos de los datos que nos diste.',
     note: 'Divilo te pide que revises este paso',
     signAgain: 'vuelve a firmar el contrato',
+    back: 'Atrás',
+    accept: 'Aceptar',
+    notReopened: 'Divilo te ha pedido revisar solo algunos de tus datos, y este paso no es uno de ellos',
     funnel: 'Embudo',
     templates: 'Plantillas de mensajes',
     funnelTitle: 'Dónde abandonan los solicitantes',
@@ -106,6 +113,17 @@ for (const lang of ['en', 'es'] as const) {
     const note = page.getByRole('note', { name: t.note });
     await expect(note).toContainText(t.templateWords);
     expect(await violations(page)).toEqual([]);
+    // A step the bank did not name stays as it was: going back to it and on again says so, and returns here.
+    await page.getByRole('link', { name: t.back }).click();
+    await arrived(page, /\/your-activity/);
+    await page.getByRole('button', { name: w.continue }).click();
+    const refusal = page.getByRole('alertdialog');
+    await expect(refusal).toContainText(t.notReopened);
+    await arrived(page, /\/fiscal-address/);
+    await page.screenshot({ path: test.info().outputPath(`not-reopened-${lang}.png`) });
+    expect(await violations(page)).toEqual([]);
+    await refusal.getByRole('button', { name: t.accept }).click();
+    await expect(refusal).toBeHidden();
     await page.getByLabel(w.street).fill('Calle Mayor 7');
     await page.getByRole('button', { name: w.continue }).click();
     // Straight to the contract: the steps after it were done already.

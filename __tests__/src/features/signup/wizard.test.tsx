@@ -334,7 +334,7 @@ describe('a step: /personal-info', () => {
 
     await screen.findByRole('heading', { name: 'Your mobile phone' });
     expect(router.state.location.pathname).toBe('/contact-phone');
-    expect(await screen.findByRole('alertdialog')).toHaveTextContent('The bank asked you to review only some of your details, and this step is not one of them');
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent('Divilo asked you to review only some of your details, and this step is not one of them');
   });
 
   it('speaks Spanish: labels, title, progress and errors', async () => {
