@@ -6,6 +6,10 @@
 const { existsSync } = require('node:fs');
 const path = require('node:path');
 
+// The AWS SDK's notice that it will need Node 22 (docs/deploy.md) would print in every test file's process and
+// bury the suite's own output; the workers and the servers they start inherit this.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const esmOnlyPackages = '/node_modules/(?!(react-intl|@formatjs|intl-messageformat)/)';
 
 // The tests' compiler is SWC (the bundle's stays Babel: babel.config.js): it strips the types, compiles JSX for
