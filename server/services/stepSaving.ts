@@ -14,6 +14,7 @@ import type { OnboardingDocumentRepository } from '../repositories/onboardingDoc
 import { changeApplication, type ChangeRefusals } from './applicationChanges';
 import { identityFrozen } from './evidence';
 import { applicationView, currentStepOf } from './onboardingApplications';
+import { reviewStateOf } from './reviews';
 import { riskOf } from './risk';
 
 export interface StepSavingDependencies {
@@ -141,7 +142,7 @@ export const declarationOf = (step: AnswersStepId): StepDeclaration => STEP_DECL
 
 /** The steps the bank sent the applicant back to, while they have not signed again; undefined outside such a round. */
 function reopenedSteps(application: Application): string[] | undefined {
-  const moreInfo = (application.answers.review as { moreInfo?: { steps: string[] } } | undefined)?.moreInfo;
+  const { moreInfo } = reviewStateOf(application);
   return moreInfo !== undefined && !application.completedSteps.includes('docu-sign') ? moreInfo.steps : undefined;
 }
 

@@ -68,22 +68,26 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
               .where('bucket', '=', bucket)
               .where('area', '=', area)
               .as('reserved'),
-            // The object a multipart upload makes is its parts: those recorded (this one's earlier bytes aside,
-            // which it replaces) and those arriving for the same key.
-            eb
-              .selectFrom('storage_parts')
-              .select((inner) => inner.fn.sum<string | number | null>('size').as('total'))
-              .where('upload_id', '=', part?.uploadId ?? '')
-              .where('part_number', '!=', part?.partNumber ?? 0)
-              .as('uploadParts'),
-            eb
-              .selectFrom('storage_reservations')
-              .select((inner) => inner.fn.sum<string | number | null>('bytes').as('total'))
-              .where('bucket', '=', bucket)
-              .where('area', '=', area)
-              .where('object_key', '=', key)
-              .as('arriving'),
           ])
+          // For a part, the object its upload makes: the parts recorded (this one's earlier bytes aside, which it
+          // replaces) and those arriving for the same key.
+          .$if(part !== undefined, (query) =>
+            query.select((eb) => [
+              eb
+                .selectFrom('storage_parts')
+                .select((inner) => inner.fn.sum<string | number | null>('size').as('total'))
+                .where('upload_id', '=', part!.uploadId)
+                .where('part_number', '!=', part!.partNumber)
+                .as('uploadParts'),
+              eb
+                .selectFrom('storage_reservations')
+                .select((inner) => inner.fn.sum<string | number | null>('bytes').as('total'))
+                .where('bucket', '=', bucket)
+                .where('area', '=', area)
+                .where('object_key', '=', key)
+                .as('arriving'),
+            ]),
+          )
           .executeTakeFirstOrThrow();
         const reservedTotal = Number(sums.reserved ?? 0);
         const partsTotal = Number(sums.parts ?? 0);

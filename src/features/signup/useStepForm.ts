@@ -124,12 +124,13 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
           );
           if (known.length === refused.length) return;
         }
+        const errorCode = (error as { errorCode?: string } | undefined)?.errorCode;
         const resumeAt = currentStepOf(error);
         // Sent back by the bank for other steps: said, then taken to the next one it asked about.
-        if ((error as { errorCode?: string } | undefined)?.errorCode === 'STEP_NOT_REOPENED') dispatch(errorRaised('error.stepNotReopened'));
+        if (errorCode === 'STEP_NOT_REOPENED') dispatch(errorRaised('error.stepNotReopened'));
         if (resumeAt) return goTo(resumeAt);
         // The identity check compared these answers already: saying so beats "check your connection".
-        dispatch(errorRaised((error as { errorCode?: string } | undefined)?.errorCode === 'IDENTITY_DATA_FROZEN' ? 'error.identityDataFrozen' : 'error.errorSendingData'));
+        dispatch(errorRaised(errorCode === 'IDENTITY_DATA_FROZEN' ? 'error.identityDataFrozen' : 'error.errorSendingData'));
       }
     },
   });
