@@ -17,7 +17,7 @@ describeEachDialect('housekeeping', (dialect) => {
   });
   afterAll(() => database.destroy());
 
-  it('removes expired codes, ended blocks and counts, spent budget windows, dead sessions, old outbox messages and sign-ups never confirmed, and keeps the rest', async () => {
+  it('removes expired codes, ended blocks, cooldowns and counts, spent budget windows, dead sessions, old outbox messages and sign-ups never confirmed, and keeps the rest', async () => {
     const { db } = database;
     const code = (id: string, expiresAt: string) => ({
       id, purpose: 'login', subject: id, session_id: null, recipient: '+34600', code_hash: 'h', attempts: 0, sends: 1,
@@ -26,6 +26,7 @@ describeEachDialect('housekeeping', (dialect) => {
     await db.insertInto('one_time_codes').values([code('old-code', ago(25)), code('recent-code', ago(1)), code('live-code', ahead(4))]).execute();
     await db.insertInto('code_blocks').values([{ purpose: 'login', subject: 'ended', blocked_until: ago(1) }, { purpose: 'login', subject: 'blocked', blocked_until: ahead(10) }]).execute();
     await db.insertInto('code_failures').values([{ purpose: 'login', subject: 'ended', failures: 3, window_ends_at: ago(1) }, { purpose: 'login', subject: 'counting', failures: 2, window_ends_at: ahead(10) }]).execute();
+    await db.insertInto('code_cooldowns').values([{ purpose: 'phone', subject: 'ended', ends_at: ago(1) }, { purpose: 'phone', subject: 'waiting', ends_at: ahead(1) }]).execute();
     await db.insertInto('message_budgets').values([{ bucket: 'sms:total', sent: 40, window_ends_at: ago(1) }, { bucket: 'email:total', sent: 3, window_ends_at: ahead(30) }]).execute();
     const session = (id: string, lastSeen: string, expires: string, revoked: string | null) => ({ id_hash: id, user_sub: 's', username: 'u', created_at: ago(48), last_seen_at: lastSeen, expires_at: expires, revoked_at: revoked });
     await db.insertInto('login_sessions').values([
@@ -44,10 +45,11 @@ describeEachDialect('housekeeping', (dialect) => {
     });
     await db.insertInto('onboarding_registrations').values([registration('unconfirmed-long-ago', ago(25)), registration('unconfirmed-lately', ago(1)), registration('waiting', ahead(20))]).execute();
 
-    expect(await expireOldRows(db, now)).toEqual({ one_time_codes: 1, code_blocks: 1, code_failures: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1 });
+    expect(await expireOldRows(db, now)).toEqual({ one_time_codes: 1, code_blocks: 1, code_failures: 1, code_cooldowns: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1 });
     expect((await db.selectFrom('one_time_codes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['live-code', 'recent-code']);
     expect((await db.selectFrom('code_blocks').select('subject').execute()).map((row) => row.subject)).toEqual(['blocked']);
     expect((await db.selectFrom('code_failures').select('subject').execute()).map((row) => row.subject)).toEqual(['counting']);
+    expect((await db.selectFrom('code_cooldowns').select('subject').execute()).map((row) => row.subject)).toEqual(['waiting']);
     expect((await db.selectFrom('message_budgets').select('bucket').execute()).map((row) => row.bucket)).toEqual(['email:total']);
     expect((await db.selectFrom('login_sessions').select('id_hash').execute()).map((row) => row.id_hash)).toEqual(['live']);
     expect((await db.selectFrom('outbox').select('text').execute()).map((row) => row.text)).toEqual(['recent']);

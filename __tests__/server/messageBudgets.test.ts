@@ -210,6 +210,15 @@ describeEachDialect('message budgets', (dialect) => {
       // At most one code went out (the wrong answers may have hit it by chance: then it signed, and that is fine too).
       expect((await sentTo(server, PHONE)).length).toBe(1);
     });
+
+    it('six consents at once text one code; the others are told to wait', async () => {
+      const phone = '+34611222444';
+      const { token } = await readyToSign(server, '00000055P', { answers: { telephoneNumber: phone } });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => call(server, token, 'POST', 'contract/consent', { electronicIdentification: true })));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+      for (const refused of answers.filter((answer) => answer.status !== 200)) expect(refused).toMatchObject({ status: 429, body: { code: 'RESEND_TOO_SOON' } });
+      expect(await sentTo(server, phone)).toHaveLength(1);
+    });
   });
 
   describe('login and recovery', () => {

@@ -141,4 +141,24 @@ describeEachDialect('one-time codes: wrong answers per person', (dialect) => {
     const row = await database.db.selectFrom('one_time_codes').select('sends').where('id', '=', hashToken(token)).executeTakeFirstOrThrow();
     expect(Number(row.sends)).toBe(2);
   });
+
+  it("ten asks at once for a person's first code: one gets the turn, the others the cooldown's seconds", async () => {
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
+    const waits = await Promise.all(Array.from({ length: 10 }, () => codes.claimTurn('phone', 'first-burst', start)));
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(1);
+    expect(waits.filter((wait) => wait > 0)).toEqual(Array(9).fill(settings.resendSeconds));
+    // The turn comes back when the cooldown is over, once.
+    expect(await codes.claimTurn('phone', 'first-burst', at(settings.resendSeconds - 1))).toBe(1);
+    const later = await Promise.all(Array.from({ length: 10 }, () => codes.claimTurn('phone', 'first-burst', at(settings.resendSeconds))));
+    expect(later.filter((wait) => wait === 0)).toHaveLength(1);
+  });
+
+  it('a resend and a new code at once: one turn, whichever asks', async () => {
+    const codes = oneTimeCodes(oneTimeCodeRepository(database.db), settings);
+    expect(await codes.claimTurn('contract', 'both', start)).toBe(0);
+    const { token } = await codes.issue({ purpose: 'contract', subject: 'both', recipient: '+34600' }, start);
+    const moment = at(settings.resendSeconds);
+    const [resent, ...turns] = await Promise.all([codes.resend(hashToken(token), moment), ...Array.from({ length: 5 }, () => codes.claimTurn('contract', 'both', moment))]);
+    expect([resent.outcome === 'sent', ...turns.map((wait) => wait === 0)].filter(Boolean)).toHaveLength(1);
+  });
 });

@@ -15,6 +15,7 @@ export interface Database {
   captcha_passes: { session_id: string; expires_at: string; used_at: string | null };
   one_time_codes: OneTimeCodeTable;
   code_blocks: { purpose: string; subject: string; blocked_until: string };
+  code_cooldowns: { purpose: string; subject: string; ends_at: string };
   code_failures: { purpose: string; subject: string; failures: number; window_ends_at: string };
   /** SMS and e-mails sent per bucket (recipient, person, client address, total) in the bucket's current window. */
   message_budgets: { bucket: string; sent: number; window_ends_at: string };

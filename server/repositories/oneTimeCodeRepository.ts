@@ -79,6 +79,25 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
       return Number(sent.numUpdatedRows) === 1;
     },
 
+    /**
+     * Moves a person's cooldown for a purpose to `endsAt` if it is over at `now` (or was never started), in one
+     * statement: of simultaneous callers one gets true, whether the row existed or not.
+     */
+    async claimCooldown(purpose: string, subject: string, endsAt: Date, now: Date): Promise<boolean> {
+      const claimed = await db
+        .insertInto('code_cooldowns')
+        .values({ purpose, subject, ends_at: toDbTime(endsAt) })
+        .onConflict((conflict) => conflict.columns(['purpose', 'subject']).doUpdateSet({ ends_at: toDbTime(endsAt) }).where('code_cooldowns.ends_at', '<=', toDbTime(now)))
+        .returning('subject')
+        .executeTakeFirst();
+      return claimed !== undefined;
+    },
+
+    /** When a person's cooldown for a purpose ends, if one was ever started. */
+    async cooldownEnd(purpose: string, subject: string): Promise<string | undefined> {
+      return (await db.selectFrom('code_cooldowns').select('ends_at').where('purpose', '=', purpose).where('subject', '=', subject).executeTakeFirst())?.ends_at;
+    },
+
     async block(purpose: string, keys: string[], until: Date): Promise<void> {
       const blockedUntil = toDbTime(until);
       await db
@@ -120,12 +139,13 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
     },
 
     /** Housekeeping: challenges expired at `before` or earlier, blocks and counting windows over at `now`; how many of each went. */
-    async removeOld(before: Date, now: Date): Promise<{ one_time_codes: number; code_blocks: number; code_failures: number }> {
+    async removeOld(before: Date, now: Date): Promise<{ one_time_codes: number; code_blocks: number; code_failures: number; code_cooldowns: number }> {
       const count = (result: { numDeletedRows: bigint }) => Number(result.numDeletedRows);
       return {
         one_time_codes: count(await db.deleteFrom('one_time_codes').where('expires_at', '<=', toDbTime(before)).executeTakeFirst()),
         code_blocks: count(await db.deleteFrom('code_blocks').where('blocked_until', '<=', toDbTime(now)).executeTakeFirst()),
         code_failures: count(await db.deleteFrom('code_failures').where('window_ends_at', '<=', toDbTime(now)).executeTakeFirst()),
+        code_cooldowns: count(await db.deleteFrom('code_cooldowns').where('ends_at', '<=', toDbTime(now)).executeTakeFirst()),
       };
     },
   };

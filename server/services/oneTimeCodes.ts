@@ -47,6 +47,8 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
   const { clock } = settings;
   const hash = (code: string) => createHmac('sha256', settings.hmacKey).update(code).digest('hex');
   const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+  /** Whole seconds from `now` to a stored time after it. */
+  const secondsFrom = (now: Date, dbTime: string) => Math.ceil((Date.parse(dbTime) - now.getTime()) / 1000);
 
   const block = (purpose: Purpose, people: People, now: Date) => codes.block(purpose, keysOf(people), later(now, settings.lockSeconds));
 
@@ -181,24 +183,30 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
      * Whether a new code may be sent for the open challenge `id` now, changing nothing: the checks `resend`
      * makes, asked first so that the SMS is paid for only when it can go.
      */
-    async resendable(id: string, now: Date = clock()): Promise<{ outcome: 'ready'; recipient: string } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
+    async resendable(
+      id: string,
+      now: Date = clock(),
+    ): Promise<{ outcome: 'ready'; recipient: string; purpose: Purpose; subject: string } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
       const row = await codes.findOpen(id);
       if (!row) return { outcome: 'expired' };
       if (await this.isBlocked(row.purpose as Purpose, row.subject, now)) return { outcome: 'blocked' };
-      if (row.resend_available_at > toDbTime(now)) {
-        return { outcome: 'too-soon', retryAfterSeconds: Math.ceil((Date.parse(row.resend_available_at) - now.getTime()) / 1000) };
-      }
+      if (row.resend_available_at > toDbTime(now)) return { outcome: 'too-soon', retryAfterSeconds: secondsFrom(now, row.resend_available_at) };
       if (row.sends >= settings.maxSends) return { outcome: 'blocked' };
-      return { outcome: 'ready', recipient: row.recipient };
+      return { outcome: 'ready', recipient: row.recipient, purpose: row.purpose as Purpose, subject: row.subject };
     },
 
     /**
-     * Seconds before a person may be sent a new code for a purpose (the cooldown of their newest open
-     * challenge); 0 when they may. A new challenge within the cooldown is refused as a resend would be.
+     * The turn to send a person a new code for a purpose: 0 when this caller has it and may send one code now,
+     * else the seconds to wait (the cooldown of their newest open challenge, or of the last code sent to them for
+     * it). Of simultaneous asks one gets the turn, a person's first code included: their cooldown moves in one
+     * conditional statement. A new challenge within the cooldown is refused as a resend would be.
      */
-    async cooldownFor(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
+    async claimTurn(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const latest = await this.findLatest(purpose, subject);
-      return latest && latest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(latest.resend_available_at) - now.getTime()) / 1000) : 0;
+      if (latest && latest.resend_available_at > toDbTime(now)) return secondsFrom(now, latest.resend_available_at);
+      if (await codes.claimCooldown(purpose, subject, later(now, settings.resendSeconds), now)) return 0;
+      const endsAt = await codes.cooldownEnd(purpose, subject);
+      return endsAt && endsAt > toDbTime(now) ? secondsFrom(now, endsAt) : 1;
     },
 
     /**
@@ -207,7 +215,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
      */
     async reissueWait(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const newest = await codes.newest(purpose, subject);
-      return newest && newest.resend_available_at > toDbTime(now) ? Math.ceil((Date.parse(newest.resend_available_at) - now.getTime()) / 1000) : 0;
+      return newest && newest.resend_available_at > toDbTime(now) ? secondsFrom(now, newest.resend_available_at) : 0;
     },
 
     /**
@@ -232,6 +240,8 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     ): Promise<{ outcome: 'sent'; code: string; recipient: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
       const ready = await this.resendable(id, now);
       if (ready.outcome !== 'ready') return ready;
+      // The person's turn first: a new challenge asked for at the same moment (another number) cannot also send.
+      if (!(await codes.claimCooldown(ready.purpose, ready.subject, later(now, settings.resendSeconds), now))) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
       const code = newCode();
       // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
       const sent = await codes.replaceCode(id, { codeHash: hash(code), expiresAt: later(now, settings.ttlSeconds), resendAt: later(now, settings.resendSeconds) }, settings.maxSends, now);

@@ -121,5 +121,29 @@ describeEachDialect('password recovery', (dialect) => {
       expect(audit.map((row) => row.subject)).toContain('user:X2600637G');
       expect(audit.map((row) => row.subject)).not.toContain('user:X02600637G');
     });
+
+    it('six asks at once for the same person text one code', async () => {
+      const lena = { username: '71234567B', phone: '+34600000078' };
+      await server.app.identity.createUser(lena.username, lena.phone, { [ONBOARDING_STATUS_ATTRIBUTE]: 'complete' });
+      // The codes are sent after the answers: their turns, claimed in the background, are awaited here.
+      const turns: Promise<number>[] = [];
+      const claimTurn = server.app.codes.claimTurn.bind(server.app.codes);
+      server.app.codes.claimTurn = (...args) => {
+        const turn = claimTurn(...args);
+        turns.push(turn);
+        return turn;
+      };
+      try {
+        const before = await outboxCount();
+        const answers = await Promise.all(Array.from({ length: 6 }, () => askForCode(lena.username)));
+        expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+        await settled(before + 1);
+        for (let i = 0; i < 500 && turns.length < 6; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await Promise.all(turns)).filter((wait) => wait === 0)).toHaveLength(1);
+        expect(await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', lena.phone).execute()).toHaveLength(1);
+      } finally {
+        server.app.codes.claimTurn = claimTurn;
+      }
+    });
   });
 });

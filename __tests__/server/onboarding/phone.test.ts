@@ -50,7 +50,9 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
     const confirmed = await post('onboarding-management-private/phone/verify', token, { code });
     expect(confirmed.body).toMatchObject({ next: 'register-as', application: { currentStep: 'register-as' } });
 
-    // Another number must be confirmed again.
+    // Another number must be confirmed again; its code waits for the cooldown of the last one sent, used or not.
+    expect((await post('onboarding-management-private/phone', token, { telephoneCountry: 'FR', telephoneNumber: '0612345678' })).body).toMatchObject({ code: 'RESEND_TOO_SOON' });
+    server.clock.offsetMs += 6_000;
     const changed = await post('onboarding-management-private/phone', token, { telephoneCountry: 'FR', telephoneNumber: '0612345678' });
     expect(changed.body).toMatchObject({ application: { answers: { telephoneNumber: '+33612345678' }, currentStep: 'confirm-telephone' } });
   });
@@ -79,5 +81,28 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
     // Its path now ends at the refusal page: the phone's steps are no longer on it.
     expect(await post('onboarding-management-private/phone/resend', token)).toEqual({ status: 409, body: expect.objectContaining({ code: 'STEP_NOT_ON_PATH' }) });
     expect(await lastText('+34699000222')).toBe(sent);
+  });
+
+  it('six numbers asked at once, the first code included, text one of them; a resend racing a new number texts once', async () => {
+    const token = await application(`phone-burst-${dialect}@example.com`, '00000013J');
+    await post('onboarding-management-private/personal-info', token, PERSON);
+    const numbers = Array.from({ length: 6 }, (_, index) => `69900030${index}`);
+    const texted = async () => (await Promise.all(numbers.map((number) => server.app.db.selectFrom('outbox').select('id').where('recipient', '=', `+34${number}`).execute()))).flat().length;
+
+    const answers = await Promise.all(numbers.map((telephoneNumber) => post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber })));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((answer) => answer.status !== 200)) expect(refused).toMatchObject({ status: 429, body: { code: 'RESEND_TOO_SOON' } });
+    expect(await texted()).toBe(1);
+
+    // Once the cooldown is over, a resend and a new number at once: one of them texts. The other is too soon, or
+    // finds its code replaced by the new number's (410).
+    server.clock.offsetMs += 31_000;
+    const [resent, changed] = await Promise.all([
+      post('onboarding-management-private/phone/resend', token),
+      post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000399' }),
+    ]);
+    expect([resent, changed].filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect([resent, changed].filter((answer) => answer.status !== 200).map((answer) => answer.body.code)).toEqual([expect.stringMatching(/^(RESEND_TOO_SOON|CODE_EXPIRED)$/)]);
+    expect((await texted()) + (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', '+34699000399').execute()).length).toBe(2);
   });
 });

@@ -21,6 +21,7 @@ import * as reviewEffects from './0027_review_effects';
 import * as staffPool from './0028_staff_pool';
 import * as auditLogActions from './0029_audit_log_actions';
 import * as backOffice from './0030_back_office';
+import * as codeCooldowns from './0031_code_cooldowns';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0028_staff_pool': staffPool,
   '0029_audit_log_actions': auditLogActions,
   '0030_back_office': backOffice,
+  '0031_code_cooldowns': codeCooldowns,
 };

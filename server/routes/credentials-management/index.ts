@@ -125,8 +125,8 @@ async function sendRecoveryCode(app: FastifyInstance, username: string, requeste
   const user = await app.identity.getUser(username);
   const phone = user?.attributes.phone_number;
   if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
-  // Asking again within the cooldown does not send another SMS.
-  if ((await app.codes.cooldownFor('recovery', username)) > 0) return;
+  // Asking again within the cooldown, or several times at once, does not send another SMS.
+  if ((await app.codes.claimTurn('recovery', username)) > 0) return;
   const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'recovery-code' }, requester);
   const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
   await app.messages.send(ticket, { text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds) });

@@ -267,8 +267,9 @@ export async function contractRoutes(app: FastifyInstance) {
       checkContractTurn(application);
       const blocked = await app.codes.blockedFor('contract', application.id);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
-      // Asking again (a reload, a second tab) within the cooldown of the last code is refused as a resend would be.
-      const wait = await app.codes.cooldownFor('contract', application.id);
+      // Asking again (a reload, a second tab, at once) within the cooldown of the last code is refused as a resend
+      // would be.
+      const wait = await app.codes.claimTurn('contract', application.id);
       if (wait > 0) throw resendTooSoon(wait);
       const phone = String(application.answers.telephoneNumber);
       const ticket = await chargeSms(request, application.id, phone);

@@ -58,10 +58,10 @@ export async function phoneRoutes(app: FastifyInstance) {
       const application = await applicationFor(request);
       checkTurn(application, 'contact-phone');
       // Nothing is sent to a person blocked for wrong codes, nor sooner than a resend would be: changing the
-      // number is no way around either. Refused, the number saved stays as it was.
+      // number is no way around either, nor asking for several at once. Refused, the number saved stays as it was.
       const blocked = await app.codes.blockedFor('phone', application.id);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
-      const wait = await app.codes.cooldownFor('phone', application.id);
+      const wait = await app.codes.claimTurn('phone', application.id);
       if (wait > 0) throw resendTooSoon(wait);
       const phone = toE164(body.telephoneNumber, body.telephoneCountry);
       const ticket = await chargeSms(request, application.id, phone);
