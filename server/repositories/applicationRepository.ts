@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 import { auditLogRepository, type AuditEntry } from './auditLogRepository';
@@ -72,8 +72,42 @@ function toApplication(row: ApplicationRow): Application {
   };
 }
 
+/** What makes an application open, as the unique index of open applications says it (migration 0032). */
+const OPEN_APPLICATION = sql<SqlBool>`status in ('in-progress', 'not-allowed')`;
+
+export type NewApplication = Pick<Application, 'email' | 'idDocument' | 'answers' | 'completedSteps' | 'language'>;
+
 /** Registrations waiting for their e-mail code, and the applications they become. */
 export function applicationRepository(db: Kysely<Database>) {
+  /**
+   * A new application in progress, unless its applicant (ID document and e-mail) has one open (in progress or
+   * refused): then undefined. One insert, against a unique index of the open applications: of two confirmed at
+   * the same moment, one is created.
+   */
+  async function createUnlessOpen(input: NewApplication, now: Date): Promise<Application | undefined> {
+    const row: ApplicationRow = {
+      id: randomUUID(),
+      status: 'in-progress',
+      email: input.email,
+      id_document: input.idDocument,
+      person_type: null,
+      answers: JSON.stringify(input.answers),
+      completed_steps: JSON.stringify(input.completedSteps),
+      riskfactor: null,
+      language: input.language,
+      version: 1,
+      created_at: toDbTime(now),
+      updated_at: toDbTime(now),
+    };
+    const inserted = await db
+      .insertInto('onboarding_applications')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['id_document', 'email']).where(OPEN_APPLICATION).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted && toApplication(row);
+  }
+
   return {
     async createRegistration(input: Omit<Registration, 'id' | 'expiresAt'>, ttlSeconds: number, now: Date): Promise<Registration> {
       const registration = { ...input, id: randomUUID(), expiresAt: toDbTime(new Date(now.getTime() + ttlSeconds * 1000)) };
@@ -177,24 +211,14 @@ export function applicationRepository(db: Kysely<Database>) {
       return rows.map(toApplication);
     },
 
-    async create(input: Pick<Application, 'email' | 'idDocument' | 'answers' | 'completedSteps' | 'language'>, now: Date): Promise<Application> {
-      const row: ApplicationRow = {
-        id: randomUUID(),
-        status: 'in-progress',
-        email: input.email,
-        id_document: input.idDocument,
-        person_type: null,
-        answers: JSON.stringify(input.answers),
-        completed_steps: JSON.stringify(input.completedSteps),
-        riskfactor: null,
-        language: input.language,
-        version: 1,
-        created_at: toDbTime(now),
-        updated_at: toDbTime(now),
-      };
-      await db.insertInto('onboarding_applications').values(row).execute();
-      return toApplication(row);
+    /** A new application in progress; fails if its applicant has one open already (see `createUnlessOpen`). */
+    async create(input: NewApplication, now: Date): Promise<Application> {
+      const created = await createUnlessOpen(input, now);
+      if (!created) throw new Error('this applicant has an open application already');
+      return created;
     },
+
+    createUnlessOpen,
 
     /**
      * Saves new answers and steps if the application is still at `version`: one conditional update, so of two

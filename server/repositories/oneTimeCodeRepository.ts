@@ -93,6 +93,11 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
       return claimed !== undefined;
     },
 
+    /** Ends a person's cooldown for a purpose at `now`. */
+    async endCooldown(purpose: string, subject: string, now: Date): Promise<void> {
+      await db.updateTable('code_cooldowns').set({ ends_at: toDbTime(now) }).where('purpose', '=', purpose).where('subject', '=', subject).where('ends_at', '>', toDbTime(now)).execute();
+    },
+
     /** When a person's cooldown for a purpose ends, if one was ever started. */
     async cooldownEnd(purpose: string, subject: string): Promise<string | undefined> {
       return (await db.selectFrom('code_cooldowns').select('ends_at').where('purpose', '=', purpose).where('subject', '=', subject).executeTakeFirst())?.ends_at;

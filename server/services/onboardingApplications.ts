@@ -86,7 +86,7 @@ export async function confirmRegistration(
   if (await deps.identity.getUser(registration.idDocument)) return { outcome: 'already-exists' };
   if (existing.some((application) => application.email === registration.email && (application.status === 'pending-review' || application.status === 'approved'))) return { outcome: 'already-exists' };
   if (own) return { outcome: 'resumed', application: own };
-  const application = await deps.applications.create(
+  const application = await deps.applications.createUnlessOpen(
     {
       email: registration.email,
       idDocument: registration.idDocument,
@@ -96,5 +96,7 @@ export async function confirmRegistration(
     },
     now,
   );
+  // Another sign-up of this applicant was confirmed at the same moment and created theirs: this one resumes it.
+  if (!application) return confirmRegistration(registration, deps, now);
   return { outcome: 'created', application };
 }

@@ -77,6 +77,8 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
       // Only the first of two simultaneous right answers consumes the challenge.
       if (!(await codes.consume(row.id, now))) return { outcome: 'expired' };
       await codes.clearFailures(purpose, keysOf(people));
+      // The code arrived: the next one (another number, a new signature) may go at once.
+      await codes.endCooldown(purpose, row.subject, now);
       return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
     }
     if (row) await codes.countWrongAnswer(row.id);
@@ -198,7 +200,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     /**
      * The turn to send a person a new code for a purpose: 0 when this caller has it and may send one code now,
      * else the seconds to wait (the cooldown of their newest open challenge, or of the last code sent to them for
-     * it). Of simultaneous asks one gets the turn, a person's first code included: their cooldown moves in one
+     * it, unless that code was answered right). Of simultaneous asks one gets the turn, a person's first code included: their cooldown moves in one
      * conditional statement. A new challenge within the cooldown is refused as a resend would be.
      */
     async claimTurn(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {

@@ -50,9 +50,7 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
     const confirmed = await post('onboarding-management-private/phone/verify', token, { code });
     expect(confirmed.body).toMatchObject({ next: 'register-as', application: { currentStep: 'register-as' } });
 
-    // Another number must be confirmed again; its code waits for the cooldown of the last one sent, used or not.
-    expect((await post('onboarding-management-private/phone', token, { telephoneCountry: 'FR', telephoneNumber: '0612345678' })).body).toMatchObject({ code: 'RESEND_TOO_SOON' });
-    server.clock.offsetMs += 6_000;
+    // Another number must be confirmed again: the last code was answered right, so a new one goes at once.
     const changed = await post('onboarding-management-private/phone', token, { telephoneCountry: 'FR', telephoneNumber: '0612345678' });
     expect(changed.body).toMatchObject({ application: { answers: { telephoneNumber: '+33612345678' }, currentStep: 'confirm-telephone' } });
   });

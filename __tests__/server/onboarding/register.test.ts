@@ -112,6 +112,19 @@ describeEachDialect('onboarding: register and the e-mail code', (dialect) => {
 
   });
 
+  it('four sign-ups of one applicant confirmed at the same moment open one application, which all resume', async () => {
+    const email = 'twin.signups@example.com';
+    const tokens = [];
+    for (let device = 0; device < 4; device += 1) tokens.push((await register(signUp({ email, id: '00000031P' }))).body.token as string);
+    const codes = (await server.app.db.selectFrom('outbox').select('text').where('recipient', '=', email).orderBy('id').execute()).map((row) => /\b(\d{6})\b/.exec(row.text)![1]);
+    expect(codes).toHaveLength(4);
+    const confirmed = await Promise.all(tokens.map((token, device) => post('email/verify', token, { code: codes[device] })));
+    expect(confirmed.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const ids = new Set(confirmed.map((answer) => (answer.body.application as { id: string }).id));
+    expect(ids.size).toBe(1);
+    expect(await server.app.db.selectFrom('onboarding_applications').select('id').where('email', '=', email).execute()).toEqual([{ id: [...ids][0] }]);
+  });
+
   it('lets a second applicant with the same ID document in until one identity is verified; then the verified one holds it', async () => {
     const first = await register(signUp({ email: 'typed.first@example.com', id: '00000005M' }));
     const opened = await post('email/verify', first.body.token as string, { code: await emailCode('typed.first@example.com') });
