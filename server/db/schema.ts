@@ -43,7 +43,7 @@ export interface StaffSessionTable {
   sub: string;
   /** JSON array of the member's roles at sign-in. */
   roles: string;
-  /** The ID token the session was made from: one session per sign-in. */
+  /** The sign-in the session was made from (its tokens' `origin_jti`, renewed ones too): one session per sign-in. */
   token_jti: string;
   created_at: string;
   last_seen_at: string;

@@ -6,7 +6,7 @@ import { AdminAddUserToGroupCommand, AdminCreateUserCommand, AdminSetUserPasswor
 import { Secret, TOTP } from 'otpauth';
 import { embeddedIdentityCredentials } from '../../../server/plugins/identity';
 import { loadServerSecret } from '../../../server/services/serverSecret';
-import { srpSignInEnrolling } from '../embedded/cognito/srpClient';
+import { srpSignInEnrolling, type AuthenticationResult } from '../embedded/cognito/srpClient';
 import type { startLoginServerOn } from '../login/loginServer';
 
 type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
@@ -35,9 +35,14 @@ export async function newStaffMember(server: Server, roles: string[]): Promise<s
 
 /** The first sign-in: the password, then an authenticator app enrolled with its first code; answers the ID token. */
 export async function enrolledSignIn(server: Server, username: string): Promise<string> {
+  return (await enrolledSignInTokens(server, username)).IdToken;
+}
+
+/** The same sign-in's tokens: its ID token and the refresh token that renews it. */
+export async function enrolledSignInTokens(server: Server, username: string): Promise<AuthenticationResult> {
   const staff = server.config.staff!;
   const codeFor = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret) }).generate();
-  return (await srpSignInEnrolling(server.config.identity.endpoint!, staff.userPoolId, staff.clientId, username, STAFF_PASSWORD, codeFor)).IdToken;
+  return srpSignInEnrolling(server.config.identity.endpoint!, staff.userPoolId, staff.clientId, username, STAFF_PASSWORD, codeFor);
 }
 
 /** Trades an ID token for a session: the answer, and the cookie to send with the next calls. */

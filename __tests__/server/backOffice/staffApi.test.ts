@@ -7,7 +7,7 @@ import { signIn, startLoginServerOn } from '../login/loginServer';
 import { staffSessionRepository } from '../../../server/repositories/staffSessionRepository';
 import { applicationView } from '../../../server/services/onboardingApplications';
 import { consentAndSign, readyToSign } from '../onboarding/signing';
-import { enrolledSignIn, newStaffMember, nextDni, signedInStaff, staffCall, startStaffSession } from './staff';
+import { enrolledSignIn, enrolledSignInTokens, newStaffMember, nextDni, signedInStaff, staffCall, startStaffSession } from './staff';
 
 jest.setTimeout(120_000);
 
@@ -69,6 +69,22 @@ describeEachDialect('the back office API', (dialect) => {
       expect(again).toMatchObject({ status: 409, body: { code: 'SIGN_IN_USED' } });
       const started_ = await server.app.db.selectFrom('audit_log').select(['actor', 'action']).where('subject', '=', `staff:${username}`).execute();
       expect(started_).toEqual([{ actor: `staff:${username}`, action: 'backoffice.session_started' }]);
+    });
+
+    it('a sign-in renewed with its refresh token is the same sign-in: it starts no second session', async () => {
+      const username = await newStaffMember(server, ['approver']);
+      const staff = server.config.staff!;
+      const signedIn = await enrolledSignInTokens(server, username);
+      expect((await startStaffSession(server, signedIn.IdToken)).status).toBe(201);
+      const renewed = await fetch(server.config.identity.endpoint!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+        body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: staff.clientId, AuthParameters: { REFRESH_TOKEN: signedIn.RefreshToken } }),
+      });
+      const { IdToken } = ((await renewed.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult;
+      expect(IdToken).not.toBe(signedIn.IdToken);
+      expect(await startStaffSession(server, IdToken)).toMatchObject({ status: 409, body: { code: 'SIGN_IN_USED' } });
+      expect(await server.app.db.selectFrom('staff_sessions').select('username').where('username', '=', username).execute()).toHaveLength(1);
     });
 
     it("refuses a customer's sign-in, a sign-in older than five minutes and a member without a role", async () => {

@@ -190,7 +190,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         tags: ['back office'],
         summary: "Trades a fresh sign-in of the staff pool (its ID token) for a back-office session",
         description:
-          'The ID token of a sign-in at most 5 minutes old (password and authenticator code), used once: 201 and the session cookie. ' +
+          'The ID token of a sign-in at most 5 minutes old (password and authenticator code), one session per sign-in (its origin_jti, renewals included): 201 and the session cookie. ' +
           '401 INVALID_TOKEN (not the staff pool\'s, expired), 401 SIGN_IN_NOT_FRESH, 409 SIGN_IN_USED, 403 NO_ROLE.',
         body: { type: 'object', properties: { idToken: { type: 'string', minLength: 1, maxLength: 8192 } }, required: ['idToken'], additionalProperties: false },
         response: { 201: SESSION_ANSWER, ...ERRORS },
@@ -214,10 +214,13 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         await app.auditLog.append({ actor: `staff:${username}`, action: 'backoffice.refused', subject: `staff:${username}`, requestId: request.id, details: { why: 'no-role' } }, now);
         throw new ApiError(403, 'NO_ROLE', 'Your account has no back-office role: ask an administrator');
       }
-      if (typeof claims.jti !== 'string') throw new ApiError(401, 'INVALID_TOKEN', 'Sign in again');
+      // One session per sign-in: a sign-in's tokens share its origin_jti, renewed ones too (each ID token has a jti
+      // of its own, so a refresh token would otherwise open a session per renewal within the five minutes).
+      const signIn = claims.origin_jti;
+      if (typeof signIn !== 'string' || signIn === '') throw new ApiError(401, 'INVALID_TOKEN', 'Sign in again');
       const value = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + settings.maxSeconds * 1000);
-      if (!(await sessions.create({ idHash: hashed(value), username, sub: claims.sub, roles, tokenJti: claims.jti, expiresAt }, now))) {
+      if (!(await sessions.create({ idHash: hashed(value), username, sub: claims.sub, roles, tokenJti: signIn, expiresAt }, now))) {
         throw new ApiError(409, 'SIGN_IN_USED', 'This sign-in started a session already: sign in again');
       }
       await app.auditLog.append({ actor: `staff:${username}`, action: 'backoffice.session_started', subject: `staff:${username}`, requestId: request.id, details: { roles } }, now);
