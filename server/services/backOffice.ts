@@ -10,7 +10,7 @@ import type { OnboardingDocument } from '../repositories/onboardingDocumentRepos
 import { identityCheckOf, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
 import { riskReasonsOf, type HighRiskCountries, type RiskReason } from './risk';
-import { needsFourEyes, reopenableSteps, reviewStateOf, type ReviewState } from './reviews';
+import { needsFourEyes, reopenableSteps, reviewStateOf, samePerson, type ReviewState } from './reviews';
 
 /** A staff member as the back office knows them: who, and the roles (the staff pool's groups) they signed in with. */
 export interface StaffMember {
@@ -37,7 +37,7 @@ function canAct(member: StaffMember, application: Application, awaiting: Awaitin
   const is = (role: string) => member.roles.includes(role);
   if (awaiting === 'identity-review') return is('reviewer') || is('approver');
   if (awaiting === 'decision') return is('approver');
-  if (awaiting === 'second-approval') return is('approver') && !(reviewStateOf(application).approvals ?? []).some((approval) => approval.actor === `staff:${member.username}`);
+  if (awaiting === 'second-approval') return is('approver') && !(reviewStateOf(application).approvals ?? []).some((approval) => samePerson(approval.actor, `staff:${member.username}`));
   return false;
 }
 

@@ -73,6 +73,16 @@ export type Decider = string | { username: string };
 const actorOf = (who: Decider) => (typeof who === 'string' ? `reviewer:${who}` : `staff:${who.username}`);
 const nameOf = (who: Decider) => (typeof who === 'string' ? who : who.username);
 
+/**
+ * Whether two recorded actors are one person for four eyes: the same name, whichever way they decided (a member
+ * who approved in the back office and again at the command line under their username is one approver). The
+ * command line's names are taken on trust; the back office's are signed in.
+ */
+export const samePerson = (actor: string, other: string) => {
+  const person = (recorded: string) => recorded.replace(/^(reviewer|staff):/, '').trim().toLowerCase();
+  return person(actor) === person(other);
+};
+
 /** A missing application, or one that kept changing, told to the reviewer. */
 const REVIEW_REFUSALS = (id: string): ChangeRefusals => ({
   missing: () => new ReviewError(`No application ${id}`, 'APPLICATION_NOT_FOUND'),
@@ -314,7 +324,7 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     const review = reviewStateOf(application);
     const approvals = review.approvals ?? [];
     if (decision === 'approved' && needsFourEyes(application)) {
-      if (approvals.some((approval) => approval.actor === actor)) {
+      if (approvals.some((approval) => samePerson(approval.actor, actor))) {
         throw new ReviewError(`Application ${id} is high risk and ${actor} approved it already: a second approver must approve it`, 'SECOND_APPROVER_NEEDED');
       }
       if (approvals.length === 0) {

@@ -6,6 +6,7 @@ import { describeEachDialect } from '../helpers';
 import { signIn, startLoginServerOn } from '../login/loginServer';
 import { staffSessionRepository } from '../../../server/repositories/staffSessionRepository';
 import { applicationView } from '../../../server/services/onboardingApplications';
+import { approveApplication } from '../../../server/services/reviews';
 import { consentAndSign, readyToSign } from '../onboarding/signing';
 import { enrolledSignIn, enrolledSignInTokens, newStaffMember, nextDni, signedInStaff, staffCall, startStaffSession } from './staff';
 
@@ -270,6 +271,19 @@ describeEachDialect('the back office API', (dialect) => {
         ['onboarding.review_approved', `staff:${second.username}`],
       ]);
       expect(JSON.parse(decisions[1].details!)).toEqual({ approvers: [`staff:${first.username}`, `staff:${second.username}`] });
+    });
+
+    it('counts an approver once whichever way they approve: the command line under their name, then the back office', async () => {
+      const { id } = await signed({ highRisk: true });
+      const member = await signedInStaff(server, ['approver']);
+      // The command line records `reviewer:<name>`; the same name in another case is the same person.
+      expect(await approveApplication(server.app.reviewDependencies, id, member.username.toUpperCase(), new Date())).toMatchObject({ awaitingSecondApproval: true });
+      const queue = (await staffCall(server, member.cookie, 'GET', '/applications?awaiting=second-approval')).body.applications as { id: string; canAct: boolean }[];
+      expect(queue.find((entry) => entry.id === id)).toMatchObject({ canAct: false });
+      expect(await staffCall(server, member.cookie, 'POST', `/applications/${id}/approve`)).toMatchObject({ status: 409, body: { code: 'SECOND_APPROVER_NEEDED' } });
+      expect((await server.app.applications.find(id))!.status).toBe('pending-review');
+      const other = await signedInStaff(server, ['approver']);
+      expect(await staffCall(server, other.cookie, 'POST', `/applications/${id}/approve`)).toMatchObject({ status: 200, body: { status: 'approved' } });
     });
 
     it('rejects with a template: the applicant reads its words in their language, the reason stays with the bank', async () => {
