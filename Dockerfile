@@ -2,7 +2,7 @@
 # The server's image: the SPA built in the build stage, production dependencies installed in their own stage,
 # and a runtime stage that runs as the unprivileged `node` user. How it was checked: docs/deploy.md.
 
-# Build: every dependency, then the web app (dist/) and the pre-authentication Lambda (dist-lambdas/).
+# Build: every dependency, then the web app (dist/) and the pre-token-generation Lambda (dist-lambdas/).
 FROM node:20-bookworm-slim AS build
 # better-sqlite3 compiles itself where no prebuilt binary is at hand.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*

@@ -46,10 +46,10 @@ export interface AppOptions {
   /** Where the server's "now" comes from (tests move it instead of waiting); default the system clock. */
   clock?: () => Date;
   /**
-   * The embedded pool's pre-authentication trigger (ERR-2809), on by default. Off, the pool lets anyone with
+   * The embedded pool's pre-token-generation trigger (ERR-2809), on by default. Off, the pool lets anyone with
    * the right password sign in, as an Amazon Cognito pool without its Lambda would: the server still refuses.
    */
-  preAuthenticationTrigger?: boolean;
+  preTokenGenerationTrigger?: boolean;
 }
 
 declare module 'fastify' {
@@ -109,7 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(databasePlugin, { dataDir: config.dataDir, databaseUrl: config.databaseUrl, database: options.database });
 
   const secret = loadServerSecret(config.dataDir, config.serverSecret);
-  await app.register(identityPlugin, { config, secret, preAuthenticationTrigger: options.preAuthenticationTrigger });
+  await app.register(identityPlugin, { config, secret, preTokenGenerationTrigger: options.preTokenGenerationTrigger });
   await app.register(servicesPlugin, { config, secret });
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
   if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });

@@ -14,7 +14,7 @@ import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnv
 
 // The server as it runs on AWS, against an AWS emulator (moto) with IAM enforcement on and the resources made
 // from the deployment's own template: the server signs with an IAM user that has exactly the deployed server
-// role's policy, and the user pool has no pre-authentication Lambda (moto runs none).
+// role's policy, and the user pool has no pre-token-generation Lambda (moto runs none).
 
 const unavailable = motoUnavailable();
 const describeOnMoto = describeWhenAvailable('AWS emulator tests', unavailable);

@@ -113,7 +113,7 @@ const accessKey = (xml: string): Credentials => ({
 
 type Template = { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 
-/** The deployment's CloudFormation template, synthesized now (the pre-authentication Lambda built first). */
+/** The deployment's CloudFormation template, synthesized now (the pre-token-generation Lambda built first). */
 export function synthesizedTemplate(): Template {
   spawnSync('npm', ['run', '--silent', 'build:lambdas'], { cwd: root, stdio: 'pipe' });
   // From deploy/'s own node_modules, as its code resolves it; typed here by what is used (the root type-check

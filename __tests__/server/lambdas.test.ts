@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { handler, type PreAuthenticationEvent } from '../../server/lambdas/preAuthentication';
+import { handler, type PreTokenGenerationEvent } from '../../server/lambdas/preTokenGeneration';
 
-const event = (attributes: Record<string, string>): PreAuthenticationEvent => ({
-  triggerSource: 'PreAuthentication_Authentication',
+const event = (attributes: Record<string, string>, triggerSource = 'TokenGeneration_Authentication'): PreTokenGenerationEvent => ({
+  triggerSource,
   userName: '12345678Z',
   request: { userAttributes: { sub: 'a-sub', ...attributes } },
   response: {},
 });
 
-describe('the Cognito pre-authentication Lambda', () => {
+describe('the Cognito pre-token-generation Lambda', () => {
   it('lets customers whose onboarding is complete sign in, and refuses the rest with ERR-2809 only', async () => {
     const complete = event({ 'custom:onboarding_status': 'complete' });
     await expect(handler(complete)).resolves.toBe(complete);
@@ -21,14 +21,18 @@ describe('the Cognito pre-authentication Lambda', () => {
     await expect(handler(event({}))).rejects.toThrow(/^ERR-2809$/);
     // A rejected application is an answer, not a wait: its own code.
     await expect(handler(event({ 'custom:onboarding_status': 'rejected' }))).rejects.toThrow(/^ERR-2810$/);
+    // Renewing tokens is refused too: a customer rejected since signing in gets no new ones.
+    await expect(handler(event({ 'custom:onboarding_status': 'rejected' }, 'TokenGeneration_RefreshTokens'))).rejects.toThrow(/^ERR-2810$/);
+    const renewal = event({ 'custom:onboarding_status': 'complete' }, 'TokenGeneration_RefreshTokens');
+    await expect(handler(renewal)).resolves.toBe(renewal);
   });
 
   it('bundles into one file that Node loads and runs as Lambda would', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'divilo-lambda-'));
     try {
-      const outfile = path.join(dir, 'preAuthentication.js');
+      const outfile = path.join(dir, 'preTokenGeneration.js');
       await build({
-        entryPoints: [path.resolve(__dirname, '../../server/lambdas/preAuthentication.ts')],
+        entryPoints: [path.resolve(__dirname, '../../server/lambdas/preTokenGeneration.ts')],
         bundle: true,
         platform: 'node',
         target: 'node20',

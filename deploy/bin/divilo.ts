@@ -6,8 +6,8 @@ import { App } from 'aws-cdk-lib';
 import { DiviloStack } from '../lib/stack';
 
 const lambdaDir = path.resolve(__dirname, '../../dist-lambdas');
-if (!existsSync(path.join(lambdaDir, 'preAuthentication.js'))) {
-  console.error('dist-lambdas/preAuthentication.js is missing: run `npm run build:lambdas` at the repository root first.');
+if (!existsSync(path.join(lambdaDir, 'preTokenGeneration.js'))) {
+  console.error('dist-lambdas/preTokenGeneration.js is missing: run `npm run build:lambdas` at the repository root first.');
   process.exit(1);
 }
 

@@ -12,13 +12,13 @@ export const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
 const ONBOARDING_STATUS = 'onboarding_status';
 
 export interface IdentityProps {
-  /** The folder `npm run build:lambdas` writes (dist-lambdas/): the pre-authentication trigger's bundle. */
+  /** The folder `npm run build:lambdas` writes (dist-lambdas/): the pre-token-generation trigger's bundle. */
   lambdaDir: string;
 }
 
 /**
  * Customers' user pool (usernames are ID documents, the product's password rule, the onboarding status the
- * pre-authentication Lambda and the server read), its one app client, and the identity pool that gives each
+ * pre-token-generation Lambda and the server read), its one app client, and the identity pool that gives each
  * application a storage identity for its own `private/<identity>/` documents. Beside them, the staff's pool (the
  * back office's sign-in: an authenticator app required, their roles as groups) and its app client.
  */
@@ -28,17 +28,17 @@ export class Identity extends Construct {
   readonly staffPool: cognito.UserPool;
   readonly staffClient: cognito.UserPoolClient;
   readonly identityPool: cognito.CfnIdentityPool;
-  readonly preAuthentication: lambda.Function;
+  readonly preTokenGeneration: lambda.Function;
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
 
-    this.preAuthentication = new lambda.Function(this, 'PreAuthentication', {
-      description: 'ERR-2809: refuses sign-in until the onboarding is complete (server/lambdas/preAuthentication.ts)',
+    this.preTokenGeneration = new lambda.Function(this, 'PreTokenGeneration', {
+      description: 'ERR-2809: refuses sign-in until the onboarding is complete (server/lambdas/preTokenGeneration.ts)',
       // The bundle targets Node 20 syntax and needs nothing of the runtime: the newest supported one.
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      handler: 'preAuthentication.handler',
+      handler: 'preTokenGeneration.handler',
       code: lambda.Code.fromAsset(props.lambdaDir),
       memorySize: 128,
       timeout: Duration.seconds(5),
@@ -59,7 +59,7 @@ export class Identity extends Construct {
       accountRecovery: cognito.AccountRecovery.NONE,
       mfa: cognito.Mfa.OFF,
       featurePlan: cognito.FeaturePlan.LITE,
-      lambdaTriggers: { preAuthentication: this.preAuthentication },
+      lambdaTriggers: { preTokenGeneration: this.preTokenGeneration },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -15,7 +15,7 @@ import { serverRole } from './serverRole';
 import { Documents, StorageChanges } from './storage';
 
 export interface DiviloStackProps extends StackProps {
-  /** The folder `npm run build:lambdas` writes: the pre-authentication Lambda's bundle. */
+  /** The folder `npm run build:lambdas` writes: the pre-token-generation Lambda's bundle. */
   lambdaDir: string;
 }
 
@@ -27,7 +27,7 @@ export const CONTRACT_TEMPLATES_IN_IMAGE = '/app/contract-templates';
 
 /**
  * The whole product on AWS: identity (the customers' and the staff's user pools, their app clients, the
- * pre-authentication Lambda, the identity pool), the documents bucket, PostgreSQL, Redis, the secrets, and N
+ * pre-token-generation Lambda, the identity pool), the documents bucket, PostgreSQL, Redis, the secrets, and N
  * server containers behind a load balancer. Values known only at deployment are parameters, so `cdk synth` needs
  * no account and makes no lookup.
  */

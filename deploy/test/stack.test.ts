@@ -102,12 +102,12 @@ describe('the deployment', () => {
       UsernameConfiguration: { CaseSensitive: true },
       Policies: { PasswordPolicy: { MinimumLength: 8, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true } },
       Schema: Match.arrayWith([{ Name: ONBOARDING_STATUS_ATTRIBUTE.replace('custom:', ''), AttributeDataType: 'String', Mutable: true, StringAttributeConstraints: { MinLength: '1', MaxLength: '32' } }]),
-      LambdaConfig: { PreAuthentication: { 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'PreAuthentication'), 'Arn'] } },
+      LambdaConfig: { PreTokenGeneration: { 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'PreTokenGeneration'), 'Arn'] } },
       DeletionProtection: 'ACTIVE',
     });
-    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'preAuthentication.handler', Runtime: Match.stringLikeRegexp('^nodejs') });
+    template.hasResourceProperties('AWS::Lambda::Function', { Handler: 'preTokenGeneration.handler', Runtime: Match.stringLikeRegexp('^nodejs') });
     // The bundle the function is made from refuses with ERR-2809.
-    expect(readFileSync(path.join(lambdaDir, 'preAuthentication.js'), 'utf8')).toContain(CLIENT_VERIFICATION_CODE);
+    expect(readFileSync(path.join(lambdaDir, 'preTokenGeneration.js'), 'utf8')).toContain(CLIENT_VERIFICATION_CODE);
   });
 
   it("makes the customers' app client: no secret, SRP and refresh, no user-existence errors, reads the phone and status, writes nothing", () => {

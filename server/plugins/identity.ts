@@ -24,8 +24,8 @@ export const IDENTITY_PROBE_MS = 30_000;
 interface IdentityPluginOptions {
   config: Config;
   secret: Buffer;
-  /** The embedded pool's pre-authentication trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
-  preAuthenticationTrigger?: boolean;
+  /** The embedded pool's pre-token-generation trigger (default on); off, the pool signs in anyone, as a Cognito pool without the Lambda. */
+  preTokenGenerationTrigger?: boolean;
 }
 
 export { ONBOARDING_STATUS_ATTRIBUTE } from '../services/onboardingGate';
@@ -68,13 +68,13 @@ export function staffIdentityServiceOf(config: Config, secret: Buffer, log?: Key
  * The identity service the rest of the server uses, the same code against Amazon Cognito and against the
  * embedded pool, which is mounted at /cognito when no user pool is configured.
  */
-export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, preAuthenticationTrigger = true }: IdentityPluginOptions) => {
+export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, preTokenGenerationTrigger = true }: IdentityPluginOptions) => {
   const credentials = config.identity.embedded ? embeddedIdentityCredentials(secret) : undefined;
   if (credentials) {
     const triggers = new CognitoTriggers();
-    // The pre-authentication trigger: ERR-2809 until the application is complete (as server/lambdas on AWS).
-    if (preAuthenticationTrigger) {
-      triggers.setPreAuthentication((user) => {
+    // The pre-token-generation trigger: ERR-2809 until the application is complete (as server/lambdas on AWS).
+    if (preTokenGenerationTrigger) {
+      triggers.setPreTokenGeneration((user) => {
         const code = signInRefusal(user.attributes);
         return code ? { code } : undefined;
       });

@@ -1,5 +1,5 @@
 // Who may sign in: customers whose onboarding is complete. The same rule runs as the embedded pool's
-// pre-authentication trigger and as the Amazon Cognito pre-authentication Lambda (server/lambdas).
+// pre-token-generation trigger and as the Amazon Cognito pre-token-generation Lambda (server/lambdas).
 
 /** The user attribute the onboarding keeps up to date: `complete` once the application is approved. */
 export const ONBOARDING_STATUS_ATTRIBUTE = 'custom:onboarding_status';

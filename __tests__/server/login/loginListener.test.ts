@@ -150,10 +150,10 @@ describe('the login listener', () => {
   });
 });
 
-describe('the login listener, where the identity service has no pre-authentication check', () => {
+describe('the login listener, where the identity service has no pre-token-generation check', () => {
   let gateless: Awaited<ReturnType<typeof startLoginServer>>;
   beforeAll(async () => {
-    gateless = await startLoginServer({}, { preAuthenticationTrigger: false });
+    gateless = await startLoginServer({}, { preTokenGenerationTrigger: false });
   });
   afterAll(async () => {
     await gateless.close();

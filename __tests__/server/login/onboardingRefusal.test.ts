@@ -4,16 +4,16 @@ import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/plugins/identity';
 import { describeEachDialect } from '../helpers';
 import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './loginServer';
 
-// An identity service without the pre-authentication check (an Amazon Cognito pool whose Lambda is not
+// An identity service without the pre-token-generation check (an Amazon Cognito pool whose Lambda is not
 // attached, or was detached by mistake) lets anyone with the right password sign in. The server itself must
 // still refuse a session to an account whose onboarding is not complete.
 
 const [ana, pending] = DEMO_CUSTOMERS;
 
-describeEachDialect('create-session without the pre-authentication check', (dialect) => {
+describeEachDialect('create-session without the pre-token-generation check', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
   beforeAll(async () => {
-    server = await startLoginServerOn(dialect, {}, { preAuthenticationTrigger: false });
+    server = await startLoginServerOn(dialect, {}, { preTokenGenerationTrigger: false });
   });
   afterAll(() => server.close());
 

@@ -182,14 +182,8 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   const clearFailures: AnswerRecord | undefined =
     found?.hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
 
-  // Only someone who knows the password learns that the account is disabled or refused.
-  let refusal: AwsError | undefined;
-  try {
-    refusal = await refusalOf(context, user);
-  } catch (error) {
-    await answerRight(clearFailures);
-    throw error;
-  }
+  // Only someone who knows the password learns that the account is disabled (or refused: signIn's hook).
+  const refusal = refusalOf(user);
   if (refusal) {
     await answerRight(clearFailures);
     throw refusal;
@@ -198,13 +192,21 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answerRight, clearFailures) };
 }
 
-/** Why a user who proved the password may not sign in, if anything: disabled, a password to reset, the hook. */
-async function refusalOf(context: PoolContext, user: PoolUser): Promise<AwsError | undefined> {
+/** Why a user who proved the password may not sign in, if anything: disabled, or a password to reset. */
+function refusalOf(user: PoolUser): AwsError | undefined {
   if (!user.enabled) return errors.notAuthorized('User is disabled.');
   if (user.status !== 'CONFIRMED') return errors.passwordResetRequired();
-  const hook = context.preAuthentication();
+  return undefined;
+}
+
+/**
+ * The pool's pre-token-generation hook, as Cognito runs its trigger: whenever tokens are about to be issued (a
+ * sign-in once every factor is proven, a renewal), never before the password. Its refusal, if any.
+ */
+async function tokenRefusal(context: PoolContext, user: PoolUser): Promise<AwsError | undefined> {
+  const hook = context.preTokenGeneration();
   const verdict = hook && (await hook({ username: user.username, sub: user.sub, attributes: { ...user.attributes } }));
-  return verdict && typeof verdict.code === 'string' ? errors.preAuthentication(verdict.code) : undefined;
+  return verdict && typeof verdict.code === 'string' ? errors.preTokenGeneration(verdict.code) : undefined;
 }
 
 export async function signIn(
@@ -215,6 +217,18 @@ export async function signIn(
   answer: Answer,
   clearFailures: AnswerRecord | undefined,
 ): Promise<JsonObject> {
+  // Refused here, the answer is still recorded (the Session is used, the count of wrong answers cleared).
+  let refusal: AwsError | undefined;
+  try {
+    refusal = await tokenRefusal(context, user);
+  } catch (error) {
+    await answer(clearFailures);
+    throw error;
+  }
+  if (refusal) {
+    await answer(clearFailures);
+    throw refusal;
+  }
   const originJti = randomUUID();
   const authTime = Math.floor(now / 1000);
   const refreshToken = createRefreshToken();
@@ -254,6 +268,8 @@ async function refresh(context: PoolContext, clientId: string, parameters: Recor
   const user = await context.repository.users.findBySub(record.userSub);
   if (!user) throw errors.notAuthorized('Invalid Refresh Token');
   if (!user.enabled) throw errors.notAuthorized('User is disabled.');
+  const refusal = await tokenRefusal(context, user);
+  if (refusal) throw refusal;
   const groups = await groupsOf(context, user.sub);
   const issued = await context.tokens.issue({ ...user, groups }, { authTime: record.authTime, originJti: record.originJti });
   return {

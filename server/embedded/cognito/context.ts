@@ -11,15 +11,15 @@ export interface PasswordPolicy {
   requireSymbols: boolean;
 }
 
-/** What the API server's pre-authentication check sees: never the password or any secret. */
-export interface PreAuthenticationUser {
+/** What the API server's pre-token-generation check sees: never the password or any secret. */
+export interface PreTokenGenerationUser {
   username: string;
   sub: string;
   attributes: Record<string, string>;
 }
 
-/** Refuse a sign-in with `{ code }`: the client gets `PreAuthentication failed with error <code>.` */
-export type PreAuthenticationHook = (user: PreAuthenticationUser) => void | { code: string } | Promise<void | { code: string }>;
+/** Refuse tokens (a sign-in, a renewal) with `{ code }`: the client gets `PreTokenGeneration failed with error <code>.` */
+export type PreTokenGenerationHook = (user: PreTokenGenerationUser) => void | { code: string } | Promise<void | { code: string }>;
 
 export interface PoolSettings {
   poolId: string;
@@ -60,7 +60,7 @@ export interface PoolContext {
   keys: PoolKeys;
   repository: IdentityRepository;
   tokens: TokenIssuer;
-  preAuthentication: () => PreAuthenticationHook | undefined;
+  preTokenGeneration: () => PreTokenGenerationHook | undefined;
   now: () => number;
 }
 

@@ -25,7 +25,7 @@ export const errors = {
   invalidPassword: (message: string) => new AwsError('InvalidPasswordException', message),
   passwordResetRequired: () => new AwsError('PasswordResetRequiredException', 'Password reset required for the user'),
   expiredSession: () => new AwsError('NotAuthorizedException', 'Invalid session for the user, session is expired.'),
-  preAuthentication: (code: string) => new AwsError('UserLambdaValidationException', `PreAuthentication failed with error ${code}.`),
+  preTokenGeneration: (code: string) => new AwsError('UserLambdaValidationException', `PreTokenGeneration failed with error ${code}.`),
   codeMismatch: () => new AwsError('CodeMismatchException', 'Invalid code received for user'),
   /** A TOTP code of a step already used: refused as Cognito does, so one observed code cannot sign in twice. */
   codeUsed: () => new AwsError('ExpiredCodeException', 'Your software token has already been used once.'),

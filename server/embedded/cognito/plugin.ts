@@ -13,7 +13,7 @@ import {
   adminUserGlobalSignOut,
 } from './adminOps';
 import { getUser, globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
-import type { PasswordPolicy, PoolContext, PreAuthenticationHook } from './context';
+import type { PasswordPolicy, PoolContext, PreTokenGenerationHook } from './context';
 import { AwsError, errors } from './errors';
 import { adminAddUserToGroup, adminListGroupsForUser, adminRemoveUserFromGroup } from './groupOps';
 import { getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
@@ -25,14 +25,14 @@ import type { TokenLifetimes } from './tokens';
 
 /** Holds the API server's sign-in checks; hand it to the plugin, set the hooks whenever. */
 export class CognitoTriggers {
-  private preAuthenticationHook: PreAuthenticationHook | undefined;
+  private preTokenGenerationHook: PreTokenGenerationHook | undefined;
 
-  setPreAuthentication(hook: PreAuthenticationHook | undefined): void {
-    this.preAuthenticationHook = hook;
+  setPreTokenGeneration(hook: PreTokenGenerationHook | undefined): void {
+    this.preTokenGenerationHook = hook;
   }
 
-  get preAuthentication(): PreAuthenticationHook | undefined {
-    return this.preAuthenticationHook;
+  get preTokenGeneration(): PreTokenGenerationHook | undefined {
+    return this.preTokenGenerationHook;
   }
 }
 

@@ -88,7 +88,7 @@ function buildContext(options: EmbeddedCognitoOptions, pool: AdditionalPoolOptio
       store: repository.signingKeys,
       now,
     }),
-    preAuthentication: () => triggers?.preAuthentication,
+    preTokenGeneration: () => triggers?.preTokenGeneration,
     now,
   };
 }

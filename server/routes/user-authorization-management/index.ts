@@ -75,7 +75,7 @@ function freshTokenPhone(claims: IdTokenClaims, now: Date): string | undefined {
 }
 
 /**
- * The answer for an account whose onboarding is not complete. The identity service's pre-authentication check
+ * The answer for an account whose onboarding is not complete. The identity service's pre-token-generation check
  * (the Lambda on Cognito) refuses such a sign-in first; this holds where that check is missing or was
  * passed before the account changed. The app sends the customer where ERR-2809 does.
  */

@@ -1,7 +1,7 @@
 import type { RuntimeConfig } from '../../config';
 import { memoryStorage } from '../../storage/memoryStorage';
 
-/** What the identity client rejects with: its code and message (e.g. "PreAuthentication failed with error ERR-2809."). */
+/** What the identity client rejects with: its code and message (e.g. "PreTokenGeneration failed with error ERR-2809."). */
 export interface SignInFailure {
   code: string;
   message: string;

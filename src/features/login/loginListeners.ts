@@ -11,7 +11,7 @@ import { signInWithPassword } from './cognito';
 import { loginApi } from './loginApi';
 import { loginProblemOf, type LoginStage } from './loginProblem';
 
-/** The identity service's pre-authentication refusal for "onboarding not finished / pending review". */
+/** The identity service's pre-token-generation refusal for "onboarding not finished / pending review". */
 const CLIENT_VERIFICATION_CODE = 'ERR-2809';
 /** The server's refusal of a session for the same reason (where the identity service let the sign-in through). */
 const ONBOARDING_NOT_COMPLETE = 'ONBOARDING_NOT_COMPLETE';

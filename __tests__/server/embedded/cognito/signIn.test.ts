@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { authenticate, browserUser, globalSignOut, refresh, signIn, signInError } from './browserClient';
-import { CLIENT_ID, POOL_ID, poolCall, startHarness, type Harness } from './harness';
+import { CLIENT_ID, POOL_ID, poolCall, refreshOnce, startHarness, type Harness } from './harness';
 import { srpSignIn, srpSignInError } from './srpClient';
 import { describeEachDialect } from '../../helpers';
 
@@ -57,7 +57,7 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
 
   afterEach(() => {
     harness.clock.offsetMs = 0;
-    harness.triggers.setPreAuthentication(undefined);
+    harness.triggers.setPreTokenGeneration(undefined);
   });
 
   describe('SRP sign-in with the unmodified amazon-cognito-identity-js', () => {
@@ -137,12 +137,12 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
       const username = await newUser();
       // The hook runs once the password is judged right, before the answer is written: meanwhile, five wrong guesses
       // sent at the same moment are answered and lock the name.
-      harness.triggers.setPreAuthentication(async () => {
+      harness.triggers.setPreTokenGeneration(async () => {
         for (let i = 0; i < 5; i += 1) expect(await quickSignInError(username, `Wrong-${i}`)).toEqual(INCORRECT);
         return undefined;
       });
       expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
-      harness.triggers.setPreAuthentication(undefined);
+      harness.triggers.setPreTokenGeneration(undefined);
       expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
       harness.clock.offsetMs = 121_000;
       await expect(quickSignIn(username, PASSWORD)).resolves.toBeDefined();
@@ -156,21 +156,37 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
       await expect(signIn(harness.endpoint, username, PASSWORD)).resolves.toBeDefined();
     });
 
-    it('passes the pre-authentication refusal to the client as Cognito does for a failed trigger', async () => {
+    it('passes the pre-token-generation refusal to the client as Cognito does for a failed trigger', async () => {
       const username = await newUser();
       const seen: unknown[] = [];
-      harness.triggers.setPreAuthentication((user) => {
+      harness.triggers.setPreTokenGeneration((user) => {
         seen.push(user);
         return user.username === username ? { code: 'ERR-2809' } : undefined;
       });
       const error = await signInError(harness.endpoint, username, PASSWORD);
       expect(error.code).toBe('UserLambdaValidationException');
       expect(error.message).toContain('ERR-2809');
-      expect(error.message).toBe('PreAuthentication failed with error ERR-2809.');
+      expect(error.message).toBe('PreTokenGeneration failed with error ERR-2809.');
       expect(seen).toEqual([expect.objectContaining({ username, attributes: expect.objectContaining({ phone_number: '+34600000000' }) })]);
       // The hook only runs once the password is right: a wrong one never reveals the refusal.
       expect(await quickSignInError(username, 'Wrong-Horse-1')).toEqual(INCORRECT);
       expect(seen).toHaveLength(1);
+    });
+
+    it('runs the pre-token-generation hook on a renewal too: a user refused since signing in gets no new tokens', async () => {
+      const username = await newUser();
+      harness.triggers.setPreTokenGeneration(undefined);
+      const { RefreshToken } = await quickSignIn(username, PASSWORD);
+      expect((await refreshOnce(harness.endpoint, RefreshToken)).status).toBe(200);
+      harness.triggers.setPreTokenGeneration((user) => (user.username === username ? { code: 'ERR-2810' } : undefined));
+      try {
+        expect(await refreshOnce(harness.endpoint, RefreshToken)).toEqual({
+          status: 400,
+          body: { __type: 'UserLambdaValidationException', message: 'PreTokenGeneration failed with error ERR-2810.' },
+        });
+      } finally {
+        harness.triggers.setPreTokenGeneration(undefined);
+      }
     });
 
     it('tells a disabled user so, only after the right password', async () => {
