@@ -200,8 +200,9 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     /**
      * The turn to send a person a new code for a purpose: 0 when this caller has it and may send one code now,
      * else the seconds to wait (the cooldown of their newest open challenge, or of the last code sent to them for
-     * it, unless that code was answered right). Of simultaneous asks one gets the turn, a person's first code included: their cooldown moves in one
-     * conditional statement. A new challenge within the cooldown is refused as a resend would be.
+     * it, unless that code was answered right). Of simultaneous asks one gets the turn, a person's first code
+     * included: their cooldown moves in one conditional statement. A new challenge within the cooldown is refused
+     * as a resend would be.
      */
     async claimTurn(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const latest = await this.findLatest(purpose, subject);
