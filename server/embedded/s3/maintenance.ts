@@ -1,14 +1,17 @@
 // The sweep: abandoned multipart uploads go after their age, and files no row points at (left by a crash
 // between writing bytes and committing, or between committing and removing what was replaced) after a grace
-// period long enough that no request can still be about to commit them.
+// period long enough that no request can still be about to commit them; so do quota reservations that no longer
+// count (an upload a crash left unreleased).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { StorageContext } from './context';
 import { removeQuietly, UPLOAD_ID, uploadDir } from './files';
+import { RESERVATION_MS } from './quota';
 
 export interface SweepReport {
   abandonedUploads: number;
   orphanFiles: number;
+  staleReservations: number;
 }
 
 /** Hand one to the plugin to run the sweep when you choose (tests, an admin task); it also runs on a timer. */
@@ -48,7 +51,8 @@ export async function sweepStorage(context: StorageContext, options: { abandoned
   const now = context.now();
   const graceLimit = now - options.orphanGraceMs;
   const { repository, layout } = context;
-  const report: SweepReport = { abandonedUploads: 0, orphanFiles: 0 };
+  const report: SweepReport = { abandonedUploads: 0, orphanFiles: 0, staleReservations: 0 };
+  if (context.quotas) report.staleReservations = await context.quotas.removeStale(new Date(now - RESERVATION_MS));
 
   for (const uploadId of await repository.uploads.createdBefore(new Date(now - options.abandonedUploadMs))) {
     if (await repository.uploads.remove(uploadId)) {

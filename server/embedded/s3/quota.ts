@@ -21,7 +21,7 @@ export interface AreaQuota {
 export type QuotaOf = (key: string, principal: Principal) => AreaQuota | undefined;
 
 /** A reservation stops counting after this long: an upload still arriving after an hour is not a document's. */
-const RESERVATION_MS = 3600_000;
+export const RESERVATION_MS = 3600_000;
 
 /** The body's size as the request declares it: x-amz-decoded-content-length for aws-chunked, else Content-Length. */
 function declaredBytes(headers: IncomingHttpHeaders, payloadHash: string): number | undefined {

@@ -109,6 +109,15 @@ export function createQuotaRepository(db: Kysely<StorageTables>) {
       });
     },
 
+    /**
+     * The sweep's: removes the reservations made before `before`, which count no more (uploads that never ended:
+     * a crash between reserving and releasing). A write to their area removes its own too.
+     */
+    async removeStale(before: Date): Promise<number> {
+      const removed = await db.deleteFrom('storage_reservations').where('created_at', '<', toDbTime(before)).executeTakeFirst();
+      return Number(removed.numDeletedRows);
+    },
+
     /** Called once the upload's rows are committed (or it failed): its bytes now count as an object or a part, or not at all. */
     async release(id: string): Promise<void> {
       await db.deleteFrom('storage_reservations').where('id', '=', id).execute();

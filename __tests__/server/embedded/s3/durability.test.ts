@@ -119,11 +119,11 @@ describeEachDialect('embedded S3 durability', (dialect) => {
     writeFileSync(path.join(strayUpload, '1-abcdef'), 'part');
 
     // Young files and uploads are left alone: a request may be about to commit them.
-    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0 });
+    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0, staleReservations: 0 });
     expect(existsSync(path.join(objects, '.tmp', 'torn'))).toBe(true);
 
     storage.clock.offsetMs = 2 * 3600_000;
-    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 1, orphanFiles: 3 });
+    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 1, orphanFiles: 3, staleReservations: 0 });
     storage.clock.offsetMs = 0;
     expect(await s3Failure(client.send(new ListPartsCommand({ Bucket: BUCKET, Key: 'public/abandoned.bin', UploadId })))).toEqual({ code: 'NoSuchUpload', status: 404 });
     expect(readdirSync(path.join(storage.dataDir, 'uploads'))).toEqual([]);

@@ -281,7 +281,7 @@ describeEachDialect('embedded S3 multipart objects stored as their parts', (dial
 
     expect((await read(client, 'public/crashed.bin')).body.equals(Buffer.concat(old))).toBe(true);
     // Young orphans stay (a completion may be about to commit them); nothing live is touched.
-    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0 });
+    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0, staleReservations: 0 });
     for (const file of orphans) expect(existsSync(path.join(storage.dataDir, 'objects', file))).toBe(true);
 
     await completeAgain(client, 'public/crashed.bin', UploadId, etags);
@@ -290,7 +290,7 @@ describeEachDialect('embedded S3 multipart objects stored as their parts', (dial
 
     // Later the orphan links go, and only they: the live segments (as old by then) stay and read back whole.
     storage.clock.offsetMs = 2 * 3600_000;
-    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: orphans.length });
+    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: orphans.length, staleReservations: 0 });
     storage.clock.offsetMs = 0;
     expect(objectFiles(storage)).toEqual(live.segments.map((segment) => segment.file).sort());
     expect((await read(client, 'public/crashed.bin')).body.equals(Buffer.concat(next))).toBe(true);
@@ -307,7 +307,7 @@ describeEachDialect('embedded S3 multipart objects stored as their parts', (dial
     expect(files).toHaveLength(5);
 
     storage.clock.offsetMs = 48 * 3600_000;
-    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0 });
+    expect(await storage.maintenance.sweep()).toEqual({ abandonedUploads: 0, orphanFiles: 0, staleReservations: 0 });
     storage.clock.offsetMs = 0;
     expect(objectFiles(storage)).toEqual(files);
     expect((await read(client, 'public/old-multipart.bin')).body.equals(Buffer.concat(parts))).toBe(true);
