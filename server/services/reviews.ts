@@ -79,7 +79,8 @@ const nameOf = (who: Decider) => (typeof who === 'string' ? who : who.username);
  * command line's names are taken on trust; the back office's are signed in.
  */
 export const samePerson = (actor: string, other: string) => {
-  const person = (recorded: string) => recorded.replace(/^(reviewer|staff):/, '').trim().toLowerCase();
+  // A name typed at the command line as `staff:<username>` is recorded `reviewer:staff:<username>`: every prefix goes.
+  const person = (recorded: string) => recorded.replace(/^((reviewer|staff):)+/, '').trim().toLowerCase();
   return person(actor) === person(other);
 };
 

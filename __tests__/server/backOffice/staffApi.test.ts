@@ -276,8 +276,10 @@ describeEachDialect('the back office API', (dialect) => {
     it('counts an approver once whichever way they approve: the command line under their name, then the back office', async () => {
       const { id } = await signed({ highRisk: true });
       const member = await signedInStaff(server, ['approver']);
-      // The command line records `reviewer:<name>`; the same name in another case is the same person.
+      // The command line records `reviewer:<name>`; the same name in another case, or typed with the back office's
+      // prefix, is the same person.
       expect(await approveApplication(server.app.reviewDependencies, id, member.username.toUpperCase(), new Date())).toMatchObject({ awaitingSecondApproval: true });
+      await expect(approveApplication(server.app.reviewDependencies, id, `staff:${member.username}`, new Date())).rejects.toMatchObject({ code: 'SECOND_APPROVER_NEEDED' });
       const queue = (await staffCall(server, member.cookie, 'GET', '/applications?awaiting=second-approval')).body.applications as { id: string; canAct: boolean }[];
       expect(queue.find((entry) => entry.id === id)).toMatchObject({ canAct: false });
       expect(await staffCall(server, member.cookie, 'POST', `/applications/${id}/approve`)).toMatchObject({ status: 409, body: { code: 'SECOND_APPROVER_NEEDED' } });

@@ -1,4 +1,6 @@
+import type { TypedMutationOnQueryStarted } from '@reduxjs/toolkit/query/react';
 import { api } from '../../services/api';
+import type { apiBaseQuery } from '../../services/baseQuery';
 import type { ApiError } from '../../services/baseQuery';
 import type { FieldError } from '../../validation/validate';
 import type { StepId } from '../../onboarding/flow';
@@ -81,6 +83,18 @@ const PRIVATE = 'onboarding-management-private';
 /** How long the application stays read while no screen shows it (Back to a checklist, a page of the login). */
 const APPLICATION_KEPT_SECONDS = 60 * 60;
 
+/**
+ * The application a call answered replaces the one read (a refusal is the screen's to say): a save, or the e-mail
+ * code that opened or resumed it.
+ */
+const keepAnsweredApplication: TypedMutationOnQueryStarted<{ application: ApplicationView | null }, unknown, typeof apiBaseQuery> = async (
+  _argument,
+  { dispatch, queryFulfilled },
+) => {
+  const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
+  if (data?.application) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
+};
+
 export const onboardingApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** /signUp: sends the e-mail code; the token names the sign-up until the code is confirmed. */
@@ -89,10 +103,7 @@ export const onboardingApi = api.injectEndpoints({
     }),
     verifyEmail: build.mutation<EmailVerified, { code: string }>({
       query: (body) => ({ url: `${PRIVATE}/email/verify`, method: 'POST', body }),
-      onQueryStarted: async (_body, { dispatch, queryFulfilled }): Promise<void> => {
-        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data?.application) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
-      },
+      onQueryStarted: keepAnsweredApplication,
     }),
     resendEmail: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/email/resend`, method: 'POST' }),
@@ -109,11 +120,7 @@ export const onboardingApi = api.injectEndpoints({
     /** Saves one step of the flow at its endpoint (flow.ts), with the step's values. */
     saveStep: build.mutation<StepSaved, { endpoint: string; body: Record<string, unknown> }>({
       query: ({ endpoint, body }) => ({ url: endpoint, method: 'POST', body }),
-      // The application saved replaces the one read (a refusal is the screen's to say).
-      onQueryStarted: async (_body, { dispatch, queryFulfilled }): Promise<void> => {
-        const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
-        if (data?.application) await dispatch(onboardingApi.util.upsertQueryData('getApplication', undefined, data.application));
-      },
+      onQueryStarted: keepAnsweredApplication,
     }),
     resendPhoneCode: build.mutation<{ resendAfterSeconds: number }, void>({
       query: () => ({ url: `${PRIVATE}/phone/resend`, method: 'POST' }),
