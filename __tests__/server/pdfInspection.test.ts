@@ -1,7 +1,9 @@
 // Uploaded PDFs parsed whole: a plain document passes; what is not a PDF, does not parse, has no page, is
 // encrypted or holds active content (anywhere, compressed or not, however its names are spelt) is refused.
+import { deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
-import { inspectPdf } from '../../server/services/pdfInspection';
+import DecodeStream from 'pdf-lib/cjs/core/streams/DecodeStream';
+import { inspectPdf, PDF_INFLATION_BUDGET_BYTES } from '../../server/services/pdfInspection';
 import { png } from './images';
 import { plainPdf } from './pdfs';
 
@@ -69,6 +71,35 @@ describe('PDF inspection', () => {
     // Compressed: the action's words are not in the file's bytes.
     expect(Buffer.from(pdf).toString('latin1')).not.toContain('/JavaScript');
     expect(await inspectPdf(pdf)).toMatchObject({ ok: false, problem: 'active-content', found: 'JavaScript' });
+  });
+
+  it('refuses a file of a few kilobytes whose object stream would inflate to 128 MiB, having inflated no more than its budget', async () => {
+    // The object stream compressed twice over: 128 MiB of spaces deflate to 128 KiB, which deflate again to ~1 KiB.
+    const inflated = 128 * 1024 * 1024;
+    const once = deflateSync(Buffer.alloc(inflated, 0x20), { level: 9 });
+    const twice = deflateSync(once, { level: 9 });
+    const head = `%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter [/FlateDecode /FlateDecode] /Length ${twice.length} >>\nstream\n`;
+    const bomb = Buffer.concat([Buffer.from(head, 'latin1'), twice, Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1')]);
+    expect(bomb.length).toBeLessThan(8 * 1024);
+
+    // The largest buffer pdf-lib's decoders were let grow to.
+    const decoders = DecodeStream.prototype as unknown as { ensureBuffer(requested: number): Uint8Array };
+    const budgeted = decoders.ensureBuffer;
+    let largest = 0;
+    decoders.ensureBuffer = function (this: unknown, requested: number) {
+      const buffer = budgeted.call(this, requested);
+      largest = Math.max(largest, buffer.byteLength);
+      return buffer;
+    };
+    try {
+      expect(await inspectPdf(bomb)).toMatchObject({ ok: false, problem: 'not-decodable' });
+    } finally {
+      decoders.ensureBuffer = budgeted;
+    }
+    expect(largest).toBeGreaterThan(0);
+    expect(largest).toBeLessThanOrEqual(2 * PDF_INFLATION_BUDGET_BYTES);
+    // Each inspection has a budget of its own: the next document is not charged for this one.
+    expect(await inspectPdf(await writtenPdf())).toMatchObject({ ok: true });
   });
 
   it('refuses launch actions, attached files, actions that open other files or send data, XFA forms and rich media', async () => {

@@ -4,6 +4,13 @@
 // file, reachable or not: no JavaScript, no launch of a program, no embedded or attached file, no action that
 // opens another file or sends data, no XFA form, no rich media or 3D.
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, type PDFObject } from 'pdf-lib';
+import { withinInflationBudget } from './pdfInflation';
+
+/**
+ * What one PDF's object and cross-reference streams may inflate to in all while it is parsed: far above what a
+ * document's structure takes (kilobytes to a few megabytes; its pictures are not inflated to check it).
+ */
+export const PDF_INFLATION_BUDGET_BYTES = 32 * 1024 * 1024;
 
 type PdfProblem = 'not-pdf' | 'not-decodable' | 'encrypted' | 'active-content';
 
@@ -63,8 +70,11 @@ export async function inspectPdf(bytes: Uint8Array): Promise<PdfInspection> {
   if (Buffer.from(bytes.subarray(0, PDF_MAGIC.length)).toString('latin1') !== PDF_MAGIC) return refused('not-pdf');
   let document: PDFDocument;
   try {
-    // Loaded even when encrypted, to say so rather than "does not parse".
-    document = await PDFDocument.load(bytes, { throwOnInvalidObject: true, updateMetadata: false, ignoreEncryption: true });
+    // Loaded even when encrypted, to say so rather than "does not parse". What its streams inflate to is bounded:
+    // a stream built to inflate past the budget does not parse.
+    document = await withinInflationBudget(PDF_INFLATION_BUDGET_BYTES, () =>
+      PDFDocument.load(bytes, { throwOnInvalidObject: true, updateMetadata: false, ignoreEncryption: true }),
+    );
   } catch {
     return refused('not-decodable');
   }
