@@ -220,6 +220,29 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     expect(lines).toContain('Identificador de la petición req-2026-0001-abcdef');
   });
 
+  it('a code answered while another phone is saved signs nothing: the code confirms the phone it went to', async () => {
+    const { id, token } = await readyToSign(server, '00000056D');
+    await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
+    const code = await lastCode(server.app, PHONE);
+    // Right after the code is judged, the application's phone changes (another request saving a number).
+    const codes = server.app.codes;
+    const checkLatest = codes.checkLatest.bind(codes);
+    codes.checkLatest = async (...args) => {
+      const answer = await checkLatest(...args);
+      codes.checkLatest = checkLatest;
+      const current = (await server.app.applications.find(id))!;
+      await server.app.applications.save(current, { answers: { ...current.answers, telephoneNumber: '+34611999888' } }, new Date());
+      return answer;
+    };
+    try {
+      expect(await call(server, token, 'POST', 'contract/sign', { code })).toMatchObject({ status: 410, body: { code: 'CODE_EXPIRED' } });
+    } finally {
+      codes.checkLatest = checkLatest;
+    }
+    expect(await contractRows(id)).toEqual([]);
+    expect((await server.app.applications.find(id))!.status).toBe('in-progress');
+  });
+
   it('resends the code after the cooldown; an expired code signs nothing', async () => {
     const { id, token } = await readyToSign(server, '00000047B');
     await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });

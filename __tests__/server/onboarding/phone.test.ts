@@ -103,4 +103,56 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
     expect([resent, changed].filter((answer) => answer.status !== 200).map((answer) => answer.body.code)).toEqual([expect.stringMatching(/^(RESEND_TOO_SOON|CODE_EXPIRED)$/)]);
     expect((await texted()) + (await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', '+34699000399').execute()).length).toBe(2);
   });
+
+  describe('what changes between the first reading of the application and its save', () => {
+    /** Runs `meanwhile` once, right after the route's call to `method` of the codes service, then restores it. */
+    function once<K extends 'claimTurn' | 'checkLatest'>(method: K, meanwhile: () => Promise<void>): () => void {
+      const codes = server.app.codes as unknown as Record<K, (...args: unknown[]) => Promise<unknown>>;
+      const original = codes[method];
+      codes[method] = async (...args: unknown[]) => {
+        const answer = await original.apply(server.app.codes, args);
+        codes[method] = original;
+        await meanwhile();
+        return answer;
+      };
+      return () => {
+        codes[method] = original;
+      };
+    }
+    const applicationOf = async (token: string) => (await server.app.applications.find((await server.app.onboardingTokens.verify(token)).applicationId))!;
+
+    it('a number asked for while the application is signed or closed is not saved, nor texted', async () => {
+      const token = await application(`phone-closed-meanwhile-${dialect}@example.com`, '00000014Z');
+      await post('onboarding-management-private/personal-info', token, PERSON);
+      const restore = once('claimTurn', async () => {
+        const current = await applicationOf(token);
+        await server.app.applications.save(current, { status: 'pending-review' }, new Date());
+      });
+      try {
+        const answer = await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000501' });
+        expect(answer).toMatchObject({ status: 409, body: { code: 'APPLICATION_CLOSED' } });
+      } finally {
+        restore();
+      }
+      expect((await applicationOf(token)).answers.telephoneNumber).toBeUndefined();
+      expect(await server.app.db.selectFrom('outbox').select('id').where('recipient', '=', '+34699000501').execute()).toEqual([]);
+    });
+
+    it("a code answered while another number is saved confirms neither: the new number's code must be", async () => {
+      const token = await application(`phone-changed-meanwhile-${dialect}@example.com`, '00000015S');
+      await post('onboarding-management-private/personal-info', token, PERSON);
+      await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000601' });
+      const code = codeIn(await lastText('+34699000601'));
+      const restore = once('checkLatest', async () => {
+        const current = await applicationOf(token);
+        await server.app.applications.save(current, { answers: { ...current.answers, telephoneNumber: '+34699000602' } }, new Date());
+      });
+      try {
+        expect(await post('onboarding-management-private/phone/verify', token, { code })).toMatchObject({ status: 410, body: { code: 'CODE_EXPIRED' } });
+      } finally {
+        restore();
+      }
+      expect((await applicationOf(token)).completedSteps).not.toContain('confirm-telephone');
+    });
+  });
 });

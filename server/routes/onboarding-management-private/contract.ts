@@ -177,6 +177,8 @@ export async function contractRoutes(app: FastifyInstance) {
       async (current) => {
         if (signed(current)) return signedAnswer(current);
         checkContractTurn(current);
+        // The phone the code went to, as the application now stands: another number saved meanwhile signs nothing.
+        if (phone !== current.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
         const saved = await signVersion(request, current, signedAt, phone);
         return saved && signedAnswer(saved);
       },

@@ -65,8 +65,10 @@ export async function phoneRoutes(app: FastifyInstance) {
       if (wait > 0) throw resendTooSoon(wait);
       const phone = toE164(body.telephoneNumber, body.telephoneCountry);
       const ticket = await chargeSms(request, application.id, phone);
-      // A new number must be confirmed again.
+      // A new number must be confirmed again. Checked again on the application as it now stands: signed or
+      // closed meanwhile (a signature sent at the same moment), its number stays and nothing is texted.
       const saved = await saveFresh(app, application.id, (current) => {
+        checkTurn(current, 'contact-phone');
         const kept = current.completedSteps.filter((step) => step !== 'confirm-telephone' || current.answers.telephoneNumber === phone);
         return {
           answers: { ...current.answers, telephoneCountry: body.telephoneCountry, telephoneNumber: phone },
@@ -103,9 +105,14 @@ export async function phoneRoutes(app: FastifyInstance) {
         await app.auditLog.append({ actor, action: `onboarding.phone_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
-      // The code confirms the number it was sent to, which must still be the one saved.
+      // The code confirms the number it was sent to, which must still be the one saved, also as the application
+      // now stands (another number asked for at the same moment is not confirmed by this code).
       if (result.recipient !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
-      const saved = await saveFresh(app, application.id, (current) => ({ completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] }));
+      const saved = await saveFresh(app, application.id, (current) => {
+        checkTurn(current, 'confirm-telephone');
+        if (result.recipient !== current.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
+        return { completedSteps: [...new Set([...current.completedSteps, 'confirm-telephone'])] };
+      });
       await app.auditLog.append({ actor, action: 'onboarding.phone_confirmed', subject: actor, requestId: request.id }, app.clock());
       return { next: nextAfter('confirm-telephone', saved), application: applicationView(saved) };
     },
