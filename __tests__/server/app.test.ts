@@ -409,6 +409,11 @@ describe('protection', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect((await server.app.inject('/api/user-authorization-management/get-session')).statusCode).toBe(401);
+    // Reporting a document (each report inspects the file whole) is one of them.
+    const report = () => server.app.inject({ method: 'POST', url: '/api/onboarding-management-private/documents', payload: { kind: 'model036', key: 'private/x:0/a.pdf' } });
+    expect((await report()).statusCode).toBe(400);
+    expect((await report()).statusCode).toBe(400);
+    expect((await report()).json()).toMatchObject({ code: 'RATE_LIMITED' });
     await server.close();
   });
 

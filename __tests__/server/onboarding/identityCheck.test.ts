@@ -257,15 +257,38 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     expect((await actionsOf(manual, who.id)).map((entry) => entry.details)).toEqual([{ provider: 'manual', reason: 'images-missing' }]);
   });
 
-  it('manual: a check left pending (cut short by an outage) goes to review when the photos are sent again', async () => {
+  it('manual: a check left pending (cut short by an outage) goes to review when the photos are sent again, once, and not while it may still be running', async () => {
     const who = await applicant(manual);
     const photos = await photosOf(manual, who);
     const application = (await manual.app.applications.find(who.id))!;
+    const startedAt = manual.app.clock();
     await manual.app.applications.save(
       application,
-      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'manual', startedAt: new Date().toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
+      { answers: { ...application.answers, ...photos, identityCheck: { status: 'pending', provider: 'manual', startedAt: startedAt.toISOString() } }, completedSteps: [...application.completedSteps, 'check-identity'] },
       new Date(),
     );
+    // Each run of the check looks at the photos with the face detector: the runs are counted.
+    const verifier = manual.app.identityCheck.verifier;
+    const start = verifier.start;
+    let runs = 0;
+    verifier.start = (...args) => {
+      runs += 1;
+      return start.apply(verifier, args);
+    };
+    try {
+      // Sent again while the check may still be running: nothing runs again.
+      const early = await Promise.all([1, 2, 3].map(() => call(manual, 'POST', 'identity-check', who.bearer, photos)));
+      expect(early.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(runs).toBe(0);
+      // Five minutes on, it was cut short: three sends at once run it once.
+      manual.clock.offsetMs += 5 * 60_000;
+      const later = await Promise.all([1, 2, 3].map(() => call(manual, 'POST', 'identity-check', who.bearer, photos)));
+      expect(later.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(runs).toBe(1);
+    } finally {
+      verifier.start = start;
+      manual.clock.offsetMs -= 5 * 60_000;
+    }
     expect((await call(manual, 'POST', 'identity-check', who.bearer, photos)).body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'docu-sign' } });
     expect((await actionsOf(manual, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_needs_review']);
   });

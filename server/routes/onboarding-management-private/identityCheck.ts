@@ -17,6 +17,9 @@ import { onFreshApplication } from './saving';
 import { applicationOf, openApplicationOf } from './tokens';
 import { BEARER } from './schemas';
 
+/** How long after its start a manual check still pending is taken for one cut short: it answers within seconds. */
+const MANUAL_CHECK_RESTART_MS = 5 * 60_000;
+
 const STEP = stepById('check-identity')!;
 
 const RESULT = {
@@ -68,8 +71,15 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         const samePhotos = IDENTITY_IMAGE_KINDS.every((kind) => application.answers[kind] === images[kind]);
         if (samePhotos && (current?.status === 'approved' || current?.status === 'needs-review')) return { next, application: applicationView(application) };
         if (samePhotos && current?.status === 'pending') {
-          // The manual check answers at once: one still pending was cut short (an outage) and runs again.
-          if (app.identityCheck.provider === 'manual') await app.identityCheck.verifier.start(applicationId, images, request.id);
+          // The manual check answers within seconds: one still pending long after it started was cut short (an
+          // outage) and runs again. Its new start is saved first, on the application's version, so sends at the
+          // same moment run the face detector once, and sends while it runs not at all.
+          const now = app.clock();
+          if (app.identityCheck.provider === 'manual' && now.getTime() - Date.parse(current.startedAt) >= MANUAL_CHECK_RESTART_MS) {
+            const restarted = await app.applications.save(application, { answers: { ...application.answers, identityCheck: { ...current, startedAt: now.toISOString() } } }, now);
+            if (!restarted) return undefined;
+            await app.identityCheck.verifier.start(applicationId, images, request.id);
+          }
           return { next, application: applicationView((await app.applications.find(applicationId)) ?? application) };
         }
 

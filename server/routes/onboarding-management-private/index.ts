@@ -134,6 +134,8 @@ export async function onboardingPrivateRoutes(app: FastifyInstance) {
   app.post(
     '/documents',
     {
+      // Each report downloads the file again and inspects it whole (a PDF parsed, a photo decoded): the tighter limit.
+      config: { rateLimit: app.sensitiveRateLimit },
       schema: {
         tags: ['onboarding'],
         summary: "Reports an uploaded document: the server checks it is the applicant's, within size, of its kind's format, and records it",
