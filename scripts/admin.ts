@@ -34,6 +34,7 @@ import {
   type ReviewDependencies,
 } from '../server/services/reviews';
 import { identityCheckOf } from '../server/services/identityCheck';
+import { loadHighRiskCountries } from '../server/services/risk';
 import { deriveKey, loadServerSecret } from '../server/services/serverSecret';
 import { signInUsers } from '../server/services/signInUsers';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
@@ -110,6 +111,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),
     supportPhone: config.supportPhone,
     resumeUrl: `${config.publicUrl}/signUp`,
+    highRiskCountries: loadHighRiskCountries(config.highRiskCountriesFile),
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),

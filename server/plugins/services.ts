@@ -107,6 +107,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
     messages: bankEmail(app, config),
     supportPhone: config.supportPhone,
     resumeUrl: `${config.publicUrl}/signUp`,
+    highRiskCountries: app.highRiskCountries,
   };
   app.decorate('reviewDependencies', reviewDependencies);
   const reviewEffects = reviewDependencies;

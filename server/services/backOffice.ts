@@ -25,11 +25,11 @@ export type Awaiting = 'identity-review' | 'decision' | 'second-approval';
 const NEEDS_REVIEW = 'needs-review';
 
 /** What the bank has to do with an application now, if anything. */
-function awaitingOf(application: Application): Awaiting | undefined {
+function awaitingOf(application: Application, lists: HighRiskCountries): Awaiting | undefined {
   const identity = identityCheckOf(application)?.status;
   if ((application.status === 'in-progress' || application.status === 'pending-review') && identity === NEEDS_REVIEW) return 'identity-review';
   if (application.status !== 'pending-review') return undefined;
-  return needsFourEyes(application) && (reviewStateOf(application).approvals ?? []).length > 0 ? 'second-approval' : 'decision';
+  return needsFourEyes(application, lists) && (reviewStateOf(application).approvals ?? []).length > 0 ? 'second-approval' : 'decision';
 }
 
 /** Whether `member` can take the next action on an application awaiting `awaiting` (and has not taken it already). */
@@ -85,7 +85,7 @@ const applicantName = (answers: Record<string, unknown>) =>
 
 /** The applications waiting for the bank, filtered and in the order asked, each measured against the target. */
 export async function queueOf(
-  deps: { applications: Pick<ApplicationRepository, 'listForQueue'> },
+  deps: { applications: Pick<ApplicationRepository, 'listForQueue'>; highRiskCountries: HighRiskCountries },
   member: StaffMember,
   filter: QueueFilter,
   settings: { targetHours: number },
@@ -93,7 +93,7 @@ export async function queueOf(
 ): Promise<QueueEntry[]> {
   const rows = await deps.applications.listForQueue({ statuses: ['pending-review'], inProgressMentioning: NEEDS_REVIEW, path: filter.path, risk: filter.risk }, QUEUE_LIMIT);
   const entries = rows.flatMap((application): QueueEntry[] => {
-    const awaiting = awaitingOf(application);
+    const awaiting = awaitingOf(application, deps.highRiskCountries);
     if (!awaiting) return [];
     const waitingSince = waitingSinceOf(application, awaiting);
     const waitedHours = Math.max(0, (now.getTime() - Date.parse(waitingSince)) / 3_600_000);
@@ -196,7 +196,7 @@ export async function applicationPage(
   member: StaffMember,
 ): Promise<ApplicationPage> {
   const contract = await deps.contracts.find(application.id);
-  const awaiting = awaitingOf(application);
+  const awaiting = awaitingOf(application, deps.highRiskCountries);
   return {
     id: application.id,
     status: application.status,
@@ -209,7 +209,7 @@ export async function applicationPage(
     steps: answeredSteps(application),
     documents: await documentViews(await deps.documents(application.id), deps.digest),
     identityCheck: identityCheckOf(application) ?? null,
-    risk: { level: application.riskfactor, reasons: riskReasonsOf(application.answers, deps.highRiskCountries), fourEyes: needsFourEyes(application) },
+    risk: { level: application.riskfactor, reasons: riskReasonsOf(application.answers, deps.highRiskCountries), fourEyes: needsFourEyes(application, deps.highRiskCountries) },
     contract: contract ? { sha256: contract.sha256, contractSha256: contract.contractSha256, signedAt: contract.signedAt, templateVersion: contract.templateVersion } : null,
     supersededContracts: (await deps.contracts.superseded(application.id)).map(({ sha256, signedAt, supersededAt }) => ({ sha256, signedAt, supersededAt })),
     reopenable: reopenableSteps(application),

@@ -18,6 +18,7 @@ import { moreInfoNotice, reviewNotice } from './messaging/texts';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 import { identityCheckOf, PHOTOS_STEP, WAITING_STEP, type IdentityCheckState } from './identityCheck';
 import { currentStepOf } from './onboardingApplications';
+import { riskOf, type HighRiskCountries } from './risk';
 import { flowAnswersOf, journey, type StepId } from '../../src/onboarding/flow';
 import { IdDocumentHeldError, type SignInUsers } from './signInUsers';
 
@@ -37,6 +38,8 @@ export interface ReviewDependencies {
   supportPhone: string;
   /** Where an applicant asked for more information picks up their application: the sign-up page (PUBLIC_URL/signUp). */
   resumeUrl: string;
+  /** The FATF lists as they are now: an application high risk under them needs four eyes, whatever its saved risk. */
+  highRiskCountries: HighRiskCountries;
 }
 
 /** Why a review action was refused, stable for the back office's API (the message says it to a person). */
@@ -106,8 +109,12 @@ export interface ReviewState {
 
 export const reviewStateOf = (application: Pick<Application, 'answers'>): ReviewState => (application.answers.review as ReviewState | undefined) ?? {};
 
-/** A high-risk application is approved by two people: the second approval is the decision. */
-export const needsFourEyes = (application: Pick<Application, 'riskfactor'>) => application.riskfactor === 'high';
+/**
+ * A high-risk application is approved by two people: the second approval is the decision. High risk as saved
+ * with its answers, or under the lists as they are now (a country listed since the applicant's last save).
+ */
+export const needsFourEyes = (application: Pick<Application, 'riskfactor' | 'answers'>, lists: HighRiskCountries) =>
+  application.riskfactor === 'high' || riskOf(application.answers, lists) === 'high';
 
 /** The step whose save is the applicant's signature. */
 const SIGNING_STEP = 'docu-sign';
@@ -324,7 +331,8 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
     }
     const review = reviewStateOf(application);
     const approvals = review.approvals ?? [];
-    if (decision === 'approved' && needsFourEyes(application)) {
+    const fourEyes = needsFourEyes(application, deps.highRiskCountries);
+    if (decision === 'approved' && fourEyes) {
       if (approvals.some((approval) => samePerson(approval.actor, actor))) {
         throw new ReviewError(`Application ${id} is high risk and ${actor} approved it already: a second approver must approve it`, 'SECOND_APPROVER_NEEDED');
       }
@@ -347,7 +355,7 @@ async function decide(deps: ReviewDependencies, id: string, decision: 'approved'
         });
       }
     }
-    const approvers = decision === 'approved' && needsFourEyes(application) ? { approvers: [...approvals.map((approval) => approval.actor), actor] } : {};
+    const approvers = decision === 'approved' && fourEyes ? { approvers: [...approvals.map((approval) => approval.actor), actor] } : {};
     const details = { ...(input.reason ? { reason: input.reason } : {}), ...(input.rejection ? { template: input.rejection.templateId } : {}), ...approvers };
     const audit: AuditEntry = { actor, action: `onboarding.review_${decision}`, subject: `application:${id}`, details: Object.keys(details).length > 0 ? details : undefined };
     const change = input.rejection ? { status: decision, answers: { ...ready.answers, review: { ...reviewStateOf(ready), rejection: input.rejection } } } : { status: decision };

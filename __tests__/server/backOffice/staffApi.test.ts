@@ -25,12 +25,13 @@ describeEachDialect('the back office API', (dialect) => {
   });
 
   /** A freelancer's application signed through the real calls, pending review; high risk when said. */
-  async function signed(options: { language?: 'es' | 'en'; identityCheck?: 'approved' | 'needs-review'; highRisk?: boolean } = {}) {
+  async function signed(options: { language?: 'es' | 'en'; identityCheck?: 'approved' | 'needs-review'; highRisk?: boolean; nationality?: string } = {}) {
     const dni = nextDni();
+    const nationality = options.nationality ?? 'ES';
     const { id, token } = await readyToSign(server, dni, {
       language: options.language,
       identityCheck: options.identityCheck,
-      answers: options.highRisk ? { politicalPosition: true, nationality: 'ES' } : { nationality: 'ES' },
+      answers: options.highRisk ? { politicalPosition: true, nationality } : { nationality },
     });
     expect((await consentAndSign(server, token)).status).toBe(200);
     const application = (await server.app.applications.find(id))!;
@@ -271,6 +272,19 @@ describeEachDialect('the back office API', (dialect) => {
         ['onboarding.review_approved', `staff:${second.username}`],
       ]);
       expect(JSON.parse(decisions[1].details!)).toEqual({ approvers: [`staff:${first.username}`, `staff:${second.username}`] });
+    });
+
+    it('needs two approvers for an application high risk under the lists as they are now, though saved as low', async () => {
+      // Saved low (as before its country was listed): its nationality is on the FATF call for action now.
+      const { id } = await signed({ nationality: 'KP' });
+      expect((await server.app.applications.find(id))!.riskfactor).toBe('low');
+      const [first, second] = [await signedInStaff(server, ['approver']), await signedInStaff(server, ['approver'])];
+      const page = await staffCall(server, first.cookie, 'GET', `/applications/${id}`);
+      expect(page.body).toMatchObject({ risk: { fourEyes: true, reasons: [expect.objectContaining({ kind: 'fatf-call-for-action', value: 'KP' })] } });
+      expect(await staffCall(server, first.cookie, 'POST', `/applications/${id}/approve`)).toMatchObject({ status: 200, body: { status: 'pending-review', awaitingSecondApproval: true } });
+      const queue = (await staffCall(server, second.cookie, 'GET', '/applications?awaiting=second-approval')).body.applications as { id: string }[];
+      expect(queue.map((entry) => entry.id)).toContain(id);
+      expect(await staffCall(server, second.cookie, 'POST', `/applications/${id}/approve`)).toMatchObject({ status: 200, body: { status: 'approved' } });
     });
 
     it('counts an approver once whichever way they approve: the command line under their name, then the back office', async () => {

@@ -23,6 +23,7 @@ export function reviewDependenciesOf(server: Server, { links = false }: { links?
     messages: outboxSender(outboxRepository(server.app.db), server.app.clock, server.app.log),
     supportPhone: server.config.supportPhone,
     resumeUrl: `${server.config.publicUrl}/signUp`,
+    highRiskCountries: server.app.highRiskCountries,
     ...(links ? { documents: documentsWithLinks(server.app.db, server.config, loadServerSecret(server.config.dataDir, server.config.serverSecret)) } : {}),
   };
 }

@@ -269,7 +269,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
       },
       async (request) => ({
         targetHours: settings.targetHours,
-        applications: await queueOf({ applications: app.applications }, member(request), request.query, { targetHours: settings.targetHours }, app.clock()),
+        applications: await queueOf({ applications: app.applications, highRiskCountries: app.highRiskCountries }, member(request), request.query, { targetHours: settings.targetHours }, app.clock()),
       }),
     );
 
