@@ -142,3 +142,22 @@ export async function buildTestApp(overrides: Record<string, string | undefined>
     },
   };
 }
+
+/**
+ * Runs `meanwhile` once, right after the next call of `target[method]` has answered and before its caller goes on
+ * (another request's change landing between a route's reading and its save). Answers a function that undoes it
+ * if that call never came.
+ */
+export function afterNextCall<T extends object, K extends keyof T>(target: T, method: K, meanwhile: () => Promise<void>): () => void {
+  const original = target[method] as unknown as (...args: unknown[]) => Promise<unknown>;
+  const restore = () => {
+    (target as Record<K, unknown>)[method] = original;
+  };
+  (target as Record<K, unknown>)[method] = async (...args: unknown[]) => {
+    const answer = await original.apply(target, args);
+    restore();
+    await meanwhile();
+    return answer;
+  };
+  return restore;
+}

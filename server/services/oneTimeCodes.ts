@@ -47,6 +47,8 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
   const { clock } = settings;
   const hash = (code: string) => createHmac('sha256', settings.hmacKey).update(code).digest('hex');
   const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+  /** Takes a person's turn for a purpose if their cooldown is over at `now`: true for one of simultaneous callers. */
+  const claimCooldown = (purpose: Purpose, subject: string, now: Date) => codes.claimCooldown(purpose, subject, later(now, settings.resendSeconds), now);
   /** Whole seconds from `now` to a stored time after it. */
   const secondsFrom = (now: Date, dbTime: string) => Math.ceil((Date.parse(dbTime) - now.getTime()) / 1000);
 
@@ -207,7 +209,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     async claimTurn(purpose: Purpose, subject: string, now: Date = clock()): Promise<number> {
       const latest = await this.findLatest(purpose, subject);
       if (latest && latest.resend_available_at > toDbTime(now)) return secondsFrom(now, latest.resend_available_at);
-      if (await codes.claimCooldown(purpose, subject, later(now, settings.resendSeconds), now)) return 0;
+      if (await claimCooldown(purpose, subject, now)) return 0;
       const endsAt = await codes.cooldownEnd(purpose, subject);
       return endsAt && endsAt > toDbTime(now) ? secondsFrom(now, endsAt) : 1;
     },
@@ -244,7 +246,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
       const ready = await this.resendable(id, now);
       if (ready.outcome !== 'ready') return ready;
       // The person's turn first: a new challenge asked for at the same moment (another number) cannot also send.
-      if (!(await codes.claimCooldown(ready.purpose, ready.subject, later(now, settings.resendSeconds), now))) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
+      if (!(await claimCooldown(ready.purpose, ready.subject, now))) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
       const code = newCode();
       // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
       const sent = await codes.replaceCode(id, { codeHash: hash(code), expiresAt: later(now, settings.ttlSeconds), resendAt: later(now, settings.resendSeconds) }, settings.maxSends, now);

@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import DecodeStream from 'pdf-lib/cjs/core/streams/DecodeStream';
 
 /** Thrown by a decoder that would grow past what is left of its budget. */
-export class InflationBudgetSpent extends Error {
+class InflationBudgetSpent extends Error {
   constructor(budgetBytes: number) {
     super(`the PDF's streams inflate past ${budgetBytes} bytes`);
   }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { appendAuditPage, contractContent, headerValueForRecord, renderContract } from '../../../server/services/contract';
 import { loadContractTemplates } from '../../../server/services/contractTemplates';
-import { describeEachDialect } from '../helpers';
+import { afterNextCall, describeEachDialect } from '../helpers';
 import { lastCode, startLoginServerOn } from '../login/loginServer';
 import { attachments, fontsOf, padesSignature, pageTexts, poppler } from '../pdfInspection';
 import { call, consentAndSign, freelancerAnswers, PHONE, readyToSign } from './signing';
@@ -225,19 +225,14 @@ describeEachDialect('onboarding: the contract and its signature', (dialect) => {
     await call(server, token, 'POST', 'contract/consent', { electronicIdentification: true });
     const code = await lastCode(server.app, PHONE);
     // Right after the code is judged, the application's phone changes (another request saving a number).
-    const codes = server.app.codes;
-    const checkLatest = codes.checkLatest.bind(codes);
-    codes.checkLatest = async (...args) => {
-      const answer = await checkLatest(...args);
-      codes.checkLatest = checkLatest;
+    const restore = afterNextCall(server.app.codes, 'checkLatest', async () => {
       const current = (await server.app.applications.find(id))!;
       await server.app.applications.save(current, { answers: { ...current.answers, telephoneNumber: '+34611999888' } }, new Date());
-      return answer;
-    };
+    });
     try {
       expect(await call(server, token, 'POST', 'contract/sign', { code })).toMatchObject({ status: 410, body: { code: 'CODE_EXPIRED' } });
     } finally {
-      codes.checkLatest = checkLatest;
+      restore();
     }
     expect(await contractRows(id)).toEqual([]);
     expect((await server.app.applications.find(id))!.status).toBe('in-progress');

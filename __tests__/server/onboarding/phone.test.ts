@@ -1,6 +1,6 @@
 // /contact-phone and /confirm-telephone against the whole server, on both databases.
 import { randomUUID } from 'node:crypto';
-import { describeEachDialect } from '../helpers';
+import { afterNextCall, describeEachDialect } from '../helpers';
 import { passCaptcha, startLoginServerOn } from '../login/loginServer';
 
 const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: '', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };
@@ -105,26 +105,12 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
   });
 
   describe('what changes between the first reading of the application and its save', () => {
-    /** Runs `meanwhile` once, right after the route's call to `method` of the codes service, then restores it. */
-    function once<K extends 'claimTurn' | 'checkLatest'>(method: K, meanwhile: () => Promise<void>): () => void {
-      const codes = server.app.codes as unknown as Record<K, (...args: unknown[]) => Promise<unknown>>;
-      const original = codes[method];
-      codes[method] = async (...args: unknown[]) => {
-        const answer = await original.apply(server.app.codes, args);
-        codes[method] = original;
-        await meanwhile();
-        return answer;
-      };
-      return () => {
-        codes[method] = original;
-      };
-    }
     const applicationOf = async (token: string) => (await server.app.applications.find((await server.app.onboardingTokens.verify(token)).applicationId))!;
 
     it('a number asked for while the application is signed or closed is not saved, nor texted', async () => {
       const token = await application(`phone-closed-meanwhile-${dialect}@example.com`, '00000014Z');
       await post('onboarding-management-private/personal-info', token, PERSON);
-      const restore = once('claimTurn', async () => {
+      const restore = afterNextCall(server.app.codes, 'claimTurn', async () => {
         const current = await applicationOf(token);
         await server.app.applications.save(current, { status: 'pending-review' }, new Date());
       });
@@ -143,7 +129,7 @@ describeEachDialect('onboarding: the phone and its SMS code', (dialect) => {
       await post('onboarding-management-private/personal-info', token, PERSON);
       await post('onboarding-management-private/phone', token, { telephoneCountry: 'ES', telephoneNumber: '699000601' });
       const code = codeIn(await lastText('+34699000601'));
-      const restore = once('checkLatest', async () => {
+      const restore = afterNextCall(server.app.codes, 'checkLatest', async () => {
         const current = await applicationOf(token);
         await server.app.applications.save(current, { answers: { ...current.answers, telephoneNumber: '+34699000602' } }, new Date());
       });

@@ -165,10 +165,7 @@ export async function contractRoutes(app: FastifyInstance) {
       await audit(request, application, `onboarding.contract_code_${result.outcome}`);
       throw codeFailure(result);
     }
-    // The code confirms the phone it was sent to, which must still be the verified one.
     const phone = result.recipient;
-    if (phone !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
-
     const signedAt = app.clock();
     // Another save came first: signed meanwhile (its signature answers), or signed on the application as it is now.
     return onFreshApplication(
@@ -177,7 +174,8 @@ export async function contractRoutes(app: FastifyInstance) {
       async (current) => {
         if (signed(current)) return signedAnswer(current);
         checkContractTurn(current);
-        // The phone the code went to, as the application now stands: another number saved meanwhile signs nothing.
+        // The code confirms the phone it was sent to, which must still be the verified one as the application now
+        // stands (its first attempt is the application read above): another number saved meanwhile signs nothing.
         if (phone !== current.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
         const saved = await signVersion(request, current, signedAt, phone);
         return saved && signedAnswer(saved);

@@ -105,9 +105,8 @@ export async function phoneRoutes(app: FastifyInstance) {
         await app.auditLog.append({ actor, action: `onboarding.phone_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
-      // The code confirms the number it was sent to, which must still be the one saved, also as the application
-      // now stands (another number asked for at the same moment is not confirmed by this code).
-      if (result.recipient !== application.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
+      // The code confirms the number it was sent to, which must still be the one saved as the application now
+      // stands (another number asked for at the same moment is not confirmed by this code).
       const saved = await saveFresh(app, application.id, (current) => {
         checkTurn(current, 'confirm-telephone');
         if (result.recipient !== current.answers.telephoneNumber) throw codeFailure({ outcome: 'expired' });
