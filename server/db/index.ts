@@ -3,11 +3,13 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import { Pool } from 'pg';
+import { guardedPool } from './availability';
 import { SearchPathPostgresDialect } from './introspector';
 import type { Database } from './schema';
 
 export type { Database } from './schema';
 export { migrateToLatest, migrationNames } from './migrate';
+export { DatabaseUnavailable, isDatabaseUnavailable, unavailabilityReason } from './availability';
 
 interface DatabaseOptions {
   /** Where the SQLite file lives (`<dataDir>/divilo.sqlite`); created when missing. */
@@ -16,8 +18,8 @@ interface DatabaseOptions {
   databaseUrl?: string;
   /** PostgreSQL schema to work in (tests use one each); default the server's search_path. */
   postgresSchema?: string;
-  /** Told about a pooled PostgreSQL connection that failed while idle (the pool replaces it). */
-  onPoolError?: (error: Error) => void;
+  /** Told about a PostgreSQL connection that failed, idle or in use (the pool replaces it). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface DatabaseHandle {
@@ -86,12 +88,18 @@ function createPostgres(connectionString: string, options: DatabaseOptions): Dat
     max: 10,
     // Without it a request (and /health) would wait forever for an unreachable server.
     connectionTimeoutMillis: 5000,
+    // A server that vanished without closing the connection (a failover's old primary) is noticed by TCP.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     // Set at connection start-up, so every pooled connection works in the schema before its first query.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // Without a listener, an idle connection dropped by the server (restart, failover) would crash the process.
-  pool.on('error', (error) => options.onPoolError?.(error));
+  // A connection the server drops (restart, failover, crash) emits 'error' whether it is idle in the pool or
+  // checked out between two queries of a transaction: unheard, that event would end the process. The pool
+  // itself re-emits an idle connection's error, heard here by the connection's own listener already.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
+  pool.on('error', () => undefined);
   // Its introspection (the migrator's) reads the search_path's schemas only: introspector.ts.
-  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new SearchPathPostgresDialect({ pool: guardedPool(pool) }) });
   return { db, dialect: 'postgres', destroy: () => db.destroy() };
 }

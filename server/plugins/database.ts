@@ -26,7 +26,7 @@ interface DatabasePluginOptions {
 export const databasePlugin = fp(async (app: FastifyInstance, options: DatabasePluginOptions) => {
   const handle =
     options.database ??
-    createDatabase({ ...options, onPoolError: (error) => app.log.warn({ err: error }, 'an idle database connection failed') });
+    createDatabase({ ...options, onConnectionError: (error) => app.log.warn({ reason: error.message }, 'a database connection failed') });
   const applied = await migrateToLatest(handle.db);
   if (applied.length > 0) app.log.info({ migrations: applied }, 'database migrated');
   app.decorate('db', handle.db);

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
 import { ApiError } from '../apiError';
+import { isDatabaseUnavailable, unavailabilityReason } from '../db';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
 
 export { ApiError };
@@ -96,6 +97,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Plugins' own 4xx (the rate limit's RATE_LIMITED, ...) keep their code; Fastify's internal names do not leave.
       const code = error.code && !error.code.startsWith('FST_') ? error.code : (STATUS_CODES[status] ?? 'BAD_REQUEST');
       return reply.status(status).send({ code, message: error.message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A failover or a restart: the pool reconnects by itself, and the screen offers to try again.
+      request.log.error({ event: 'database.unavailable', reason: unavailabilityReason(error) }, 'the database is unreachable: answered 503');
+      return reply.status(503).header('retry-after', '5').send({ code: 'DATABASE_UNAVAILABLE', message: 'The service is not available right now; try again in a moment' });
     }
     if (isUnreachable(error)) {
       // An outage, not a bug: the client may try again, and the screen says so.

@@ -14,6 +14,7 @@ import {
 } from './adminOps';
 import { getUser, globalSignOut, initiateAuth, respondToAuthChallenge, revokeToken } from './authFlows';
 import type { PasswordPolicy, PoolContext, PreTokenGenerationHook } from './context';
+import { isDatabaseUnavailable, unavailabilityReason } from '../../db';
 import { AwsError, errors } from './errors';
 import { adminAddUserToGroup, adminListGroupsForUser, adminRemoveUserFromGroup } from './groupOps';
 import { getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
@@ -204,7 +205,9 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
     // The host app's rate limit, in the shape the SDKs know as throttling.
     if (statusCode === 429) return sendError(reply, new AwsError('TooManyRequestsException', 'Too many requests.'));
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(reply, errors.serialization());
-    request.log.error({ err: error }, 'embedded cognito operation failed');
+    // Cognito has no "unavailable" answer: its internal error, which the SDKs retry, as for any other failure.
+    if (isDatabaseUnavailable(error)) request.log.error({ event: 'database.unavailable', reason: unavailabilityReason(error) }, 'embedded cognito: the database is unreachable');
+    else request.log.error({ err: error }, 'embedded cognito operation failed');
     return sendError(reply, errors.internal());
   });
 

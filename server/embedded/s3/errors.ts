@@ -33,6 +33,8 @@ export const errors = {
   authorizationQueryParametersError: (message: string) => new S3Error('AuthorizationQueryParametersError', message, 400),
   invalidRequest: (message: string) => new S3Error('InvalidRequest', message, 400),
   slowDown: () => new S3Error('SlowDown', 'Please reduce your request rate.', 503),
+  /** S3's answer when it cannot serve for now (here: its database is unreachable); the SDKs retry it. */
+  serviceUnavailable: () => new S3Error('ServiceUnavailable', 'Service is unable to handle request.', 503),
   /** `argumentName`: the parameter at fault, as S3 names it in the answer (`<ArgumentName>`). */
   invalidArgument: (message: string, argumentName?: string) =>
     new S3Error('InvalidArgument', message, 400, argumentName === undefined ? {} : { ArgumentName: argumentName }),

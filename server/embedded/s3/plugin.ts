@@ -9,6 +9,7 @@ import type { S3Request, StorageContext } from './context';
 import type { StorageWriteAudit } from './writeAudit';
 import { STORAGE_CSP } from './contentSafety';
 import { deleteObjects } from './deleteObjects';
+import { isDatabaseUnavailable, unavailabilityReason } from '../../db';
 import { errors, S3Error } from './errors';
 import { prepareLayout, storageLayout } from './files';
 import { BodyHashing } from './hashing';
@@ -256,6 +257,10 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     if (statusCode === 429) return sendError(request, reply, errors.slowDown(), resource);
     // Fastify's own refusals (a malformed Content-Type, a bad URL) keep their 4xx meaning.
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(request, reply, errors.invalidRequest(message ?? 'Bad request'), resource);
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ event: 'database.unavailable', reason: unavailabilityReason(error) }, 'embedded s3: the database is unreachable');
+      return sendError(request, reply, errors.serviceUnavailable(), resource);
+    }
     request.log.error({ err: error }, 'embedded s3 request failed');
     return sendError(request, reply, errors.internal(), resource);
   });
