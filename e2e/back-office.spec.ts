@@ -3,6 +3,8 @@
 // approvers. Members are made in the test through the identity service's admin calls, with the server's own admin
 // credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`. Applicants
 // sign through the real wizard, and their photos are approved with `npm run admin`.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './axe';
 import { enrolApp, enterPassword, freshCode, newStaffMember, signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
@@ -339,3 +341,36 @@ for (const lang of ['en', 'es'] as const) {
     }
   });
 }
+
+test("a form on another origin of the same site cannot approve with the approver's session", async ({ page, browser }) => {
+  const applicant = await signedApplicant(page, 'en');
+  const staff = await browser.newContext();
+  // A page on another port of the same host: the same site, so SameSite=Strict lets the staff cookie go with its form.
+  const forger = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<form method="post" enctype="text/plain" action="${new URL(`/staff-api/applications/${applicant.id}/approve`, page.url()).href}">` +
+        '<input name="a" value="b"></form><script>document.forms[0].submit()</script>',
+    );
+  });
+  await new Promise<void>((resolve) => forger.listen(0, '127.0.0.1', resolve));
+  try {
+    const approver = await staff.newPage();
+    await signedInStaff(approver, ['approver'], 'en');
+    const answer = approver.waitForResponse((response) => response.url().endsWith('/approve'));
+    await approver.goto(`http://127.0.0.1:${(forger.address() as AddressInfo).port}/`);
+    expect((await answer).status()).toBe(403);
+    await expect(approver.locator('body')).toContainText('CROSS_ORIGIN_REFUSED');
+
+    // The application still waits for a decision, which the back office's own button can take.
+    await approver.goto(`/back-office/applications/${applicant.id}`);
+    await onApplication(approver, 'en', applicant.id);
+    const review = approver.getByRole('complementary', { name: TEXT.en.review });
+    await expect(fact(review, TEXT.en.status)).not.toHaveText(TEXT.en.approved);
+    await approver.getByRole('button', { name: TEXT.en.approve }).click();
+    await expect(fact(review, TEXT.en.status)).toHaveText(TEXT.en.approved);
+  } finally {
+    forger.close();
+    await staff.close();
+  }
+});

@@ -11,6 +11,7 @@ import { errorsPlugin } from './plugins/errors';
 import { answerClientError, answerFrameworkError, forgetRequestPath, rememberRequestPath } from './plugins/frameworkErrors';
 import { openapiPlugin } from './plugins/openapi';
 import { personalDataPlugin } from './plugins/personalData';
+import { sameOriginPlugin } from './plugins/sameOrigin';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
 import { healthRoutes } from './routes/health';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);
+  await app.register(sameOriginPlugin, { trustedOrigins: [...new Set([new URL(config.publicUrl).origin, ...config.corsOrigins])] });
   await app.register(personalDataPlugin);
   await app.register(openapiPlugin, { publicUrl: config.publicUrl, reader: config.apiDocs });
   await app.register(cookie);

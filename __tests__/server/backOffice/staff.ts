@@ -65,8 +65,9 @@ export async function signedInStaff(server: Server, roles: string[]): Promise<{ 
 export async function staffCall(server: Server, cookie: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
   const response = await fetch(`${server.base}/staff-api${path}`, {
     method,
-    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // As the back office sends them: every write as JSON, an empty object when it has nothing to say.
+    headers: { cookie, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   const type = response.headers.get('content-type') ?? '';

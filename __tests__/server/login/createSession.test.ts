@@ -191,7 +191,7 @@ describeEachDialect('create-session', (dialect) => {
       const { token } = (await response.json()) as { token: string };
       const confirmed = await confirm(sessionId, token, await lastCode(server.app, ana.phone));
       const cookie = (confirmed.headers.get('set-cookie') ?? '').split(';')[0];
-      const out = await fetch(`${server.api}/user-authorization-management/logout`, { method: 'POST', headers: { cookie } });
+      const out = await fetch(`${server.api}/user-authorization-management/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
       expect(out.status).toBe(204);
       expect(out.headers.get('set-cookie')).toMatch(/divilo_session=;/);
       expect(out.headers.getSetCookie().find((header) => header.startsWith('divilo_signed_in='))).toMatch(/^divilo_signed_in=;.*Expires=Thu, 01 Jan 1970/);

@@ -102,7 +102,8 @@ export async function mainAppRoutes(app: FastifyInstance, { idleSeconds, warning
     );
   });
 
-  app.post('/logout', { schema: { hide: true } }, async (request, reply) => {
+  // A plain form posts here (the page works without its script): its origin is checked, its body is not JSON.
+  app.post('/logout', { schema: { hide: true }, onRequest: app.sameOriginWrites({ json: false }) }, async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     if (cookie) await app.loginSessions.revoke(hashSessionId(cookie), app.clock());
     clearSessionCookies(reply);

@@ -46,7 +46,7 @@ export const SESSION_SCRIPT = `(() => {
   function expire() {
     clearInterval(ticker);
     clearTimeout(warnTimer);
-    fetch('/api/user-authorization-management/logout', { method: 'POST', credentials: 'same-origin', keepalive: true }).catch(() => undefined);
+    fetch('/api/user-authorization-management/logout', { method: 'POST', credentials: 'same-origin', keepalive: true, headers: { 'content-type': 'application/json' }, body: '{}' }).catch(() => undefined);
     showDialog(false);
     root.hidden = true;
     expired.hidden = false;

@@ -182,6 +182,9 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     async (_request, reply) => reply.header('cache-control', 'no-cache').send(signInConfig),
   );
 
+  // Every write here rides on the staff cookie (the sign-in's too: it sets it).
+  app.addHook('onRequest', app.sameOriginWrites({ json: true }));
+
   app.post<{ Body: { idToken: string } }>(
     '/session',
     {

@@ -240,7 +240,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
 
   app.post(
     '/logout',
-    { schema: { tags: ['login'], summary: 'Ends the customer session of this browser', response: { 204: { type: 'null' } } } },
+    // The session cookie authorises it: from the product's own pages only, as JSON (sameOrigin.ts).
+    { onRequest: app.sameOriginWrites({ json: true }), schema: { tags: ['login'], summary: 'Ends the customer session of this browser', response: { 204: { type: 'null' } } } },
     async (request, reply) => {
       const cookie = request.cookies[SESSION_COOKIE];
       if (cookie) {

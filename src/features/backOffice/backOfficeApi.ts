@@ -174,15 +174,19 @@ const staffBaseQuery: BaseQueryFn<StaffRequest | string, unknown, StaffApiError>
   const headers: Record<string, string> = { accept: 'application/json' };
   const locale = (api.getState() as { ui?: { locale?: string } }).ui?.locale;
   if (locale) headers['accept-language'] = locale;
-  if (request.body) headers['content-type'] = 'application/json';
+  // Every write is JSON, an empty object when it has nothing to say: the server refuses a write its cookie
+  // authorises in any other form, which a page of another origin could make the browser send.
+  const method = request.method ?? 'GET';
+  const body = method === 'GET' ? undefined : JSON.stringify(request.body ?? {});
+  if (body !== undefined) headers['content-type'] = 'application/json';
   const touches = api.endpoint !== 'getConfig';
   let response: Response;
   try {
     const search = query.toString();
     response = await fetch(`${STAFF_API_BASE}/${request.url}${search ? `?${search}` : ''}`, {
-      method: request.method ?? 'GET',
+      method,
       headers,
-      body: request.body ? JSON.stringify(request.body) : undefined,
+      body,
       credentials: 'same-origin',
       signal: AbortSignal.any([api.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)]),
     });

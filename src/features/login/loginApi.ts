@@ -38,7 +38,8 @@ export const loginApi = api.injectEndpoints({
     }),
     /** Ends the customer session: the server revokes it and expires the cookie. */
     logout: build.mutation<void, void>({
-      query: () => ({ url: 'user-authorization-management/logout', method: 'POST', noAuth: true }),
+      // An empty JSON body: the server takes a write its cookie authorises only as JSON (no form can send it).
+      query: () => ({ url: 'user-authorization-management/logout', method: 'POST', noAuth: true, body: {} }),
     }),
     /** Sends a new SMS code for the pending session, once the cooldown has passed. */
     resendCode: build.mutation<{ maskedPhone: string; resendAfterSeconds: number }, { token: string; sessionId: string }>({
