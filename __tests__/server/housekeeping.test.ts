@@ -17,7 +17,7 @@ describeEachDialect('housekeeping', (dialect) => {
   });
   afterAll(() => database.destroy());
 
-  it('removes expired codes, ended blocks, cooldowns and counts, spent budget windows, dead sessions, old outbox messages and sign-ups never confirmed, and keeps the rest', async () => {
+  it('removes expired codes, ended blocks, cooldowns and counts, spent budget windows, dead sessions, old outbox messages, sign-ups never confirmed and webhook deliveries past their time, and keeps the rest', async () => {
     const { db } = database;
     const code = (id: string, expiresAt: string) => ({
       id, purpose: 'login', subject: id, session_id: null, recipient: '+34600', code_hash: 'h', attempts: 0, sends: 1,
@@ -45,7 +45,12 @@ describeEachDialect('housekeeping', (dialect) => {
     });
     await db.insertInto('onboarding_registrations').values([registration('unconfirmed-long-ago', ago(25)), registration('unconfirmed-lately', ago(1)), registration('waiting', ahead(20))]).execute();
 
-    expect(await expireOldRows(db, now)).toEqual({ one_time_codes: 1, code_blocks: 1, code_failures: 1, code_cooldowns: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1 });
+    await db.insertInto('identity_webhook_deliveries').values([{ signature_hash: 'a'.repeat(64), expires_at: ago(1) }, { signature_hash: 'b'.repeat(64), expires_at: ahead(5) }]).execute();
+
+    expect(await expireOldRows(db, now)).toEqual({
+      one_time_codes: 1, code_blocks: 1, code_failures: 1, code_cooldowns: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1, identity_webhook_deliveries: 1,
+    });
+    expect((await db.selectFrom('identity_webhook_deliveries').select('signature_hash').execute()).map((row) => row.signature_hash)).toEqual(['b'.repeat(64)]);
     expect((await db.selectFrom('one_time_codes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['live-code', 'recent-code']);
     expect((await db.selectFrom('code_blocks').select('subject').execute()).map((row) => row.subject)).toEqual(['blocked']);
     expect((await db.selectFrom('code_failures').select('subject').execute()).map((row) => row.subject)).toEqual(['counting']);

@@ -14,6 +14,7 @@ import { messageBudgetRepository } from '../repositories/messageBudgetRepository
 import { onboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import { oneTimeCodeRepository } from '../repositories/oneTimeCodeRepository';
 import { outboxRepository } from '../repositories/outboxRepository';
+import { webhookDeliveryRepository } from '../repositories/webhookDeliveryRepository';
 import type { IdentityService } from './identity';
 import { removeSignInUser } from './signInUsers';
 
@@ -39,6 +40,7 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
     // A sign-up's row holds an e-mail and an ID document: once its code can no longer be confirmed, it goes with
     // its code (the audit log keeps that it happened).
     onboarding_registrations: await applicationRepository(db).removeRegistrationsExpiredBefore(before(settings.codeRetentionSeconds)),
+    identity_webhook_deliveries: await webhookDeliveryRepository(db).removeExpired(now),
   };
 }
 

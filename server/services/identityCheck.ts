@@ -34,6 +34,11 @@ export type IdentityFlag = 'no-face-in-selfie' | 'several-faces-in-selfie' | 'no
 
 interface IdentityResult {
   status: Exclude<IdentityCheckStatus, 'pending'>;
+  /**
+   * The provider's answer names the check it is about (`null`: a check started before checks had ids); absent for
+   * the server's own results, which are about the check at hand.
+   */
+  checkId?: string | null;
   /** Why a check was rejected, as a short code the screens can translate (`images-missing`). */
   reason?: string;
   provider: IdentityProvider;
@@ -42,6 +47,8 @@ interface IdentityResult {
 
 /** The check as the application keeps it (`answers.identityCheck`): never a secret. */
 export interface IdentityCheckState {
+  /** Each check's own (a new one for new photos): a provider's result must name it. Absent on checks from before. */
+  id?: string;
   status: IdentityCheckStatus;
   provider: IdentityProvider;
   startedAt: string;
@@ -107,10 +114,26 @@ export function withoutReviewNotes(answers: Record<string, unknown>): Record<str
 export const WAITING_STEP = 'check-identity-waiting';
 export const PHOTOS_STEP = 'check-identity';
 
-/** Whether `signature` is the hex HMAC-SHA256 of `body` under `secret`, compared in constant time. No secret: never. */
-function signatureMatches(secret: string | undefined, body: Buffer, signature: string | undefined): boolean {
-  if (!secret || signature === undefined || !/^[0-9a-f]{64}$/i.test(signature)) return false;
-  return timingSafeEqual(createHmac('sha256', secret).update(body).digest(), Buffer.from(signature, 'hex'));
+/** How far from the server's time a delivery's signing time may be: older ones (a replay) are refused. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** What a webhook's signature says: who signed it, when, and whether that is recent enough. */
+export type WebhookSignature = { verdict: 'valid'; signedAt: number; signature: string } | { verdict: 'invalid' | 'expired' };
+
+const SIGNATURE_FORMAT = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/i;
+
+/**
+ * `t=<signing time, Unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the secret>`, compared in constant
+ * time; valid only within WEBHOOK_TOLERANCE_SECONDS of `now`. No secret: never valid.
+ */
+function verifyWebhookSignature(secret: string | undefined, body: Buffer, header: string | undefined, now: Date): WebhookSignature {
+  const parts = header === undefined ? null : SIGNATURE_FORMAT.exec(header.trim());
+  if (!secret || !parts) return { verdict: 'invalid' };
+  const [, signedAt, signature] = parts;
+  const expected = createHmac('sha256', secret).update(`${signedAt}.`).update(body).digest();
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { verdict: 'invalid' };
+  if (Math.abs(now.getTime() / 1000 - Number(signedAt)) > WEBHOOK_TOLERANCE_SECONDS) return { verdict: 'expired' };
+  return { verdict: 'valid', signedAt: Number(signedAt), signature: signature.toLowerCase() };
 }
 
 export function identityCheck(deps: IdentityCheckDependencies, settings: { provider: IdentityProvider; webhookSecret?: string }) {
@@ -123,6 +146,10 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
   async function recordIdentityResult(applicationId: string, result: IdentityResult, requestId?: string): Promise<Application> {
     return changeApplication(deps.applications, applicationId, CHECK_REFUSALS, async (application) => {
       const check = identityCheckOf(application);
+      // A provider's result about another check (an earlier one, whose photos were replaced) decides nothing now.
+      if (result.checkId !== undefined && result.checkId !== (check?.id ?? null)) {
+        throw new IdentityCheckError('IDENTITY_CHECK_NOT_PENDING', 'No identity check of this application with this id is waiting for a result');
+      }
       if (check?.status === result.status) return application;
       if (check?.status !== 'pending' || application.status !== 'in-progress') throw new IdentityCheckError('IDENTITY_CHECK_NOT_PENDING', 'No identity check of this application is waiting for a result');
       const now = deps.now();
@@ -207,8 +234,8 @@ export function identityCheck(deps: IdentityCheckDependencies, settings: { provi
     provider: settings.provider,
     verifier: settings.provider === 'manual' ? manual : external,
     recordIdentityResult,
-    /** Whether a webhook body carries the provider's signature. */
-    webhookSigned: (body: Buffer, signature: string | undefined) => signatureMatches(settings.webhookSecret, body, signature),
+    /** Whether a webhook body carries the provider's signature, made within WEBHOOK_TOLERANCE_SECONDS of now. */
+    webhookSignature: (body: Buffer, header: string | undefined) => verifyWebhookSignature(settings.webhookSecret, body, header, deps.now()),
   };
 }
 

@@ -18,7 +18,8 @@ type Photos = { documentFront: string; documentBack: string; selfie: string };
 const STEPS_BEFORE = ['signUp', 'reg-code', 'personal-info', 'contact-phone', 'confirm-telephone', 'register-as', 'your-activity', 'fiscal-address', 'tax-registration-income', 'tell-us-more-freelance'];
 const SECRET = randomBytes(32).toString('hex');
 const pdf = plainPdf();
-const sign = (raw: string, secret = SECRET) => createHmac('sha256', secret).update(raw).digest('hex');
+/** The provider's signature of `raw`, made at `at` (Unix seconds; default now): `t=<at>,v1=<hex HMAC of "<at>.<raw>">`. */
+const sign = (raw: string, secret = SECRET, at = Math.floor(Date.now() / 1000)) => `t=${at},v1=${createHmac('sha256', secret).update(`${at}.${raw}`).digest('hex')}`;
 // The manual check runs the face detector on two photos of each check: a few seconds each on a busy machine.
 jest.setTimeout(90_000);
 
@@ -194,7 +195,7 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'docu-sign', answers: { ...photos, identityCheck: { status: 'needs-review', provider: 'manual' } } } } });
     // A face in the selfie and on the document: nothing to flag.
     expect((started.body.application as { answers: { identityCheck: Record<string, unknown> } }).answers.identityCheck.flags).toBeUndefined();
-    expect(await call(manual, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'needs-review' } });
+    expect(await call(manual, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { checkId: expect.any(String), status: 'needs-review' } });
     const application = (await call(manual, 'GET', 'application', who.bearer)).body;
     expect(application).toMatchObject({ currentStep: 'docu-sign', completedSteps: expect.arrayContaining(['check-identity', 'check-identity-waiting']) });
 
@@ -298,43 +299,55 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     const photos = await photosOf(external, who);
     const started = await call(external, 'POST', 'identity-check', who.bearer, photos);
     expect(started).toMatchObject({ status: 200, body: { next: 'check-identity-waiting', application: { currentStep: 'check-identity-waiting' } } });
-    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ status: 'pending' });
+    const { checkId } = (await call(external, 'GET', 'identity-check', who.bearer)).body as { checkId: string };
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ checkId: expect.stringMatching(/^[\w-]{36}$/), status: 'pending' });
 
-    const raw = JSON.stringify({ applicationId: who.id, status: 'approved' });
+    const raw = JSON.stringify({ applicationId: who.id, checkId, status: 'approved' });
+    const at = Math.floor(Date.now() / 1000);
     const forged = [
       ['no signature', await webhook(external, raw)],
-      ['not hex', await webhook(external, raw, 'x'.repeat(64))],
+      ['not hex', await webhook(external, raw, `t=${at},v1=${'x'.repeat(64)}`)],
+      ['the body alone signed, no time', await webhook(external, raw, createHmac('sha256', SECRET).update(raw).digest('hex'))],
+      ['another time than signed', await webhook(external, raw, sign(raw).replace(`t=${at}`, `t=${at + 1}`))],
       ['another secret', await webhook(external, raw, sign(raw, `${SECRET}x`))],
       ['another body', await webhook(external, raw.replace('approved', 'rejected'), sign(raw))],
       ['no body', await webhook(external, undefined, sign(''))],
       ['no secret configured', await webhook(manual, raw, sign(raw))],
     ] as const;
     for (const [name, answer] of forged) expect({ name, status: answer.status, code: answer.body.code }).toEqual({ name, status: 401, code: 'INVALID_SIGNATURE' });
-    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ status: 'pending' });
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toEqual({ checkId, status: 'pending' });
     expect((await webhook(external, JSON.stringify({ applicationId: 'no-such-application', status: 'approved' }), sign(JSON.stringify({ applicationId: 'no-such-application', status: 'approved' })))).body).toMatchObject({
       code: 'APPLICATION_NOT_FOUND',
     });
   });
 
+  /** The id of the application's check, as the applicant's page reads it (the provider's reference). */
+  const checkIdOf = async (server: Server, who: Applicant) => ((await call(server, 'GET', 'identity-check', who.bearer)).body as { checkId: string }).checkId;
+
   it('webhook: a rejection sends the applicant back to the photos, a new check then an approval moves on, no secret in the audit or the logs', async () => {
     const who = await applicant(external);
     const photos = await photosOf(external, who);
     await call(external, 'POST', 'identity-check', who.bearer, photos);
-    const rejection = JSON.stringify({ applicationId: who.id, status: 'rejected', reason: 'document-expired' });
-    expect(await webhook(external, rejection, sign(rejection))).toEqual({ status: 200, body: { applicationId: who.id, status: 'rejected' } });
-    expect(await call(external, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { status: 'rejected', reason: 'document-expired' } });
+    const first = await checkIdOf(external, who);
+    const rejection = JSON.stringify({ applicationId: who.id, checkId: first, status: 'rejected', reason: 'document-expired' });
+    const rejectionSignature = sign(rejection);
+    expect(await webhook(external, rejection, rejectionSignature)).toEqual({ status: 200, body: { applicationId: who.id, status: 'rejected' } });
+    expect(await call(external, 'GET', 'identity-check', who.bearer)).toEqual({ status: 200, body: { checkId: first, status: 'rejected', reason: 'document-expired' } });
     const back = (await call(external, 'GET', 'application', who.bearer)).body;
     expect(back.currentStep).toBe('check-identity');
     expect(back.completedSteps).not.toContain('check-identity');
-    // The same delivery again changes nothing; an approval of a check already decided is refused.
-    expect((await webhook(external, rejection, sign(rejection))).status).toBe(200);
-    const late = JSON.stringify({ applicationId: who.id, status: 'approved' });
+    // The same result signed anew (a provider's retry) changes nothing; an approval of a check already decided is refused.
+    expect((await webhook(external, rejection, sign(rejection, SECRET, Math.floor(Date.now() / 1000) - 1))).status).toBe(200);
+    const late = JSON.stringify({ applicationId: who.id, checkId: first, status: 'approved' });
     expect((await webhook(external, late, sign(late))).body).toMatchObject({ code: 'IDENTITY_CHECK_NOT_PENDING' });
 
     const retaken = await call(external, 'POST', 'identity-check', who.bearer, photos);
     expect(retaken.body).toMatchObject({ next: 'check-identity-waiting', application: { currentStep: 'check-identity-waiting', answers: { identityCheck: { status: 'pending' } } } });
-    const approval = JSON.stringify({ applicationId: who.id, status: 'approved' });
-    expect((await webhook(external, approval, sign(approval))).status).toBe(200);
+    const second = await checkIdOf(external, who);
+    expect(second).not.toBe(first);
+    const approval = JSON.stringify({ applicationId: who.id, checkId: second, status: 'approved' });
+    const approvalSignature = sign(approval);
+    expect((await webhook(external, approval, approvalSignature)).status).toBe(200);
     expect((await call(external, 'GET', 'application', who.bearer)).body).toMatchObject({ currentStep: 'docu-sign', answers: { identityCheck: { status: 'approved', provider: 'webhook' } } });
 
     const audit = await actionsOf(external, who.id);
@@ -346,9 +359,50 @@ describeEachDialect('onboarding: the identity check', (dialect) => {
     ]);
     const everything = JSON.stringify(await external.app.auditLog.listBySubject(`application:${who.id}`));
     expect(logs.text()).toContain('/identity-check/webhook');
-    for (const secret of [SECRET, sign(rejection), sign(approval), who.bearer, who.token]) {
+    for (const secret of [SECRET, rejectionSignature.slice(-64), approvalSignature.slice(-64), who.bearer, who.token]) {
       expect(everything).not.toContain(secret);
       expect(logs.text()).not.toContain(secret);
     }
+  });
+
+  it("webhook: an old signed rejection sent again decides nothing about the applicant's new check", async () => {
+    const who = await applicant(external);
+    const photos = await photosOf(external, who);
+    await call(external, 'POST', 'identity-check', who.bearer, photos);
+    const rejection = JSON.stringify({ applicationId: who.id, checkId: await checkIdOf(external, who), status: 'rejected', reason: 'document-expired' });
+    const signature = sign(rejection);
+    expect((await webhook(external, rejection, signature)).status).toBe(200);
+    // The applicant takes new photos; their check waits for the provider.
+    await call(external, 'POST', 'identity-check', who.bearer, photos);
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toMatchObject({ status: 'pending' });
+
+    // Whoever kept the signed rejection sends it again: at once, and after five minutes.
+    expect((await webhook(external, rejection, signature)).body).toMatchObject({ code: 'WEBHOOK_REPLAYED' });
+    external.clock.offsetMs = 5 * 60_000 + 1000;
+    try {
+      expect(await webhook(external, rejection, signature)).toMatchObject({ status: 401, body: { code: 'SIGNATURE_EXPIRED' } });
+      // Signed anew (only the provider can), a result about the first check still decides nothing about the second.
+      const now = Math.floor((Date.now() + external.clock.offsetMs) / 1000);
+      expect(await webhook(external, rejection, sign(rejection, SECRET, now))).toMatchObject({ status: 409, body: { code: 'IDENTITY_CHECK_NOT_PENDING' } });
+    } finally {
+      external.clock.offsetMs = 0;
+    }
+    expect((await call(external, 'GET', 'identity-check', who.bearer)).body).toMatchObject({ status: 'pending' });
+    expect((await actionsOf(external, who.id)).map((entry) => entry.action)).toEqual([
+      'onboarding.identity_check_started',
+      'onboarding.identity_check_rejected',
+      'onboarding.identity_check_started',
+    ]);
+  });
+
+  it('webhook: one delivery sent ten times at once is taken once', async () => {
+    const who = await applicant(external);
+    await call(external, 'POST', 'identity-check', who.bearer, await photosOf(external, who));
+    const approval = JSON.stringify({ applicationId: who.id, checkId: await checkIdOf(external, who), status: 'approved' });
+    const signature = sign(approval);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => webhook(external, approval, signature)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
+    expect(answers.filter((answer) => answer.status === 409).every((answer) => answer.body.code === 'WEBHOOK_REPLAYED')).toBe(true);
+    expect((await actionsOf(external, who.id)).map((entry) => entry.action)).toEqual(['onboarding.identity_check_started', 'onboarding.identity_check_approved']);
   });
 });

@@ -1,6 +1,7 @@
 // /check-identity and /check-identity-waiting: the three photos the server checked start the identity check,
 // and the waiting page asks for its result. Starting is one conditional save of the application (retried on a
 // concurrent one); the same photos sent again while their check is pending or approved start no new check.
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { stepById } from '../../../src/onboarding/flow';
 import { checkIdentitySchema, IDENTITY_IMAGE_KINDS } from '../../../src/validation/onboarding';
@@ -24,7 +25,11 @@ const STEP = stepById('check-identity')!;
 
 const RESULT = {
   type: 'object',
-  properties: { status: { type: 'string', enum: ['pending', 'needs-review', 'approved', 'rejected'] }, reason: { type: 'string' } },
+  properties: {
+    checkId: { type: 'string', description: "The check's own id, which the identity provider's result names" },
+    status: { type: 'string', enum: ['pending', 'needs-review', 'approved', 'rejected'] },
+    reason: { type: 'string' },
+  },
   required: ['status'],
 } as const;
 
@@ -96,7 +101,8 @@ export async function identityCheckRoutes(app: FastifyInstance) {
         }
 
         const now = app.clock();
-        const check: IdentityCheckState = { status: 'pending', provider: app.identityCheck.provider, startedAt: now.toISOString() };
+        // Its own id: a provider's result names it, so a result about earlier photos cannot decide these.
+        const check: IdentityCheckState = { id: randomUUID(), status: 'pending', provider: app.identityCheck.provider, startedAt: now.toISOString() };
         // The check and its photos' evidence in one transaction, on the version the photos were read at: a photo
         // reported meanwhile changed that version, and this start is worked out again.
         const saved = await app.db.transaction().execute(async (trx) => {
@@ -144,7 +150,7 @@ export async function identityCheckRoutes(app: FastifyInstance) {
       const application = await openApplicationOf(app, request);
       const check = identityCheckOf(application);
       if (!check) throw new ApiError(404, 'IDENTITY_CHECK_NOT_STARTED', 'The identity check has not started');
-      return { status: check.status, ...(check.reason ? { reason: check.reason } : {}) };
+      return { ...(check.id ? { checkId: check.id } : {}), status: check.status, ...(check.reason ? { reason: check.reason } : {}) };
     },
   );
 }
