@@ -51,7 +51,7 @@ declare module 'fastify' {
  */
 function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer): Messaging {
   const outbox = outboxSender(outboxRepository(app.db), app.clock, app.log);
-  const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: bankEmail(app, config) };
+  const providers = { sms: config.messaging.sms ? httpSmsSender({ ...config.messaging.sms, log: app.log }) : outbox, email: bankEmail(app, config) };
   const budget = messageBudget(
     messageBudgetRepository(app.db),
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
