@@ -4,7 +4,7 @@ import { smtpSender } from '../../../server/services/messaging/smtpSender';
 import { maskCode, maskPhone } from '../../../server/services/messaging/types';
 
 // No mail server can be reached from here: a local one stands in for it, so the sender's real requests are what
-// is checked (the HTTP SMS sender's: httpSmsSender.test.ts).
+// is checked (the SMS senders: httpSmsSender.test.ts here, and against an AWS emulator __tests__/aws/snsSmsSender.test.ts).
 
 describe('the SMTP sender', () => {
   let smtp: SMTPServer;
