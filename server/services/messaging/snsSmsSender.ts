@@ -13,7 +13,7 @@ export interface SnsSmsOptions {
   /** The most, in US dollars, one message may cost; SNS does not send a dearer one. */
   maxPriceUsd?: string;
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
-  /** A connection must open within `connectMs`, and the whole answer arrive within `answerMs`; two attempts in all. */
+  /** A connection must open within `connectMs`, and the whole answer arrive within `answerMs` of the start; two attempts in all. */
   timeouts?: { connectMs: number; answerMs: number };
   log: FastifyBaseLogger;
 }
