@@ -6,9 +6,9 @@
 
 /**
  * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
- * pool, the documents bucket and its objects.
+ * pool, the documents bucket and its objects, and phone numbers (SMS through SNS).
  */
-type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects';
+type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects' | 'phoneNumbers';
 
 interface Grant {
   action: string;
@@ -73,6 +73,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
   { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents" },
   { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes uploads never reported as documents, a day after they were stored' },
+  { call: 'sns:Publish', grants: [{ action: 'sns:Publish', resource: 'phoneNumbers' }], why: 'sends an SMS (a code) straight to a phone number, never to a topic or an endpoint' },
 ];
 
 /** The names the policy's resources are written with: real ones (or deployment tokens), or the docs' placeholders. */
@@ -100,25 +101,49 @@ function resourceArn(resource: AwsResource, names: AwsResourceNames): string | u
       return `arn:${partition}:s3:::${names.bucket}`;
     case 'objects':
       return `arn:${partition}:s3:::${names.bucket}/*`;
+    case 'phoneNumbers':
+      // A Publish to a phone number names no resource, so IAM takes it only under "*"; the Deny below keeps that
+      // "*" from reaching any topic or endpoint (every SNS ARN).
+      return '*';
   }
 }
 
-const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', staffPool: 'StaffUserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
+const STATEMENT_IDS: Record<AwsResource, string> = {
+  userPool: 'UserPool',
+  staffPool: 'StaffUserPool',
+  identityPool: 'IdentityPool',
+  bucket: 'DocumentsBucket',
+  objects: 'Documents',
+  phoneNumbers: 'TextMessages',
+};
 
 interface PolicyStatement {
   Sid: string;
-  Effect: 'Allow';
+  Effect: 'Allow' | 'Deny';
   Action: string[];
   Resource: string;
 }
 
-/** The server's IAM policy: one statement per resource, its actions sorted, nothing else. */
+/** The one statement on "*" (SMS to phone numbers) comes with this one: none of its actions on any SNS topic or endpoint. */
+const notTopicsOrEndpoints = (actions: string[], partition: string): PolicyStatement => ({
+  Sid: 'NoTopicsOrEndpoints',
+  Effect: 'Deny',
+  Action: actions,
+  Resource: `arn:${partition}:sns:*:*:*`,
+});
+
+/**
+ * The server's IAM policy: one statement per resource, its actions sorted; the statement on "*" (SMS) is followed by
+ * the Deny that keeps it off topics and endpoints. Nothing else.
+ */
 export function serverPolicyDocument(names: AwsResourceNames, calls: readonly AwsCall[] = SERVER_AWS_CALLS): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
-  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects'];
-  const Statement = order.flatMap((resource) => {
+  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects', 'phoneNumbers'];
+  const Statement = order.flatMap((resource): PolicyStatement[] => {
     const actions = [...new Set(calls.flatMap((call) => call.grants.filter((grant) => grant.resource === resource).map((grant) => grant.action)))].sort();
     const Resource = resourceArn(resource, names);
-    return actions.length && Resource ? [{ Sid: STATEMENT_IDS[resource], Effect: 'Allow' as const, Action: actions, Resource }] : [];
+    if (!actions.length || !Resource) return [];
+    const allowed: PolicyStatement = { Sid: STATEMENT_IDS[resource], Effect: 'Allow', Action: actions, Resource };
+    return resource === 'phoneNumbers' ? [allowed, notTopicsOrEndpoints(actions, names.partition)] : [allowed];
   });
   return { Version: '2012-10-17', Statement };
 }

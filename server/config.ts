@@ -73,7 +73,7 @@ export interface Config {
    */
   smsCountries: string[];
   /** Real providers when configured; the outbox otherwise (never in production). */
-  messaging: { sms?: { url: string; apiKey: string; sender: string }; smtp?: { url: string; from: string } };
+  messaging: { sms?: SmsProviderConfig; smtp?: { url: string; from: string } };
   /**
    * `altchaCost`: PBKDF2 iterations per attempt of the built-in captcha; the work a browser does (and a bulk
    * sender pays) grows with it.
@@ -94,6 +94,15 @@ export interface Config {
    */
   contractTemplates: ContractTemplates;
 }
+
+/**
+ * Where SMS go (SMS_PROVIDER): Amazon SNS (`senderId`: SMS_SENDER, the alphanumeric sender ID; SMS_ORIGINATION_NUMBER,
+ * SMS_MAX_PRICE_USD; the region and endpoint of the AWS settings), or the generic HTTP sender of docs/server.md
+ * (SMS_PROVIDER_URL, SMS_PROVIDER_API_KEY, SMS_SENDER). Absent: the outbox.
+ */
+export type SmsProviderConfig =
+  | { provider: 'sns'; region: string; endpoint?: string; senderId: string; originationNumber?: string; maxPriceUsd?: string }
+  | { provider: 'http'; url: string; apiKey: string; sender: string };
 
 const IDENTITY_PROVIDERS: readonly IdentityProvider[] = ['manual', 'webhook'];
 /** The shortest webhook secret taken: an HMAC key guessable by nobody. */
@@ -203,7 +212,7 @@ function required(env: Env, name: string, because: string): string {
  * pool's), then the AWS SDK's `AWS_ENDPOINT_URL_<SERVICE>` and `AWS_ENDPOINT_URL`, which the SDK would follow
  * on its own: read here, the browser, the CSP and the key fetch follow them too. Unset: AWS itself.
  */
-function awsEndpoints(env: Env): { cognitoIdp?: string; cognitoIdentity?: string; s3?: string } {
+function awsEndpoints(env: Env): { cognitoIdp?: string; cognitoIdentity?: string; s3?: string; sns?: string } {
   const ignoreAws = read(env, 'AWS_IGNORE_CONFIGURED_ENDPOINT_URLS')?.toLowerCase() === 'true';
   const aws = (service: string) => (ignoreAws ? undefined : (url(env, `AWS_ENDPOINT_URL_${service}`) ?? url(env, 'AWS_ENDPOINT_URL')));
   const cognito = url(env, 'COGNITO_ENDPOINT');
@@ -211,6 +220,7 @@ function awsEndpoints(env: Env): { cognitoIdp?: string; cognitoIdentity?: string
     cognitoIdp: cognito ?? aws('COGNITO_IDENTITY_PROVIDER'),
     cognitoIdentity: url(env, 'COGNITO_IDENTITY_ENDPOINT') ?? cognito ?? aws('COGNITO_IDENTITY'),
     s3: url(env, 'S3_ENDPOINT') ?? aws('S3'),
+    sns: aws('SNS'),
   };
 }
 
@@ -252,6 +262,38 @@ function smsCountries(env: Env): string[] {
     throw new ConfigError(`SMS_COUNTRIES_FILE must be ${shape}`);
   }
   return [...new Set(codes as string[])].sort();
+}
+
+/** The variables each SMS provider reads beyond SMS_SENDER: set for another provider, they would be ignored. */
+const SMS_PROVIDER_VARIABLES = { sns: ['SMS_ORIGINATION_NUMBER', 'SMS_MAX_PRICE_USD'], http: ['SMS_PROVIDER_URL', 'SMS_PROVIDER_API_KEY'] } as const;
+
+/**
+ * The SMS provider (SMS_PROVIDER: sns, http or outbox; unset, http when SMS_PROVIDER_URL is set, the outbox
+ * otherwise). Production texts people: never the outbox. A variable of another provider than the one chosen is a
+ * half-configuration (the bank would believe it in use) and stops the start.
+ */
+function smsProvider(env: Env, production: boolean, region: string, endpoint: string | undefined): SmsProviderConfig | undefined {
+  const provider = oneOf(env, 'SMS_PROVIDER', ['sns', 'http', 'outbox'] as const, read(env, 'SMS_PROVIDER_URL') === undefined ? 'outbox' : 'http');
+  if (production && provider === 'outbox') throw new ConfigError('SMS_PROVIDER must be sns or http in production: the outbox is for development only');
+  for (const [other, names] of Object.entries(SMS_PROVIDER_VARIABLES)) {
+    const stray = other === provider ? undefined : names.find((name) => read(env, name) !== undefined);
+    if (stray) throw new ConfigError(`${stray} is used only when SMS_PROVIDER is ${other} (it is ${provider})`);
+  }
+  if (provider === 'outbox') return undefined;
+  if (provider === 'http') {
+    if (read(env, 'SMS_PROVIDER_URL') === undefined) throw new ConfigError('SMS_PROVIDER_URL must be set when SMS_PROVIDER is http');
+    const providerUrl = url(env, 'SMS_PROVIDER_URL')!;
+    if (production && !providerUrl.startsWith('https://')) throw new ConfigError('SMS_PROVIDER_URL must start with https:// in production: every request carries the API key');
+    return { provider, url: providerUrl, apiKey: required(env, 'SMS_PROVIDER_API_KEY', 'SMS_PROVIDER_URL'), sender: read(env, 'SMS_SENDER') ?? 'Divilo' };
+  }
+  // SNS's rule for an alphanumeric sender ID; Spain's operators also block one the CNMC has not registered (docs/deploy.md).
+  const senderId = matching(env, 'SMS_SENDER', /^(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{3,11}$/, 'Divilo', 'a sender ID of 3 to 11 letters and digits, at least one a letter');
+  const originationNumber = read(env, 'SMS_ORIGINATION_NUMBER') === undefined ? undefined : matching(env, 'SMS_ORIGINATION_NUMBER', /^\+[1-9]\d{1,14}$/, '', 'a phone number in E.164 such as +34600000000');
+  const maxPriceUsd = read(env, 'SMS_MAX_PRICE_USD');
+  if (maxPriceUsd !== undefined && !(/^\d{1,2}(\.\d{1,5})?$/.test(maxPriceUsd) && Number(maxPriceUsd) > 0)) {
+    throw new ConfigError(`SMS_MAX_PRICE_USD must be a price in US dollars above 0 and below 100, such as 0.15 (got ${shown(maxPriceUsd)})`);
+  }
+  return { provider, region, endpoint, senderId, originationNumber, maxPriceUsd };
 }
 
 /**
@@ -350,9 +392,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SERVER_SECRET must be at least 32 bytes in base64');
   }
   if (production && serverSecret === undefined) throw new ConfigError('SERVER_SECRET must be set in production');
-  if (production && (read(env, 'SMS_PROVIDER_URL') === undefined || read(env, 'SMTP_URL') === undefined)) {
-    throw new ConfigError('SMS_PROVIDER_URL and SMTP_URL must be set in production: the outbox is for development only');
-  }
+  if (production && read(env, 'SMTP_URL') === undefined) throw new ConfigError('SMTP_URL must be set in production: the outbox is for development only');
   // Who verifies an applicant's identity is the bank's decision: production never falls back on a default.
   if (production && read(env, 'IDENTITY_PROVIDER') === undefined) {
     throw new ConfigError('IDENTITY_PROVIDER must be set in production: manual (the bank reviews the photos) or webhook (an identity provider)');
@@ -429,9 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     serverSecret,
     messaging: {
-      sms: read(env, 'SMS_PROVIDER_URL')
-        ? { url: url(env, 'SMS_PROVIDER_URL')!, apiKey: required(env, 'SMS_PROVIDER_API_KEY', 'SMS_PROVIDER_URL'), sender: read(env, 'SMS_SENDER') ?? 'Divilo' }
-        : undefined,
+      sms: smsProvider(env, production, region, endpoints.sns),
       smtp: read(env, 'SMTP_URL')
         ? { url: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:'])!, from: required(env, 'MAIL_FROM', 'SMTP_URL') }
         : undefined,

@@ -3,7 +3,8 @@
 // Sign-up (captcha, e-mail code), the wizard's steps, the modelo 036 and the identity photos uploaded to the
 // bucket with the identity pool's credentials, the bank's identity check and approval with `npm run admin` (its
 // first approval cut short by an unreachable user pool, finished by the next run), the contract's signature,
-// then the customer's SRP sign-in and SMS code; before the approval, the same sign-in is refused by the server.
+// then the customer's SRP sign-in and SMS code; before the approval, the same sign-in is refused by the server. Every
+// SMS goes through the emulator's SNS and its code is read there; e-mails stay in the outbox (moto has no SMTP).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { documentPhoto, realSelfie } from '../server/images';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { plainPdf } from '../server/pdfs';
 import { loadBalancer, redisAnswers, startServerProcess, type LoadBalancer, type ServerProcess } from '../server/processes';
-import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, SENDER_ID, serverEnvOnMoto, startMoto, synthesizedTemplate, textMessages, type Deployment, type Moto } from './moto';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const unavailable = motoUnavailable() ?? (redisAnswers(redisUrl) ? undefined : `no Redis answers at ${new URL(redisUrl).host} (REDIS_URL)`);
@@ -56,11 +57,17 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
       await client.end();
     }
   };
-  const lastCode = (recipient: string) =>
+  const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')![1];
+  /** The code of the newest e-mail to `email`, from the outbox. */
+  const lastEmailCode = (email: string) =>
     onPostgres(async (client) => {
-      const { rows } = await client.query<{ text: string }>(`select text from "${schema}".outbox where recipient = $1 order by id desc limit 1`, [recipient]);
-      return /\b(\d{6})\b/.exec(rows[0].text)![1];
+      const { rows } = await client.query<{ text: string }>(`select text from "${schema}".outbox where recipient = $1 and channel = 'email' order by id desc limit 1`, [email]);
+      return codeIn(rows[0]?.text);
     });
+  /** Every SMS SNS was asked to send to `phone`, oldest first. */
+  const textsTo = async (phone: string) => (await textMessages(moto)).filter((sms) => sms.phoneNumber === phone);
+  /** The code of the newest SMS to `phone`, as SNS received it. */
+  const lastSmsCode = async (phone: string) => codeIn((await textsTo(phone)).at(-1)?.text);
 
   beforeAll(async () => {
     moto = await startMoto();
@@ -144,7 +151,7 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
       body: JSON.stringify({ email: APPLICANT.email, idType: 'nif', id: APPLICANT.id, privacyPolicy: true, precontractualInformation: true, sessionId }),
     });
     expect(registered.status).toBe(200);
-    const confirmed = await post('email/verify', ((await registered.json()) as { token: string }).token, { code: await lastCode(APPLICANT.email) });
+    const confirmed = await post('email/verify', ((await registered.json()) as { token: string }).token, { code: await lastEmailCode(APPLICANT.email) });
     expect(confirmed.body).toMatchObject({ next: 'personal-info' });
     const token = confirmed.body.token as string;
     const id = (confirmed.body.application as { id: string }).id;
@@ -152,7 +159,7 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     // The wizard's steps.
     expect((await post('personal-info', token, PERSON)).status).toBe(200);
     expect((await post('phone', token, { telephoneCountry: 'ES', telephoneNumber: APPLICANT.phone.slice(3) })).body).toMatchObject({ next: 'confirm-telephone' });
-    expect((await post('phone/verify', token, { code: await lastCode(APPLICANT.phone) })).body).toMatchObject({ next: 'register-as' });
+    expect((await post('phone/verify', token, { code: await lastSmsCode(APPLICANT.phone) })).body).toMatchObject({ next: 'register-as' });
     expect((await post('person-type', token, { personType: 'freelance' })).body).toMatchObject({ next: 'requirements-freelance' });
     expect((await post('legalperson/freelance', token, ACTIVITY)).body).toMatchObject({ next: 'fiscal-address' });
     expect((await post('legalperson/freelance/postal-address', token, ADDRESS)).body).toMatchObject({ next: 'tax-registration-income' });
@@ -193,7 +200,7 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
 
     // The contract, signed with the SMS code.
     expect((await post('contract/consent', token, { electronicIdentification: true })).status).toBe(200);
-    expect((await post('contract/sign', token, { code: await lastCode(APPLICANT.phone) })).status).toBe(200);
+    expect((await post('contract/sign', token, { code: await lastSmsCode(APPLICANT.phone) })).status).toBe(200);
 
     // Pending review: the pool lets the password through (moto runs no Lambda), the server refuses the session.
     const pending = await startSession(APPLICANT.id, APPLICANT.password);
@@ -223,11 +230,18 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     const { token: loginToken } = (await customer.started.json()) as { token: string };
     const session = await fetch(`${api}/user-authorization-management/create-session`, {
       method: 'POST',
-      headers: { 'x-divilo-session-id': customer.sessionId, 'x-divilo-verification-signature': verificationSignature(loginToken, await lastCode(APPLICANT.phone)) },
+      headers: { 'x-divilo-session-id': customer.sessionId, 'x-divilo-verification-signature': verificationSignature(loginToken, await lastSmsCode(APPLICANT.phone)) },
     });
     expect(session.status).toBe(201);
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0];
     expect((await fetch(`${api}/user-authorization-management/get-session`, { headers: { cookie } })).status).toBe(200);
+
+    // Every SMS of the journey went through SNS, from the sender ID, in order: the phone's code, the signature's, the
+    // login's; none to the outbox.
+    const texts = await textsTo(APPLICANT.phone);
+    expect(texts.map((sms) => sms.text)).toEqual([expect.stringContaining('confirmar este teléfono'), expect.stringContaining('firmar tu contrato'), expect.stringContaining('para entrar')]);
+    for (const sms of texts) expect(sms.attributes).toMatchObject({ 'AWS.SNS.SMS.SMSType': { Value: 'Transactional' }, 'AWS.SNS.SMS.SenderID': { Value: SENDER_ID } });
+    expect((await onPostgres((client) => client.query(`select id from "${schema}".outbox where channel = 'sms'`))).rows).toEqual([]);
 
     // Every step went through both processes, each request to the other one.
     const served = entrance.served.map((step) => step.process);

@@ -10,11 +10,12 @@ import { createIdentityService } from '../../server/services/identity';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { startServerProcess, type ServerProcess } from '../server/processes';
 import { freePort, postgresUrlInSchema } from '../server/helpers';
-import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, type Deployment, type Moto } from './moto';
+import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, SENDER_ID, serverEnvOnMoto, startMoto, synthesizedTemplate, textMessages, type Deployment, type Moto } from './moto';
 
 // The server as it runs on AWS, against an AWS emulator (moto) with IAM enforcement on and the resources made
 // from the deployment's own template: the server signs with an IAM user that has exactly the deployed server
-// role's policy, and the user pool has no pre-token-generation Lambda (moto runs none).
+// role's policy, the user pool has no pre-token-generation Lambda (moto runs none), and the SMS code is read where
+// SNS received it.
 
 const unavailable = motoUnavailable();
 const describeOnMoto = describeWhenAvailable('AWS emulator tests', unavailable);
@@ -96,11 +97,9 @@ describeOnMoto('the server on "AWS" (moto, IAM enforced)', () => {
 
   const createSession = (headers: Record<string, string>) => fetch(`${api}/user-authorization-management/create-session`, { method: 'POST', headers });
 
-  const lastCode = (phone: string) =>
-    onPostgres(async (client) => {
-      const { rows } = await client.query<{ text: string }>(`select text from "${schema}".outbox where recipient = $1 order by id desc limit 1`, [phone]);
-      return /\b(\d{6})\b/.exec(rows[0].text)![1];
-    });
+  /** The newest SMS SNS was asked to send to `phone`. */
+  const lastText = async (phone: string) => (await textMessages(moto)).filter((sms) => sms.phoneNumber === phone).at(-1);
+  const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? '')![1];
 
   it('tells the browser where the identity service answers, and the emulator enforces IAM', async () => {
     const runtime = (await (await fetch(`${base}/config.json`)).json()) as { identity: { endpoint: string; identityPoolEndpoint: string }; storage: { endpoint: string } };
@@ -126,8 +125,17 @@ describeOnMoto('the server on "AWS" (moto, IAM enforced)', () => {
     const { token, maskedPhone } = (await started.json()) as { token: string; maskedPhone: string };
     expect(maskedPhone).toBe('********301');
 
+    // The code went through SNS (sns:Publish under the server's own policy): transactional, from the sender ID.
+    const sms = await lastText(customer.phone);
+    expect(sms).toMatchObject({
+      region: REGION,
+      attributes: { 'AWS.SNS.SMS.SMSType': { Type: 'String', Value: 'Transactional' }, 'AWS.SNS.SMS.SenderID': { Type: 'String', Value: SENDER_ID } },
+    });
+    // Nothing went to the outbox.
+    expect((await onPostgres((client) => client.query(`select id from "${schema}".outbox where channel = 'sms'`))).rows).toEqual([]);
+
     // The confirmation reads the account (AdminGetUser) with the server's own permissions.
-    const confirmed = await createSession({ 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': verificationSignature(token, await lastCode(customer.phone)) });
+    const confirmed = await createSession({ 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': verificationSignature(token, codeIn(sms?.text)) });
     expect(confirmed.status).toBe(201);
     const cookie = (confirmed.headers.get('set-cookie') ?? '').split(';')[0];
     expect((await fetch(`${api}/user-authorization-management/get-session`, { headers: { cookie } })).status).toBe(200);
@@ -140,6 +148,8 @@ describeOnMoto('the server on "AWS" (moto, IAM enforced)', () => {
     const refused = await createSession({ authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ code: 'ONBOARDING_NOT_COMPLETE', reason: 'ERR-2809' });
+    // No code was texted.
+    expect(await lastText(applicant.phone)).toBeUndefined();
   });
 
   it('/health says the identity service answers', async () => {

@@ -21,10 +21,17 @@ export interface Credentials {
   secretAccessKey: string;
 }
 
-/** Why the AWS tests cannot run here, or undefined when they can. */
-export function motoUnavailable(): string | undefined {
-  const probe = spawnSync('python3', ['-c', 'import moto.server, moto.cognitoidp, moto.cognitoidentity, moto.s3, moto.iam'], { encoding: 'utf8' });
+/** Why the emulator itself cannot run here, or undefined when it can. */
+export function emulatorUnavailable(): string | undefined {
+  const probe = spawnSync('python3', ['-c', 'import moto.server, moto.cognitoidp, moto.cognitoidentity, moto.s3, moto.iam, moto.sns'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return `python3 -m moto is not importable (pip install 'moto[server]'): ${(probe.error?.message ?? probe.stderr).trim().split('\n').pop()}`;
+  return undefined;
+}
+
+/** Why the AWS tests of the deployment cannot run here, or undefined when they can. */
+export function motoUnavailable(): string | undefined {
+  const emulator = emulatorUnavailable();
+  if (emulator) return emulator;
   if (!existsSync(path.join(root, 'deploy/node_modules/aws-cdk-lib'))) return 'deploy/ is not installed (npm ci --prefix deploy): the resources are made from its template';
   if (!process.env.DATABASE_URL) return 'DATABASE_URL is not set: the server runs on PostgreSQL, as on AWS';
   return undefined;
@@ -106,10 +113,44 @@ async function iam(endpoint: string, credentials: Credentials, parameters: Recor
   return text;
 }
 
+/** An IAM user of the emulator with exactly `policy` (its one inline policy), and its access key. */
+export async function userWithPolicy(moto: Moto, name: string, policy: unknown): Promise<Credentials> {
+  await iam(moto.endpoint, moto.admin, { Action: 'CreateUser', UserName: name });
+  await iam(moto.endpoint, moto.admin, { Action: 'PutUserPolicy', UserName: name, PolicyName: 'calls', PolicyDocument: JSON.stringify(policy) });
+  return accessKey(await iam(moto.endpoint, moto.admin, { Action: 'CreateAccessKey', UserName: name }));
+}
+
 const accessKey = (xml: string): Credentials => ({
   accessKeyId: /<AccessKeyId>([^<]+)</.exec(xml)![1],
   secretAccessKey: /<SecretAccessKey>([^<]+)</.exec(xml)![1],
 });
+
+/** An SMS published to a phone number, as moto's SNS recorded it (with what motoServer.py keeps beside it). */
+export interface TextMessage {
+  messageId: string;
+  phoneNumber: string;
+  text: string;
+  /** The message attributes as SNS passes them on: `{ Type, Value }` by name. */
+  attributes: Record<string, { Type: string; Value: string }>;
+  region: string;
+  account: string;
+}
+
+/** Every SMS moto's SNS was asked to send, oldest first: moto's own /moto-api/data.json, its `sns.SMS` records. */
+export async function textMessages(moto: Pick<Moto, 'endpoint'>): Promise<TextMessage[]> {
+  const response = await fetch(`${moto.endpoint}/moto-api/data.json`);
+  if (!response.ok) throw new Error(`moto's data.json answered ${response.status}`);
+  type Recorded = { message_id: string; phone_number: string; message: string; message_attributes?: TextMessage['attributes']; region?: string; account?: string };
+  const { sns } = (await response.json()) as { sns?: { SMS?: Recorded[] } };
+  return (sns?.SMS ?? []).map((sms) => ({
+    messageId: sms.message_id,
+    phoneNumber: sms.phone_number,
+    text: sms.message,
+    attributes: sms.message_attributes ?? {},
+    region: sms.region ?? '',
+    account: sms.account ?? '',
+  }));
+}
 
 type Template = { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
 
@@ -161,12 +202,18 @@ export interface Deployment {
   server: Credentials;
 }
 
+/** The sender ID the servers on the emulator text from. */
+export const SENDER_ID = 'DiviloTest';
+
 /**
  * The server's environment on the emulator: the deployment's resources, signed as the server's IAM user, and one
  * endpoint for every AWS service, as the SDK reads it (the browser's configuration and the key fetch follow it).
+ * SMS go through moto's SNS, as the deployment's containers send them; e-mails stay in the outbox (moto has no SMTP).
  */
 export function serverEnvOnMoto(moto: Moto, deployment: Deployment): Record<string, string> {
   return {
+    SMS_PROVIDER: 'sns',
+    SMS_SENDER: SENDER_ID,
     AWS_REGION: REGION,
     AWS_ENDPOINT_URL: moto.endpoint,
     AWS_ACCESS_KEY_ID: deployment.server.accessKeyId,
@@ -268,9 +315,7 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
     }
     await identity.send(new SetIdentityPoolRolesCommand({ IdentityPoolId: identityPoolId, Roles: { authenticated: /<Arn>([^<]+)</.exec(madeRole)![1] } }));
 
-    await iam(moto.endpoint, moto.admin, { Action: 'CreateUser', UserName: 'divilo-server' });
-    await iam(moto.endpoint, moto.admin, { Action: 'PutUserPolicy', UserName: 'divilo-server', PolicyName: 'server-calls', PolicyDocument: JSON.stringify(policy) });
-    const server = accessKey(await iam(moto.endpoint, moto.admin, { Action: 'CreateAccessKey', UserName: 'divilo-server' }));
+    const server = await userWithPolicy(moto, 'divilo-server', policy);
     return { userPoolId, clientId, identityPoolId, bucket, server };
   } finally {
     idp.destroy();

@@ -24,6 +24,10 @@ Each gap filled, and why:
    signs URI-encoded (%3A), as S3's canonical request wants; moto checks the signature on the decoded path
    (a bare colon), so every such request is refused as SignatureDoesNotMatch. The path is encoded here as S3
    encodes it (every byte but unreserved characters and "/") before the check.
+6. A text message's settings. moto 5.2 records each SMS published to a phone number (its id, number and text, which
+   its own /moto-api/data.json lists as sns.SMS) but drops its message attributes and the region and account it was
+   sent in, which is where the sender ID, the message type and the price cap travel. They are kept here on the same
+   record, so data.json shows them beside the text.
 """
 import json
 import sys
@@ -36,6 +40,7 @@ from moto.core.authorization import ActionAuthenticatorMixin
 from urllib.parse import quote, unquote
 
 from moto.iam.access_control import AssumedRoleAccessKey, S3IAMRequest
+from moto.sns.models import SNSBackend
 from moto.sts.models import sts_backends
 
 ActionAuthenticatorMixin.PUBLIC_OPERATIONS += [
@@ -138,6 +143,21 @@ def _create_s3_request_encoded(self):
 
 
 S3IAMRequest._create_aws_request = _create_s3_request_encoded
+
+_publish = SNSBackend.publish
+
+
+def _publish_keeping_sms_settings(self, *args, **kwargs):
+    message_id = _publish(self, *args, **kwargs)
+    sms = self.sms_message_objects.get(message_id) if kwargs.get("phone_number") else None
+    if sms is not None:
+        sms.message_attributes = kwargs.get("message_attributes") or {}
+        sms.region = self.region_name
+        sms.account = self.account_id
+    return message_id
+
+
+SNSBackend.publish = _publish_keeping_sms_settings
 CognitoIdentityResponse.set_identity_pool_roles = _set_identity_pool_roles
 CognitoIdentityResponse.get_credentials_for_identity = _get_credentials_for_identity
 CognitoIdentityResponse.get_open_id_token_for_developer_identity = _get_open_id_token_for_developer_identity

@@ -7,6 +7,7 @@ const SERVICES: Record<string, string> = {
   '@aws-sdk/client-cognito-identity-provider': 'cognito-idp',
   '@aws-sdk/client-cognito-identity': 'cognito-identity',
   '@aws-sdk/client-s3': 's3',
+  '@aws-sdk/client-sns': 'sns',
 };
 
 /** Functions of the product that make an AWS request without a command object: what each one sends. */

@@ -58,6 +58,17 @@ describe("the server's AWS permissions", () => {
     expect(policy.Statement.find((statement) => statement.Sid === 'UserPool')?.Resource).toBe('arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_A');
   });
 
+  it('name every resource but one: SMS to phone numbers, on "*" because such a Publish has none, and never on a topic or an endpoint', () => {
+    const policy = serverPolicyDocument({ partition: 'aws-cn', region: 'cn-north-1', account: '123456789012', userPoolId: 'cn-north-1_A', identityPoolId: 'cn-north-1:x', bucket: 'docs' });
+    const wildcards = policy.Statement.filter((statement) => statement.Resource.includes('*') && !statement.Resource.startsWith('arn:aws-cn:s3:::docs/'));
+    expect(wildcards).toEqual([
+      { Sid: 'TextMessages', Effect: 'Allow', Action: ['sns:Publish'], Resource: '*' },
+      // Every SNS ARN (topics, platform endpoints) of the partition, in any region and account: a Deny wins over the Allow.
+      { Sid: 'NoTopicsOrEndpoints', Effect: 'Deny', Action: ['sns:Publish'], Resource: 'arn:aws-cn:sns:*:*:*' },
+    ]);
+    expect(SERVER_AWS_CALLS.find((entry) => entry.call === 'sns:Publish')?.grants).toEqual([{ action: 'sns:Publish', resource: 'phoneNumbers' }]);
+  });
+
   it("give the staff pool's admin calls on that pool only, and nothing there the staff commands do not make", () => {
     const names = { partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' };
     const customers = serverPolicyDocument({ ...names, staffUserPoolId: 'eu-west-1_S' }).Statement.find((statement) => statement.Sid === 'UserPool');
@@ -79,6 +90,6 @@ describe("the server's AWS permissions", () => {
       Resource: 'arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_S',
     });
     // Without a staff pool (no back office), no statement names one.
-    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents']);
+    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents', 'TextMessages', 'NoTopicsOrEndpoints']);
   });
 });

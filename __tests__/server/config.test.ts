@@ -194,6 +194,24 @@ describe('configuration', () => {
     [{ ALTCHA_COST: 'cheap' }, 'ALTCHA_COST'],
     [{ CODE_MAX_ATTEMPTS: '6' }, 'CODE_MAX_ATTEMPTS'],
     [{ SMS_PROVIDER_URL: 'https://sms.example' }, 'SMS_PROVIDER_API_KEY'],
+    // Production texts people: a provider, never the outbox; and every SMS setting belongs to the provider in use.
+    [{ ...PRODUCTION, SMS_PROVIDER_URL: '', SMS_PROVIDER_API_KEY: '' }, 'SMS_PROVIDER'],
+    [{ ...PRODUCTION, SMS_PROVIDER: 'outbox', SMS_PROVIDER_URL: '', SMS_PROVIDER_API_KEY: '' }, 'SMS_PROVIDER'],
+    [{ ...PRODUCTION, SMS_PROVIDER_URL: 'http://sms.example/send' }, 'SMS_PROVIDER_URL'],
+    [{ ...PRODUCTION, SMTP_URL: '', MAIL_FROM: '' }, 'SMTP_URL'],
+    [{ SMS_PROVIDER: 'twilio' }, 'SMS_PROVIDER'],
+    [{ SMS_PROVIDER: 'http' }, 'SMS_PROVIDER_URL'],
+    [{ SMS_PROVIDER: 'sns', SMS_PROVIDER_URL: 'https://sms.example' }, 'SMS_PROVIDER_URL'],
+    [{ SMS_PROVIDER: 'sns', SMS_PROVIDER_API_KEY: 'key' }, 'SMS_PROVIDER_API_KEY'],
+    [{ SMS_ORIGINATION_NUMBER: '+34600000000' }, 'SMS_ORIGINATION_NUMBER'],
+    [{ SMS_PROVIDER_URL: 'https://sms.example', SMS_PROVIDER_API_KEY: 'key', SMS_MAX_PRICE_USD: '0.2' }, 'SMS_MAX_PRICE_USD'],
+    [{ SMS_PROVIDER: 'sns', SMS_SENDER: 'Divilo Bank' }, 'SMS_SENDER'],
+    [{ SMS_PROVIDER: 'sns', SMS_SENDER: '900100200' }, 'SMS_SENDER'],
+    [{ SMS_PROVIDER: 'sns', SMS_SENDER: 'DB' }, 'SMS_SENDER'],
+    [{ SMS_PROVIDER: 'sns', SMS_ORIGINATION_NUMBER: '600000000' }, 'SMS_ORIGINATION_NUMBER'],
+    [{ SMS_PROVIDER: 'sns', SMS_MAX_PRICE_USD: '0' }, 'SMS_MAX_PRICE_USD'],
+    [{ SMS_PROVIDER: 'sns', SMS_MAX_PRICE_USD: '150' }, 'SMS_MAX_PRICE_USD'],
+    [{ SMS_PROVIDER: 'sns', SMS_MAX_PRICE_USD: 'cheap' }, 'SMS_MAX_PRICE_USD'],
     [{ ...PRODUCTION, PUBLIC_URL: 'http://alta.divilo.es' }, 'PUBLIC_URL'],
     [{ ...PRODUCTION, SERVER_SECRET: '' }, 'SERVER_SECRET'],
     [{ IDENTITY_PROVIDER: 'onfido' }, 'IDENTITY_PROVIDER'],
@@ -208,6 +226,36 @@ describe('configuration', () => {
     const message = errorOf(env);
     expect(message.startsWith(`${name} `)).toBe(true);
     expect(message).not.toContain('\n');
+  });
+
+  it('sends SMS through SNS in the region and at the endpoint of the AWS settings, with its sender ID and optional number and price', () => {
+    const production = { ...PRODUCTION, SMS_PROVIDER_URL: '', SMS_PROVIDER_API_KEY: '' };
+    expect(loadConfig({ ...production, SMS_PROVIDER: 'sns' }).messaging.sms).toEqual({
+      provider: 'sns',
+      region: 'eu-west-1',
+      endpoint: undefined,
+      senderId: 'Divilo',
+      originationNumber: undefined,
+      maxPriceUsd: undefined,
+    });
+    const env = { ...production, SMS_PROVIDER: 'sns', AWS_REGION: 'eu-south-2', SMS_SENDER: 'BancoX1', SMS_ORIGINATION_NUMBER: '+34600000000', SMS_MAX_PRICE_USD: '0.15' };
+    expect(loadConfig({ ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', AWS_ENDPOINT_URL_SNS: 'http://127.0.0.1:5001' }).messaging.sms).toEqual({
+      provider: 'sns',
+      region: 'eu-south-2',
+      endpoint: 'http://127.0.0.1:5001',
+      senderId: 'BancoX1',
+      originationNumber: '+34600000000',
+      maxPriceUsd: '0.15',
+    });
+    expect(loadConfig({ ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000' }).messaging.sms).toMatchObject({ endpoint: 'http://127.0.0.1:5000' });
+    expect(loadConfig({ ...env, AWS_ENDPOINT_URL: 'http://127.0.0.1:5000', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' }).messaging.sms).toMatchObject({ endpoint: undefined });
+  });
+
+  it('takes the generic HTTP sender when SMS_PROVIDER_URL is set, and the outbox when nothing is', () => {
+    expect(loadConfig(PRODUCTION).messaging.sms).toEqual({ provider: 'http', url: 'https://sms.example/send', apiKey: 'key', sender: 'Divilo' });
+    expect(loadConfig({ SMS_PROVIDER: 'http', SMS_PROVIDER_URL: 'http://127.0.0.1:9/sms', SMS_PROVIDER_API_KEY: 'k', SMS_SENDER: 'Banco X' }).messaging.sms).toMatchObject({ sender: 'Banco X' });
+    expect(loadConfig({}).messaging.sms).toBeUndefined();
+    expect(loadConfig({ SMS_PROVIDER: 'outbox' }).messaging.sms).toBeUndefined();
   });
 
   it('takes the regions of every AWS partition, China and GovCloud included', () => {

@@ -49,8 +49,22 @@ export class DiviloStack extends Stack {
       minValue: 0,
       maxValue: 20,
     }).valueAsNumber;
-    const smsProviderUrl = new CfnParameter(this, 'SmsProviderUrl', { description: "The SMS provider's send URL (SMS_PROVIDER_URL)" }).valueAsString;
-    const smsSender = new CfnParameter(this, 'SmsSender', { description: 'SMS sender name (SMS_SENDER)', default: 'Divilo' }).valueAsString;
+    // SMS through Amazon SNS (docs/deploy.md, step 2): the sender ID the bank registered, and optional limits.
+    const smsSender = new CfnParameter(this, 'SmsSender', {
+      description: "SMS_SENDER: the SMS's alphanumeric sender ID, 3 to 11 letters and digits, registered with the CNMC for Spain",
+      default: 'Divilo',
+      allowedPattern: '^[A-Za-z0-9]{3,11}$',
+    }).valueAsString;
+    const smsOriginationNumber = new CfnParameter(this, 'SmsOriginationNumber', {
+      description: "SMS_ORIGINATION_NUMBER: an origination number of the account (E.164), for countries that take no sender ID; empty for none",
+      default: '',
+      allowedPattern: '^(\\+[1-9][0-9]{1,14})?$',
+    }).valueAsString;
+    const smsMaxPriceUsd = new CfnParameter(this, 'SmsMaxPriceUsd', {
+      description: 'SMS_MAX_PRICE_USD: the most one SMS may cost, in US dollars (SNS does not send a dearer one); empty for no cap',
+      default: '',
+      allowedPattern: '^([0-9]{1,2}(\\.[0-9]{1,5})?)?$',
+    }).valueAsString;
     const mailFrom = new CfnParameter(this, 'MailFrom', { description: 'Sender of the e-mails (MAIL_FROM), a verified SES identity' }).valueAsString;
     // Who verifies applicants' identity is the bank's decision: no default, the deployment names it.
     const identityProvider = new CfnParameter(this, 'IdentityProvider', {
@@ -60,7 +74,7 @@ export class DiviloStack extends Stack {
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
-      // One NAT gateway per zone: the servers reach Cognito, the SMS provider and SES through it, and a zone's
+      // One NAT gateway per zone: the servers reach Cognito, SNS and SES through it, and a zone's
       // outage must not take the other zone's way out.
       natGateways: 2,
       subnetConfiguration: [
@@ -129,7 +143,6 @@ export class DiviloStack extends Stack {
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
     const bankSecret = (name: string, description: string) => new secrets.Secret(this, name, { description });
-    const smsApiKey = bankSecret('SmsProviderApiKey', "SMS_PROVIDER_API_KEY: the SMS provider's key");
     const smtpUrl = bankSecret('SmtpUrl', 'SMTP_URL: smtps://<SES SMTP user>:<password>@email-smtp.<region>.amazonaws.com:465');
     const sealP12 = bankSecret('SealP12', "SEAL_P12_BASE64: the contracts' sealing certificate (PKCS#12), in base64");
     const sealPassphrase = bankSecret('SealP12Passphrase', "SEAL_P12_PASSPHRASE: the sealing certificate's passphrase");
@@ -185,8 +198,10 @@ export class DiviloStack extends Stack {
           DATABASE_URL: `postgres://${database.dbInstanceEndpointAddress}:${database.dbInstanceEndpointPort}/${DATABASE_NAME}?sslmode=verify-full`,
           REDIS_HOST: redis.attrPrimaryEndPointAddress,
           REDIS_PORT: redis.attrPrimaryEndPointPort,
-          SMS_PROVIDER_URL: smsProviderUrl,
+          SMS_PROVIDER: 'sns',
           SMS_SENDER: smsSender,
+          SMS_ORIGINATION_NUMBER: smsOriginationNumber,
+          SMS_MAX_PRICE_USD: smsMaxPriceUsd,
           MAIL_FROM: mailFrom,
           IDENTITY_PROVIDER: identityProvider,
           // The bank's contract templates, put into the image when it is built (docs/deploy.md).
@@ -198,7 +213,6 @@ export class DiviloStack extends Stack {
           PGUSER: ecs.Secret.fromSecretsManager(database.secret!, 'username'),
           PGPASSWORD: ecs.Secret.fromSecretsManager(database.secret!, 'password'),
           REDIS_AUTH_TOKEN: ecs.Secret.fromSecretsManager(redisToken),
-          SMS_PROVIDER_API_KEY: ecs.Secret.fromSecretsManager(smsApiKey),
           SMTP_URL: ecs.Secret.fromSecretsManager(smtpUrl),
           SEAL_P12_BASE64: ecs.Secret.fromSecretsManager(sealP12),
           SEAL_P12_PASSPHRASE: ecs.Secret.fromSecretsManager(sealPassphrase),

@@ -242,7 +242,7 @@ describe('the deployment', () => {
     };
     const [container] = task.ContainerDefinitions;
     const secretNames = container.Secrets.map((secret) => secret.Name).sort();
-    expect(secretNames).toEqual(['IDENTITY_WEBHOOK_SECRET', 'PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMS_PROVIDER_API_KEY', 'SMTP_URL']);
+    expect(secretNames).toEqual(['IDENTITY_WEBHOOK_SECRET', 'PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMTP_URL']);
     // Nothing secret in the plain environment.
     expect(JSON.stringify(container.Environment)).not.toMatch(/PASSWORD|SECRET_KEY|API_KEY|AUTH_TOKEN/);
 
@@ -251,9 +251,11 @@ describe('the deployment', () => {
     const plausible: Record<string, string> = {
       'AWS::Region': 'eu-west-1',
       PublicUrl: 'https://alta.bank.es',
-      SmsProviderUrl: 'https://sms.example/send',
       MailFrom: 'no-reply@bank.es',
       SmsSender: 'Bank',
+      // The parameters' defaults: no origination number, no price cap.
+      SmsOriginationNumber: '',
+      SmsMaxPriceUsd: '',
       IdentityProvider: 'manual',
       [logicalId('AWS::Cognito::UserPool', 'Customers')]: 'eu-west-1_AbC123',
       [logicalId('AWS::Cognito::UserPoolClient', 'Web')]: '4hj2k5l6m7n8p9q0r1s2t3u4v5',
@@ -273,7 +275,6 @@ describe('the deployment', () => {
     const config = loadConfig({
       ...env,
       SERVER_SECRET: 'A'.repeat(64),
-      SMS_PROVIDER_API_KEY: 'key',
       SMTP_URL: 'smtps://user:pw@email-smtp.eu-west-1.amazonaws.com:465',
       SEAL_P12_FILE: __filename,
       SEAL_P12_PASSPHRASE: 'pass',
@@ -289,5 +290,27 @@ describe('the deployment', () => {
     expect(config).toMatchObject({ production: true, trustProxy: 1, identity: { embedded: false, developerProvider: DEVELOPER_PROVIDER }, storage: { embedded: false } });
     expect(config.staff).toMatchObject({ userPoolId: 'eu-west-1_Staff9', clientId: '7ab8cd9ef0gh1ij2kl3mn4op5q' });
     expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
+    // SMS through SNS in the stack's region, with the role's credentials (no key in the environment).
+    expect(config.messaging.sms).toEqual({ provider: 'sns', region: 'eu-west-1', endpoint: undefined, senderId: 'Bank', originationNumber: undefined, maxPriceUsd: undefined });
+  });
+
+  it("texts through SNS: the sender ID, origination number and price cap as parameters the server accepts, and no SMS provider's URL or key", () => {
+    const parameters = template.toJSON().Parameters as Record<string, { Default?: string; AllowedPattern?: string }>;
+    expect(parameters.SmsProviderUrl).toBeUndefined();
+    expect(Object.keys(resources).filter((id) => id.includes('SmsProviderApiKey'))).toEqual([]);
+    const allowed = (name: string, value: string) => new RegExp(parameters[name].AllowedPattern!).test(value);
+    expect(parameters.SmsSender.Default).toBe('Divilo');
+    expect(['Divilo', 'BancoX1'].every((value) => allowed('SmsSender', value)) && !['Banco X', 'DB', 'DiviloBanco12'].some((value) => allowed('SmsSender', value))).toBe(true);
+    expect(parameters.SmsOriginationNumber.Default).toBe('');
+    expect(['', '+34900000001'].every((value) => allowed('SmsOriginationNumber', value)) && !allowed('SmsOriginationNumber', '900000001')).toBe(true);
+    expect(parameters.SmsMaxPriceUsd.Default).toBe('');
+    expect(['', '0.15', '12'].every((value) => allowed('SmsMaxPriceUsd', value)) && !allowed('SmsMaxPriceUsd', '0.1.5')).toBe(true);
+
+    // What the container is given reaches the sender as the bank set it.
+    const task = resources[logicalId('AWS::ECS::TaskDefinition', 'Server')].Properties as { ContainerDefinitions: { Environment: { Name: string; Value: unknown }[] }[] };
+    const sms = Object.fromEntries(task.ContainerDefinitions[0].Environment.filter(({ Name }) => Name.startsWith('SMS_')).map(({ Name, Value }) => [Name, Value]));
+    expect(sms).toEqual({ SMS_PROVIDER: 'sns', SMS_SENDER: { Ref: 'SmsSender' }, SMS_ORIGINATION_NUMBER: { Ref: 'SmsOriginationNumber' }, SMS_MAX_PRICE_USD: { Ref: 'SmsMaxPriceUsd' } });
+    const resolved = resolve(sms, { SmsSender: 'BancoX1', SmsOriginationNumber: '+34900000001', SmsMaxPriceUsd: '0.15' }) as Record<string, string>;
+    expect(loadConfig(resolved).messaging.sms).toMatchObject({ provider: 'sns', senderId: 'BancoX1', originationNumber: '+34900000001', maxPriceUsd: '0.15' });
   });
 });

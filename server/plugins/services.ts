@@ -8,6 +8,8 @@ import { captchaGate, type CaptchaGate } from '../services/captchaGate';
 import { httpSmsSender } from '../services/messaging/httpSmsSender';
 import { outboxSender } from '../services/messaging/outboxSender';
 import { smtpSender } from '../services/messaging/smtpSender';
+import { snsSmsSender } from '../services/messaging/snsSmsSender';
+import type { MessageSender } from '../services/messaging/types';
 import { messageBudget } from '../services/messaging/budget';
 import { messaging, type Messaging } from '../services/messaging/messaging';
 import { captchaRepository } from '../repositories/captchaRepository';
@@ -50,14 +52,23 @@ declare module 'fastify' {
  * for out of the budgets first.
  */
 function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer): Messaging {
-  const outbox = outboxSender(outboxRepository(app.db), app.clock, app.log);
-  const providers = { sms: config.messaging.sms ? httpSmsSender(config.messaging.sms) : outbox, email: bankEmail(app, config) };
+  const providers = { sms: smsSender(app, config), email: bankEmail(app, config) };
   const budget = messageBudget(
     messageBudgetRepository(app.db),
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
     { log: app.log, auditLog: app.auditLog },
   );
   return messaging(providers, budget);
+}
+
+/** Amazon SNS or the generic HTTP sender when configured, the outbox otherwise. */
+function smsSender(app: FastifyInstance, config: Config): MessageSender {
+  const sms = config.messaging.sms;
+  if (sms?.provider === 'http') return httpSmsSender({ ...sms, log: app.log });
+  if (sms?.provider !== 'sns') return outboxSender(outboxRepository(app.db), app.clock, app.log);
+  const sender = snsSmsSender({ ...sms, log: app.log });
+  app.addHook('onClose', async () => sender.destroy());
+  return sender;
 }
 
 /** The bank's own e-mail provider (the outbox unless SMTP is configured), as `npm run admin` sends with it. */

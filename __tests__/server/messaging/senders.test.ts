@@ -1,12 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { httpSmsSender } from '../../../server/services/messaging/httpSmsSender';
 import { smtpSender } from '../../../server/services/messaging/smtpSender';
 import { maskCode, maskPhone } from '../../../server/services/messaging/types';
 
-// No SMS provider or mail server can be reached from here: local servers stand in for them, so the
-// adapters' real requests are what is checked.
+// No mail server can be reached from here: a local one stands in for it, so the sender's real requests are what
+// is checked (the SMS senders: httpSmsSender.test.ts here, and against an AWS emulator __tests__/aws/snsSmsSender.test.ts).
 
 describe('the SMTP sender', () => {
   let smtp: SMTPServer;
@@ -49,41 +47,6 @@ describe('the SMTP sender', () => {
     await expect(smtpSender({ url: `smtp://127.0.0.1:${port}`, from: 'x@y.z' }).send({ channel: 'sms', to: '+34600', purpose: 'notice', text: 't' })).rejects.toThrow(
       'cannot send sms',
     );
-  });
-});
-
-describe('the HTTP SMS sender', () => {
-  let server: Server;
-  let url: string;
-  let status = 200;
-  let last: { authorization?: string; body: unknown } | undefined;
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        last = { authorization: req.headers.authorization, body: JSON.parse(body) };
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ echoed: body }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sms`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  it('posts recipient, sender name and text with the API key', async () => {
-    status = 200;
-    await httpSmsSender({ url, apiKey: 'sms-key', sender: 'Divilo' }).send({ channel: 'sms', to: '+34600111222', purpose: 'login-code', text: 'Código 123456' });
-    expect(last).toEqual({ authorization: 'Bearer sms-key', body: { to: '+34600111222', from: 'Divilo', text: 'Código 123456' } });
-  });
-
-  it('fails on an error answer without repeating the message in the error', async () => {
-    status = 503;
-    const sending = httpSmsSender({ url, apiKey: 'k', sender: 'Divilo' }).send({ channel: 'sms', to: '+34600', purpose: 'login-code', text: 'Código 654321' });
-    await expect(sending).rejects.toThrow('SMS provider answered 503');
-    await expect(sending).rejects.not.toThrow(/654321/);
   });
 });
 
