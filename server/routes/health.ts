@@ -18,7 +18,7 @@ const REDIS = {
 
 /**
  * `GET /health`, the load balancer's check: 200 while this process can serve, 503 when it cannot (its database
- * does not answer). What a shared dependency's outage weakens without stopping the
+ * does not answer, or it is shutting down). What a shared dependency's outage weakens without stopping the
  * process is reported in a 200, never as a failure: the load balancer would otherwise take every replica out at
  * once for a Redis or an identity service they all share. `degraded`: Redis is configured and away, so each
  * process counts the rate limits alone. `identity` says whether the identity service's signing keys could be
@@ -45,6 +45,7 @@ export async function healthRoutes(app: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      if (app.shuttingDown()) return reply.status(503).send({ code: 'SHUTTING_DOWN', message: 'This process is shutting down' });
       try {
         await sql`select 1`.execute(app.db);
       } catch (error) {
