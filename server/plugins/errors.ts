@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
 import { ApiError } from '../apiError';
+import { DISK_FULL_LOG, isDiskFull } from '../diskFull';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
 
 export { ApiError };
@@ -96,6 +97,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // Plugins' own 4xx (the rate limit's RATE_LIMITED, ...) keep their code; Fastify's internal names do not leave.
       const code = error.code && !error.code.startsWith('FST_') ? error.code : (STATUS_CODES[status] ?? 'BAD_REQUEST');
       return reply.status(status).send({ code, message: error.message });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error, event: DISK_FULL_LOG.event }, DISK_FULL_LOG.message);
+      return reply.status(507).send({ code: 'STORAGE_FULL', message: 'The server has no room to save this right now; nothing was saved. Try again later' });
     }
     if (isUnreachable(error)) {
       // An outage, not a bug: the client may try again, and the screen says so.

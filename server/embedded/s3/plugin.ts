@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { DISK_FULL_LOG, isDiskFull } from '../../diskFull';
 import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCredentials } from './auth';
 import type { S3Request, StorageContext } from './context';
 import type { StorageWriteAudit } from './writeAudit';
@@ -256,6 +257,10 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     if (statusCode === 429) return sendError(request, reply, errors.slowDown(), resource);
     // Fastify's own refusals (a malformed Content-Type, a bad URL) keep their 4xx meaning.
     if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) return sendError(request, reply, errors.invalidRequest(message ?? 'Bad request'), resource);
+    if (isDiskFull(error)) {
+      request.log.error({ err: error, event: DISK_FULL_LOG.event }, DISK_FULL_LOG.message);
+      return sendError(request, reply, errors.storageFull(), resource);
+    }
     request.log.error({ err: error }, 'embedded s3 request failed');
     return sendError(request, reply, errors.internal(), resource);
   });
