@@ -3,8 +3,8 @@
 // limits still hold (each process counting alone) instead of letting every request through. Both are
 // @fastify/rate-limit's own stores, with their windows, TTLs, continueExceeding and exponential back-off.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import LocalStore from '@fastify/rate-limit/store/LocalStore';
-import RedisStore from '@fastify/rate-limit/store/RedisStore';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Redis } from 'ioredis';
 
 type Counted = (error: Error | null, result?: { current: number; ttl: number }) => void;
