@@ -80,6 +80,31 @@ test('an upload on a slow connection moves in small steps, not 0% until the end'
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 });
 
+const SERVER_FULL = {
+  en: "We can't store documents at the moment: the problem is on our side, not with your file.",
+  es: 'Ahora mismo no podemos guardar documentos: el problema es nuestro, no de tu archivo.',
+} as const;
+
+for (const lang of ['en', 'es'] as Lang[]) {
+  test(`an upload refused because the server's disk is full (${lang}) says the problem is ours`, async ({ page }, testInfo) => {
+    const who = freshApplicant();
+    await signUp(page, lang, who);
+    await personalInfo(page, lang);
+    await phone(page, lang, who);
+    await freelanceBusiness(page, lang);
+    // The storage's answer when its disk is full, MinIO's 507 (the browser tests' server shares this machine's disk:
+    // a really full one runs in __tests__/src/features/documents/DocumentUploadDiskFull.test.tsx).
+    await page.route('**/s3/**', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 507, contentType: 'application/xml', body: '<?xml version="1.0" encoding="UTF-8"?><Error><Code>XMinioStorageFull</Code><Message>The storage has no free space left.</Message></Error>' })
+        : route.continue(),
+    );
+    await page.locator('input[type=file]').setInputFiles(await samplePdf());
+    await expect(page.getByText(SERVER_FULL[lang])).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(`upload-server-full-${lang}.png`), fullPage: true });
+  });
+}
+
 for (const lang of ['en', 'es'] as Lang[]) {
   test(`owners (${lang}): the same DNI twice is refused in the editor, and focus goes to it`, async ({ page }, testInfo) => {
     const who = freshApplicant();

@@ -13,6 +13,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { personalDataPlugin } from './plugins/personalData';
 import { sameOriginPlugin } from './plugins/sameOrigin';
 import { securityPlugin } from './plugins/security';
+import { shutdownPlugin } from './plugins/shutdown';
 import { spaPlugin } from './plugins/spa';
 import { healthRoutes } from './routes/health';
 import { legalRoutes } from './routes/legal';
@@ -81,6 +82,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
     requestIdHeader: false,
+    // Closing (SIGTERM): idle kept-alive connections close at once, and a request that still arrives on a busy
+    // one is served, its answer closing the connection (plugins/shutdown.ts), rather than refused with a 503.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     // A caller's request id is kept when it is well-formed, so one id follows a request across systems.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -102,6 +107,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     additionalProperties: true,
   });
 
+  await app.register(shutdownPlugin);
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);
   await app.register(sameOriginPlugin, { trustedOrigins: [...new Set([new URL(config.publicUrl).origin, ...config.corsOrigins])] });

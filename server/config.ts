@@ -17,6 +17,8 @@ export interface Config {
   production: boolean;
   /** How long a request has to arrive whole, body included (REQUEST_TIMEOUT_SECONDS). */
   requestTimeoutMs: number;
+  /** How long requests in flight may take to finish after SIGTERM before the process stops anyway (SHUTDOWN_GRACE_SECONDS). */
+  shutdownGraceMs: number;
   /** The FATF lists the risk factor reads (HIGH_RISK_COUNTRIES_FILE; default the copy in server/data). */
   highRiskCountriesFile?: string;
   /** Serve the OpenAPI reader at /docs (API_DOCS; off by default in production). */
@@ -436,6 +438,8 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     // A 5 MiB upload part takes about 84 s at 0.5 Mbit/s, a slow phone line: two minutes leave room for it.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 120, 1, 3600) * 1000,
+    // Under ECS's stop timeout (deploy/lib/stack.ts), which kills the container when it is over.
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 115) * 1000,
     highRiskCountriesFile: existingFile(env, 'HIGH_RISK_COUNTRIES_FILE'),
     apiDocs: oneOf(env, 'API_DOCS', ['true', 'false'] as const, production ? 'false' : 'true') === 'true',
     dataDir: read(env, 'DATA_DIR') ?? './data',

@@ -1,9 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 
-/** How long requests in flight may take to finish after SIGINT/SIGTERM before the process stops anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 /** Stops with one line on standard error: no stack trace for a mistake in the environment. */
 function fail(message: string): never {
   console.error(message);
@@ -21,18 +18,30 @@ async function main() {
 
   const app = await buildApp(config);
   let closing = false;
+  // SIGTERM (ECS stopping the task, after the load balancer stopped sending it requests): /health fails, the
+  // listener closes, idle connections close, requests in flight finish with their answers (each closing its
+  // connection), then the pools, workers and timers close and the process exits 0. Within
+  // SHUTDOWN_GRACE_SECONDS, under ECS's stop timeout; past it, it stops anyway (exit 1).
   const close = (signal: string) => {
     // A second signal means "now": the operator does not want to wait for slow requests.
-    if (closing) process.exit(1);
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      app.log.error('requests did not finish in time; stopping anyway');
+    if (closing) {
+      app.log.warn({ event: 'shutdown.forced', signal }, 'second signal: stopping now');
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
-    // Stops accepting connections, lets requests in flight finish, then closes the database.
+    }
+    closing = true;
+    app.log.info({ event: 'shutdown.started', signal, graceSeconds: config.shutdownGraceMs / 1000 }, 'shutting down');
+    setTimeout(() => {
+      app.server.getConnections((_error, connections) => {
+        app.log.error({ event: 'shutdown.timeout', connections, open: process.getActiveResourcesInfo() }, 'the shutdown did not finish in time; stopping anyway');
+        process.exit(1);
+      });
+    }, config.shutdownGraceMs).unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        // No exit call: the process ends once nothing holds it open, which every pool, worker and timer must
+        // allow once closed. Something left open keeps it until the bound, which says what it was.
+        app.log.info({ event: 'shutdown.done' }, 'shut down');
+      },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);

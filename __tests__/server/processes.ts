@@ -10,6 +10,8 @@ export interface ServerProcess {
   output: { stdout: string; stderr: string };
   /** The next log entry (pino JSON line) that `match` accepts, waiting for it as it is written. */
   logEntry(match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** The exit code, once it has exited. */
+  exited: Promise<number | null>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -58,6 +60,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child,
     output,
     logEntry: (match) => new Promise((resolve) => waiters.push({ match, resolve })),
+    exited,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -221,8 +221,10 @@ export class DiviloStack extends Stack {
       },
     });
     service.targetGroup.configureHealthCheck({ path: '/health', healthyHttpCodes: '200', interval: Duration.seconds(15), timeout: Duration.seconds(5) });
-    // The server finishes requests in flight within 10 s of SIGTERM (docs/server.md).
+    // ECS sends SIGTERM once the load balancer has drained the task (15 s at most); the server then finishes what
+    // is in flight within SHUTDOWN_GRACE_SECONDS (25 s), under the stop timeout after which ECS kills it (docs/server.md).
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '15');
+    (service.taskDefinition.node.defaultChild as ecs.CfnTaskDefinition).addPropertyOverride('ContainerDefinitions.0.StopTimeout', 30);
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });

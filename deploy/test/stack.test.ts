@@ -230,6 +230,17 @@ describe('the deployment', () => {
     template.hasResourceProperties('AWS::ECS::TaskDefinition', { TaskRoleArn: { 'Fn::GetAtt': [logicalId('AWS::IAM::Role', 'ServerRole'), 'Arn'] } });
   });
 
+  it("leaves the server its shutdown grace after SIGTERM before ECS kills the container", () => {
+    const task = resources[logicalId('AWS::ECS::TaskDefinition', 'Server')].Properties as {
+      ContainerDefinitions: { StopTimeout?: number; Environment: { Name: string; Value: unknown }[] }[];
+    };
+    const [container] = task.ContainerDefinitions;
+    const graceSetting = container.Environment.find(({ Name }) => Name === 'SHUTDOWN_GRACE_SECONDS');
+    const graceSeconds = loadConfig(graceSetting ? { SHUTDOWN_GRACE_SECONDS: String(graceSetting.Value) } : {}).shutdownGraceMs / 1000;
+    expect(container.StopTimeout).toBe(30);
+    expect(graceSeconds).toBeLessThan(container.StopTimeout!);
+  });
+
   it('keeps PostgreSQL and Redis private, encrypted and in two zones', () => {
     template.hasResourceProperties('AWS::RDS::DBInstance', { Engine: 'postgres', MultiAZ: true, StorageEncrypted: true, DeletionProtection: true, PubliclyAccessible: false });
     template.hasResourceProperties('AWS::RDS::DBParameterGroup', { Parameters: { 'rds.force_ssl': '1' } });

@@ -45,6 +45,8 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }
 
+const NOTHING_TO_ROLL_BACK: SqliteStatement = { reader: false, all: () => [], run: () => ({ changes: 0, lastInsertRowid: 0 }), iterate: () => [][Symbol.iterator]() };
+
 /** How many prepared statements a SQLite connection keeps (the app has far fewer distinct queries). */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -59,6 +61,9 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string): SqliteStatement {
+      // SQLite ends a transaction itself on some failures (SQLITE_FULL: the disk is full). Kysely's rollback then
+      // finds none, and its "no transaction is active" would replace the error that says what happened.
+      if (sqlText === 'rollback' && !sqlite.inTransaction) return NOTHING_TO_ROLL_BACK;
       let statement = statements.get(sqlText);
       if (statement) {
         statements.delete(sqlText);

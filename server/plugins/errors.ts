@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
 import { ApiError } from '../apiError';
 import { isDatabaseUnavailable, unavailabilityReason } from '../db';
+import { DISK_FULL_LOG, isDiskFull } from '../diskFull';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
 
 export { ApiError };
@@ -102,6 +103,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       // A failover or a restart: the pool reconnects by itself, and the screen offers to try again.
       request.log.error({ event: 'database.unavailable', reason: unavailabilityReason(error) }, 'the database is unreachable: answered 503');
       return reply.status(503).header('retry-after', '5').send({ code: 'DATABASE_UNAVAILABLE', message: 'The service is not available right now; try again in a moment' });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error, event: DISK_FULL_LOG.event }, DISK_FULL_LOG.message);
+      return reply.status(507).send({ code: 'STORAGE_FULL', message: 'The server has no room to save this right now; nothing was saved. Try again later' });
     }
     if (isUnreachable(error)) {
       // An outage, not a bug: the client may try again, and the screen says so.

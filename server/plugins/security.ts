@@ -8,7 +8,8 @@ import { awsServiceOrigin } from '../../src/config/awsPartition';
 import { storageOrigin } from '../../src/documentStorage/storageOrigin';
 import { S3_CORS_ALLOWED_HEADERS, S3_CORS_EXPOSED_HEADERS } from '../embedded/s3';
 import { FIRST_SCREEN_SCRIPT_HASH } from '../services/firstPage';
-import { connectRedis } from './redis';
+import { redisOrLocalStore } from './rateLimitStore';
+import { connectRedis, type RedisState } from './redis';
 
 /**
  * Origins other than our own that the browser must reach: the user pool, the identity pool and storage (each
@@ -28,6 +29,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Route option for the routes that send codes, check captchas or change passwords. */
     sensitiveRateLimit: { max: number; timeWindow: number };
+    /** Whether the shared Redis answers (REDIS_URL), for /health; undefined without one. */
+    redisState: () => RedisState | undefined;
   }
 }
 
@@ -85,14 +88,15 @@ export const securityPlugin = fp(async (app: FastifyInstance, { config }: { conf
     exposedHeaders: [...new Set(['x-request-id', ...S3_CORS_EXPOSED_HEADERS])],
     maxAge: 600,
   });
+  const redis = config.redis && { ...(await connectRedis(app, config.redis.url)), nameSpace: `${config.redis.keyPrefix}rate-limit:` };
+  app.decorate('redisState', (): RedisState | undefined => redis?.state());
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     // With several server processes the counters live in Redis, so a client's requests count together
-    // whichever process they reach. Redis away, requests pass uncounted rather than all failing: the limits
-    // that guard secrets (code attempts, sign-in lockouts, captchas) are in the database and still hold.
-    ...(config.redis ? { redis: await connectRedis(app, config.redis.url), nameSpace: `${config.redis.keyPrefix}rate-limit:`, skipOnError: true } : {}),
+    // whichever process they reach; while Redis is away each process counts in its memory (rateLimitStore.ts).
+    ...(redis ? { store: redisOrLocalStore(redis.redis, redis.nameSpace) } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',

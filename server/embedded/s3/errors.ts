@@ -81,4 +81,6 @@ export const errors = {
   notImplemented: (what: string) => new S3Error('NotImplemented', `${what} is not implemented by this endpoint.`, 501),
   methodNotAllowed: () => new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405),
   internal: () => new S3Error('InternalError', 'We encountered an internal error. Please try again.', 500),
+  /** MinIO's answer when its disks are full (S3 itself never says so): 507, which the SDKs do not retry. */
+  storageFull: () => new S3Error('XMinioStorageFull', 'The storage has no free space left; nothing of this request was kept. Try again later.', 507),
 };

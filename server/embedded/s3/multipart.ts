@@ -36,16 +36,22 @@ export async function createMultipartUpload(context: StorageContext, s3: S3Reque
   checkEmptyPayload(s3);
   const uploadId = newUploadId();
   // The folder before the row: a crash in between leaves an empty folder for the sweep, never a row without one.
-  await mkdir(uploadDir(context.layout, uploadId));
-  await context.repository.uploads.create({
-    uploadId,
-    bucket: s3.bucket,
-    key: s3.key,
-    ownerIdentity: ownerOf(s3.principal),
-    contentType: contentTypeOf(s3.request.headers),
-    headers: storedHeaders(s3.request.headers),
-    createdAt: new Date(context.now()),
-  });
+  const dir = uploadDir(context.layout, uploadId);
+  await mkdir(dir);
+  await context.repository.uploads
+    .create({
+      uploadId,
+      bucket: s3.bucket,
+      key: s3.key,
+      ownerIdentity: ownerOf(s3.principal),
+      contentType: contentTypeOf(s3.request.headers),
+      headers: storedHeaders(s3.request.headers),
+      createdAt: new Date(context.now()),
+    })
+    .catch(async (error: unknown) => {
+      await removeQuietly(dir, true);
+      throw error;
+    });
   return xmlReply(s3, 'InitiateMultipartUploadResult', textElement('Bucket', s3.bucket) + textElement('Key', s3.key) + textElement('UploadId', uploadId));
 }
 
@@ -75,14 +81,13 @@ export async function uploadPart(context: StorageContext, s3: S3Request): Promis
     throw error;
   }
   const etag = `"${written.md5.toString('hex')}"`;
-  const recorded = await context.repository.uploads.recordPart({
-    uploadId: upload.uploadId,
-    partNumber,
-    size: written.size,
-    etag,
-    file,
-    lastModified: new Date(context.now()),
-  });
+  const recorded = await context.repository.uploads
+    .recordPart({ uploadId: upload.uploadId, partNumber, size: written.size, etag, file, lastModified: new Date(context.now()) })
+    .catch(async (error: unknown) => {
+      // Not recorded (a full database, say): the bytes are no part of anything.
+      await removeQuietly(target);
+      throw error;
+    });
   if (recorded === 'no-upload') {
     await removeQuietly(target);
     throw errors.noSuchUpload(upload.uploadId);

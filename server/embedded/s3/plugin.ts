@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { DISK_FULL_LOG, isDiskFull } from '../../diskFull';
 import { authenticate, splitUrl, type AwsCredentials, type ResolveTemporaryCredentials } from './auth';
 import type { S3Request, StorageContext } from './context';
 import type { StorageWriteAudit } from './writeAudit';
@@ -260,6 +261,10 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
     if (isDatabaseUnavailable(error)) {
       request.log.error({ event: 'database.unavailable', reason: unavailabilityReason(error) }, 'embedded s3: the database is unreachable');
       return sendError(request, reply, errors.serviceUnavailable(), resource);
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: error, event: DISK_FULL_LOG.event }, DISK_FULL_LOG.message);
+      return sendError(request, reply, errors.storageFull(), resource);
     }
     request.log.error({ err: error }, 'embedded s3 request failed');
     return sendError(request, reply, errors.internal(), resource);

@@ -22,6 +22,10 @@ const messages = describeMessages({
   notPdf: { id: 'validations.fileTypePDF', defaultMessage: 'The file must be a PDF' },
   tooLarge: { id: 'documents.tooLarge', defaultMessage: 'The file is larger than {max}. Please upload a smaller PDF.' },
   failed: { id: 'documents.failed', defaultMessage: "We couldn't upload your document. Check your connection and try again." },
+  serverFull: {
+    id: 'documents.serverFull',
+    defaultMessage: "We can't store documents at the moment: the problem is on our side, not with your file. Please try again later; the documents you already sent are safe.",
+  },
   storageFull: {
     id: 'documents.storageFull',
     defaultMessage: 'Your application has no room left for this file: its files may take {total} in all. Files that were never submitted are removed after a day.',
@@ -132,8 +136,19 @@ const REFUSALS = {
   },
 } as const satisfies Record<DocumentFormat, Record<string, keyof typeof messages>>;
 
+/** The server's disk is full: the storage's 507 (MinIO's code, the embedded endpoint's too) or the API's. */
+function serverIsFull(error: unknown): boolean {
+  // An upload whose clean-up failed too carries the refusal as its cause.
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 3; current = (current as { cause?: unknown }).cause, depth += 1) {
+    const { name, errorCode } = current as { name?: string; errorCode?: string };
+    if (name === 'XMinioStorageFull' || errorCode === 'STORAGE_FULL') return true;
+  }
+  return false;
+}
+
 /** The server's refusal of a document, as the applicant should read it (a failure of another kind: `failed`). */
 function refusalMessage(error: unknown, format: DocumentFormat): Refusal {
+  if (serverIsFull(error)) return 'serverFull';
   // The storage's own refusal: the file fits its kind (checked before sending), so the application's total is spent.
   if ((error as { name?: string } | undefined)?.name === 'EntityTooLarge') return 'storageFull';
   const code = (error as ApiError | undefined)?.errorCode ?? '';

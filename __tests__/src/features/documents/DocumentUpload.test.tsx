@@ -1,83 +1,33 @@
 // The upload field against the whole server on a real port: storage identity, upload through the S3 SDK to
 // the embedded endpoint, and the server's check, as an applicant's browser does them.
-import { fork, type ChildProcess } from 'node:child_process';
 import { File as NodeFile } from 'node:buffer';
-import path from 'node:path';
 import { screen, waitFor } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { makeStore } from '../../../../src/app/store';
-import { setRuntimeConfig } from '../../../../src/config';
 import { DocumentUpload } from '../../../../src/features/documents/DocumentUpload';
-import type { CheckedDocument } from '../../../../src/features/documents/documentsApi';
 import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderWithIntl } from '../../components/renderWithIntl';
-import { testRuntimeConfig } from '../../testConfig';
 import { APPLICATION_STORAGE_MAX_BYTES } from '../../../../src/validation/documentLimits';
 import { flatPhoto, pictureLessPng } from '../../../server/images';
 import { plainPdf } from '../../../server/pdfs';
+import { renderField as renderFieldOf, startAppServer, withoutXmlHttpRequest, type AppServerProcess } from './appServerProcess';
 
 const MAX_BYTES = 16 * 1024 * 1024;
 // Files as a browser's picker hands them over: with stream(), which jsdom's File lacks (Node's has it).
 const file = (parts: (string | Uint8Array)[], name: string, type: string) => new NodeFile(parts, name, { type }) as unknown as File;
 const pdf = (size = 2048, name = 'modelo036.pdf') => file([new Uint8Array(plainPdf({ size }))], name, 'application/pdf');
 
-let child: ChildProcess;
-let nextId = 0;
-const pending = new Map<number, (result: unknown) => void>();
-function call<T>(call: string, applicationId?: string, bytes?: number): Promise<T> {
-  const id = (nextId += 1);
-  return new Promise((resolve) => {
-    pending.set(id, resolve as (result: unknown) => void);
-    child.send({ id, call, applicationId, bytes });
-  });
-}
+let server: AppServerProcess;
+const call = <T,>(name: Parameters<AppServerProcess['call']>[0], applicationId?: string, bytes?: number) => server.call<T>(name, applicationId, bytes);
+const renderField = (applicationId: string) => renderFieldOf(server, applicationId);
 
-// jsdom's XMLHttpRequest applies CORS for its own origin, which the embedded endpoint does not list: here PUTs take
-// the SDK's Node path, as they do where there is no XMLHttpRequest. The browser's path runs in e2e/forms.spec.ts.
-const pageXhr = globalThis.XMLHttpRequest;
-beforeAll(() => {
-  delete (globalThis as { XMLHttpRequest?: unknown }).XMLHttpRequest;
-});
-afterAll(() => {
-  globalThis.XMLHttpRequest = pageXhr;
-});
-
+withoutXmlHttpRequest();
 beforeAll(async () => {
-  child = fork(path.join(__dirname, 'appServer.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, APP_ENV: JSON.stringify({ DOCUMENT_MAX_BYTES: String(MAX_BYTES), LOG_LEVEL: 'silent' }) },
-  });
-  const ready = await new Promise<{ base: string; storage: { region: string; bucket: string } }>((resolve, reject) => {
-    child.on('message', (message: { ready?: { base: string; storage: { region: string; bucket: string } }; id?: number; result?: unknown }) => {
-      if (message.ready) resolve(message.ready);
-      if (message.id !== undefined) pending.get(message.id)?.(message.result);
-    });
-    child.once('exit', (code) => reject(new Error(`the server process ended (${code})`)));
-  });
-  setRuntimeConfig(
-    testRuntimeConfig({
-      apiBaseUrl: `${ready.base}/api/`,
-      identity: { ...testRuntimeConfig().identity, endpoint: `${ready.base}/cognito` },
-      storage: { ...ready.storage, endpoint: `${ready.base}/s3`, maxDocumentBytes: MAX_BYTES },
-    }),
-  );
+  server = await startAppServer(MAX_BYTES);
 }, 60_000);
 afterAll(async () => {
-  await call('close');
+  await server.close();
 });
-
-async function renderField(applicationId: string, onUploaded = jest.fn<void, [CheckedDocument]>()) {
-  const token = await call<string>('issueToken', applicationId);
-  const store = makeStore({ session: { ...initialSessionState, authorizationToken: token } }, { persist: false });
-  const view = renderWithIntl(
-    <Provider store={store}>
-      <DocumentUpload kind="model036" label="Modelo 036" onUploaded={onUploaded} />
-    </Provider>,
-    // The accept attribute is only a hint: a picker may let any file through.
-    { locale: 'en', user: { applyAccept: false } },
-  );
-  return { ...view, onUploaded, input: screen.getByLabelText(/Choose a PDF: Modelo 036/) };
-}
 
 describe('DocumentUpload against the server', () => {
   it('uploads a PDF, has the server check it, and says so', async () => {
