@@ -5,14 +5,31 @@
 // No imports: the deployment's own package reads this file too.
 
 /**
- * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
- * pool, the documents bucket and its objects.
+ * The areas of the documents bucket, by key prefix: the applicants' own (`private/<identity id>/`, written with
+ * their identity-pool credentials) and the server's copies of what the bank relied on (`evidence/`).
  */
-type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects';
+export const STORAGE_AREAS = { applicants: 'private/', evidence: 'evidence/' } as const;
+
+/**
+ * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
+ * pool, the documents bucket, all its objects, the applicants' areas and the evidence area.
+ */
+type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects' | 'applicantObjects' | 'evidenceObjects';
+
+/** An IAM condition block, as a policy statement writes it. */
+type Condition = Record<string, Record<string, string>>;
+
+/**
+ * A write that may only create: S3 checks `s3:if-none-match` against the request's `If-None-Match` header, and a
+ * PutObject without `If-None-Match: *` does not match, so it is refused even on a key nothing holds yet.
+ */
+export const CREATE_ONLY: Condition = { StringEquals: { 's3:if-none-match': '*' } };
 
 interface Grant {
   action: string;
   resource: AwsResource;
+  /** Only for requests that meet it (a statement of its own). */
+  condition?: Condition;
 }
 
 interface AwsCall {
@@ -69,10 +86,15 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   // Without s3:ListBucket, S3 answers a missing key 403 instead of 404, and "no such document" would become a 500.
   { call: 's3:HeadObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "checks a reported document's size and type" },
   { call: 's3:GetObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "reads a document's first bytes or whole photo; the reviewers' download links are signed with it" },
-  { call: 's3:PutObject', grants: [{ action: 's3:PutObject', resource: 'objects' }], why: "copies a checked document into the server's own evidence/ area when it is frozen" },
-  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
+  // Evidence is written once and never replaced or removed by the server: a create, under evidence/ only.
+  {
+    call: 's3:PutObject',
+    grants: [{ action: 's3:PutObject', resource: 'evidenceObjects', condition: CREATE_ONLY }],
+    why: "copies a checked document into the server's own evidence/ area when it is frozen, only where nothing is yet (If-None-Match: *)",
+  },
+  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes a refused or replaced document, in the applicant's area" },
   { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents" },
-  { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes uploads never reported as documents, a day after they were stored' },
+  { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes uploads never reported as documents, a day after they were stored, in the applicants' areas" },
 ];
 
 /** The names the policy's resources are written with: real ones (or deployment tokens), or the docs' placeholders. */
@@ -100,25 +122,51 @@ function resourceArn(resource: AwsResource, names: AwsResourceNames): string | u
       return `arn:${partition}:s3:::${names.bucket}`;
     case 'objects':
       return `arn:${partition}:s3:::${names.bucket}/*`;
+    case 'applicantObjects':
+      return `arn:${partition}:s3:::${names.bucket}/${STORAGE_AREAS.applicants}*`;
+    case 'evidenceObjects':
+      return `arn:${partition}:s3:::${names.bucket}/${STORAGE_AREAS.evidence}*`;
   }
 }
 
-const STATEMENT_IDS: Record<AwsResource, string> = { userPool: 'UserPool', staffPool: 'StaffUserPool', identityPool: 'IdentityPool', bucket: 'DocumentsBucket', objects: 'Documents' };
+const STATEMENT_IDS: Record<AwsResource, string> = {
+  userPool: 'UserPool',
+  staffPool: 'StaffUserPool',
+  identityPool: 'IdentityPool',
+  bucket: 'DocumentsBucket',
+  objects: 'Documents',
+  applicantObjects: 'ApplicantAreas',
+  evidenceObjects: 'Evidence',
+};
 
 interface PolicyStatement {
   Sid: string;
   Effect: 'Allow';
   Action: string[];
   Resource: string;
+  Condition?: Condition;
 }
 
-/** The server's IAM policy: one statement per resource, its actions sorted, nothing else. */
+/**
+ * The server's IAM policy: one statement per resource (and per condition on it: a grant with a condition never
+ * shares a statement with one without), its actions sorted, nothing else.
+ */
 export function serverPolicyDocument(names: AwsResourceNames, calls: readonly AwsCall[] = SERVER_AWS_CALLS): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
-  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects'];
+  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects', 'applicantObjects', 'evidenceObjects'];
+  const grants = calls.flatMap((call) => call.grants);
+  const conditionOf = (grant: Grant) => (grant.condition ? JSON.stringify(grant.condition) : '');
   const Statement = order.flatMap((resource) => {
-    const actions = [...new Set(calls.flatMap((call) => call.grants.filter((grant) => grant.resource === resource).map((grant) => grant.action)))].sort();
     const Resource = resourceArn(resource, names);
-    return actions.length && Resource ? [{ Sid: STATEMENT_IDS[resource], Effect: 'Allow' as const, Action: actions, Resource }] : [];
+    const onResource = grants.filter((grant) => grant.resource === resource);
+    const conditions = [...new Set(onResource.map(conditionOf))].sort();
+    if (!Resource) return [];
+    return conditions.map((condition, index) => {
+      const actions = [...new Set(onResource.filter((grant) => conditionOf(grant) === condition).map((grant) => grant.action))].sort();
+      // A policy's statement ids are unique: a second statement on the same resource is numbered.
+      const statement: PolicyStatement = { Sid: `${STATEMENT_IDS[resource]}${index === 0 ? '' : index + 1}`, Effect: 'Allow', Action: actions, Resource };
+      if (condition) statement.Condition = JSON.parse(condition) as Condition;
+      return statement;
+    });
   });
   return { Version: '2012-10-17', Statement };
 }

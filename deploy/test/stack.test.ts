@@ -11,7 +11,7 @@ import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../ser
 import { STAFF_ROLES } from '../../server/staffRoles';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
 import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack } from '../lib/stack';
-import { EXPOSED_HEADERS } from '../lib/storage';
+import { EXPOSED_HEADERS, REPLACED_VERSIONS_KEPT_DAYS } from '../lib/storage';
 
 const root = path.resolve(__dirname, '../..');
 const lambdaDir = path.join(root, 'dist-lambdas');
@@ -87,6 +87,15 @@ describe('the deployment', () => {
     const needed = new Set(serverAwsCalls(root).flatMap((found) => byCall.get(found.call)?.grants.map((grant) => grant.action) ?? [`unlisted ${found.call}`]));
     const granted = new Set(deployed.Statement.flatMap((statement) => statement.Action));
     expect([...granted].sort()).toEqual([...needed].sort());
+
+    // Evidence only created (If-None-Match: *), never replaced or deleted; deletes only in the applicants' areas.
+    const onObjects = (deployed.Statement as { Action: string[]; Resource: string; Condition?: unknown }[]).filter((statement) => statement.Resource.startsWith('arn:aws:s3:::documents/'));
+    expect(onObjects).toEqual([
+      expect.objectContaining({ Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::documents/*' }),
+      expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/private/*' }),
+      expect.objectContaining({ Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::documents/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } }),
+    ]);
+    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject']);
 
     // Nothing else is attached to the role.
     const roleId = logicalId('AWS::IAM::Role', 'ServerRole');
@@ -198,13 +207,31 @@ describe('the deployment', () => {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: [{ Ref: 'PublicUrl' }], AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']), ExposedHeaders: Match.arrayWith(['etag']) })] },
-      LifecycleConfiguration: { Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })]) },
     });
     // Browsers read on AWS what they read on the embedded endpoint.
     expect(EXPOSED_HEADERS).toEqual(S3_CORS_EXPOSED_HEADERS);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
+  });
+
+  it('versions the bucket and makes it with Object Lock (no default retention); old versions expire in the applicants\' areas only', () => {
+    const bucket = resources[logicalId('AWS::S3::Bucket', 'Documents')];
+    expect(bucket.Properties).toMatchObject({ VersioningConfiguration: { Status: 'Enabled' }, ObjectLockEnabled: true });
+    // Retention is decided per object when it is written, not for the whole bucket.
+    expect(bucket.Properties.ObjectLockConfiguration).toBeUndefined();
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual({
+      Id: 'applicant-areas-old-versions',
+      Prefix: 'private/',
+      NoncurrentVersionExpiration: { NoncurrentDays: REPLACED_VERSIONS_KEPT_DAYS },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    });
+    // No rule expires anything of the evidence: every rule that removes versions or objects names the applicants' prefix.
+    const removing = rules.filter((rule) => rule.NoncurrentVersionExpiration || rule.ExpirationInDays || rule.ExpiredObjectDeleteMarker);
+    expect(removing.map((rule) => rule.Prefix)).toEqual(['private/']);
   });
 
   it("records every write and delete in the documents bucket (CloudTrail data events), an applicant's included", () => {
