@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, CfnParameter, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ExecSessions } from './execSessions';
 import { DEVELOPER_PROVIDER, Identity } from './identity';
 import { serverRole } from './serverRole';
 import { Documents, StorageChanges } from './storage';
@@ -19,6 +20,8 @@ export interface DiviloStackProps extends StackProps {
   lambdaDir: string;
 }
 
+/** The servers' log streams are `<this>/<container>/<task id>` (the awslogs driver's). */
+export const SERVER_LOG_STREAM_PREFIX = 'server';
 /** The port the server listens on in its container. */
 const SERVER_PORT = 8080;
 const DATABASE_NAME = 'divilo';
@@ -145,7 +148,10 @@ export class DiviloStack extends Stack {
       identityPoolId: identity.identityPool.ref,
       bucket: documents.bucket.bucketName,
     });
-    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+    // The admin is reached with ECS Exec into a running server, or as a one-off task (docs/deploy.md, deploy/admin.sh).
+    const execSessions = new ExecSessions(this, 'ExecSessions');
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED, executeCommandConfiguration: execSessions.clusterConfiguration });
+    const serverLogs = new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     const service = new patterns.ApplicationLoadBalancedFargateService(this, 'Server', {
       cluster,
       desiredCount: serverCount,
@@ -161,11 +167,13 @@ export class DiviloStack extends Stack {
       circuitBreaker: { rollback: true },
       minHealthyPercent: 100,
       healthCheckGracePeriod: Duration.seconds(60),
+      enableExecuteCommand: true,
       taskImageOptions: {
         image: ecs.ContainerImage.fromEcrRepository(ecr.Repository.fromRepositoryName(this, 'Images', imageRepository), imageTag),
         containerPort: SERVER_PORT,
-        taskRole: role,
-        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: 'server', logGroup: new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }) }),
+        // Nothing is added to the role behind its back: the exec channel's permissions are a policy of their own, below.
+        taskRole: role.withoutPolicyUpdates(),
+        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: SERVER_LOG_STREAM_PREFIX, logGroup: serverLogs }),
         environment: {
           NODE_ENV: 'production',
           PORT: String(SERVER_PORT),
@@ -209,12 +217,23 @@ export class DiviloStack extends Stack {
     service.targetGroup.configureHealthCheck({ path: '/health', healthyHttpCodes: '200', interval: Duration.seconds(15), timeout: Duration.seconds(5) });
     // The server finishes requests in flight within 10 s of SIGTERM (docs/server.md).
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '15');
+    execSessions.allow(role);
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
     new CfnOutput(this, 'StaffUserPoolId', { value: identity.staffPool.userPoolId, description: 'The staff pool: its members are made with `npm run admin -- staff add` (docs/back-office.md)' });
     new CfnOutput(this, 'IdentityPoolId', { value: identity.identityPool.ref });
     new CfnOutput(this, 'DocumentsBucket', { value: documents.bucket.bucketName });
-    new CfnOutput(this, 'ServerCluster', { value: cluster.clusterName, description: 'Where `npm run admin` runs as a one-off task (docs/deploy.md)' });
+    // What deploy/admin.sh needs to reach the admin, by an ECS Exec session or as a one-off task.
+    new CfnOutput(this, 'ServerCluster', { value: cluster.clusterName, description: 'The servers\' cluster: ECS Exec sessions and one-off admin tasks run there (deploy/admin.sh)' });
+    new CfnOutput(this, 'ServerService', { value: service.service.serviceName, description: 'The servers\' service: an ECS Exec session opens into one of its running tasks' });
+    new CfnOutput(this, 'ServerTaskDefinition', { value: service.taskDefinition.taskDefinitionArn, description: "The servers' task definition (this revision): a one-off admin task runs it with the command replaced" });
+    new CfnOutput(this, 'ServerTaskFamily', { value: service.taskDefinition.family });
+    new CfnOutput(this, 'ServerContainer', { value: service.taskDefinition.defaultContainer!.containerName });
+    new CfnOutput(this, 'AppSubnets', { value: Fn.join(',', vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).subnetIds), description: "The servers' subnets, comma-separated" });
+    new CfnOutput(this, 'ServerSecurityGroupId', { value: serverSg.securityGroupId });
+    new CfnOutput(this, 'ServerLogGroup', { value: serverLogs.logGroupName, description: `The servers' logs (and a one-off task's), streams ${SERVER_LOG_STREAM_PREFIX}/<container>/<task id>` });
+    new CfnOutput(this, 'ExecSessionLogGroup', { value: execSessions.transcripts.logGroupName, description: 'The transcripts of ECS Exec sessions' });
+    new CfnOutput(this, 'ExecSessionKey', { value: execSessions.key.keyArn, description: 'Opening an ECS Exec session needs kms:GenerateDataKey on this key, reading a transcript kms:Decrypt' });
   }
 }

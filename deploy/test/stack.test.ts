@@ -9,8 +9,9 @@ import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissi
 import { S3_CORS_EXPOSED_HEADERS } from '../../server/embedded/s3';
 import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGate';
 import { STAFF_ROLES } from '../../server/staffRoles';
+import { EXEC_CHANNEL_ACTIONS, EXEC_TRANSCRIPT_ACTIONS } from '../lib/execSessions';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
-import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack } from '../lib/stack';
+import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack, SERVER_LOG_STREAM_PREFIX } from '../lib/stack';
 import { EXPOSED_HEADERS, REPLACED_VERSIONS_KEPT_DAYS } from '../lib/storage';
 
 const root = path.resolve(__dirname, '../..');
@@ -97,10 +98,73 @@ describe('the deployment', () => {
     ]);
     expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject']);
 
-    // Nothing else is attached to the role.
+    // Attached beside it, one policy only: ECS Exec's channel, which names none of the product's services.
     const roleId = logicalId('AWS::IAM::Role', 'ServerRole');
-    const attached = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
-    expect(attached).toEqual([]);
+    const attached = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
+    expect(attached.map(([id]) => id)).toEqual([logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')]);
+    const exec = (attached[0][1].Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((statement) => ([] as string[]).concat(statement.Action));
+    expect(exec.filter((action) => !/^(ssmmessages|logs|kms):/.test(action))).toEqual([]);
+    expect(exec.filter((action) => granted.has(action))).toEqual([]);
+  });
+
+  it('opens ECS Exec sessions into the servers, each encrypted with a key of its own and recorded to a kept, encrypted log group', () => {
+    template.hasResourceProperties('AWS::ECS::Service', { EnableExecuteCommand: true });
+    const key = logicalId('AWS::KMS::Key', 'ExecSessions');
+    const transcripts = logicalId('AWS::Logs::LogGroup', 'ExecSessions');
+    template.hasResourceProperties('AWS::ECS::Cluster', {
+      Configuration: {
+        ExecuteCommandConfiguration: {
+          KmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+          // OVERRIDE: every session is recorded, whatever the client asks for.
+          Logging: 'OVERRIDE',
+          LogConfiguration: { CloudWatchLogGroupName: { Ref: transcripts }, CloudWatchEncryptionEnabled: true },
+        },
+      },
+    });
+    expect(resources[transcripts]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { RetentionInDays: 365, KmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] } } });
+    expect(resources[key]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    // CloudWatch Logs may use the key for this account's log groups (else the group cannot be written).
+    const keyPolicy = JSON.stringify(resources[key].Properties.KeyPolicy);
+    expect(keyPolicy).toContain('logs.');
+    expect(keyPolicy).toContain('kms:EncryptionContext:aws:logs:arn');
+
+    // The task role's exec policy: the channels, the transcript group and the key, exactly.
+    const policy = resources[logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')].Properties.PolicyDocument as { Statement: { Sid: string; Action: unknown; Resource: unknown }[] };
+    expect(policy.Statement.map(({ Sid, Action, Resource }) => ({ Sid, Action, Resource }))).toEqual([
+      { Sid: 'Channels', Action: EXEC_CHANNEL_ACTIONS, Resource: '*' },
+      { Sid: 'TranscriptEncryption', Action: 'logs:DescribeLogGroups', Resource: '*' },
+      { Sid: 'Transcripts', Action: EXEC_TRANSCRIPT_ACTIONS, Resource: { 'Fn::GetAtt': [transcripts, 'Arn'] } },
+      { Sid: 'SessionKey', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: { 'Fn::GetAtt': [key, 'Arn'] } },
+    ]);
+  });
+
+  it('outputs what a one-off admin task and an exec session need', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const task = logicalId('AWS::ECS::TaskDefinition', 'Server');
+    expect(outputs).toMatchObject({
+      ServerCluster: { Value: { Ref: logicalId('AWS::ECS::Cluster', 'Cluster') } },
+      ServerService: { Value: { 'Fn::GetAtt': [logicalId('AWS::ECS::Service', 'Server'), 'Name'] } },
+      ServerTaskDefinition: { Value: { Ref: task } },
+      ServerContainer: { Value: 'web' },
+      ServerSecurityGroupId: { Value: { 'Fn::GetAtt': [logicalId('AWS::EC2::SecurityGroup', 'ServerSecurityGroup'), 'GroupId'] } },
+      ServerLogGroup: { Value: { Ref: logicalId('AWS::Logs::LogGroup', 'ServerLogs') } },
+      ExecSessionLogGroup: { Value: { Ref: logicalId('AWS::Logs::LogGroup', 'ExecSessions') } },
+    });
+    // The family the task definition is registered under, and the subnets the service runs its tasks in.
+    expect(outputs.ServerTaskFamily.Value).toEqual(resources[task].Properties.Family);
+    const network = (resources[logicalId('AWS::ECS::Service', 'Server')].Properties.NetworkConfiguration as { AwsvpcConfiguration: { Subnets: unknown[]; SecurityGroups: unknown[] } }).AwsvpcConfiguration;
+    expect(outputs.AppSubnets.Value).toEqual({ 'Fn::Join': [',', network.Subnets] });
+    expect(network.SecurityGroups).toEqual([outputs.ServerSecurityGroupId.Value]);
+    const [container] = (resources[task].Properties as { ContainerDefinitions: { Name: string; LogConfiguration: { Options: Record<string, unknown> } }[] }).ContainerDefinitions;
+    expect(container.Name).toBe('web');
+    expect(container.LogConfiguration.Options).toMatchObject({ 'awslogs-group': { Ref: logicalId('AWS::Logs::LogGroup', 'ServerLogs') }, 'awslogs-stream-prefix': SERVER_LOG_STREAM_PREFIX });
+
+    // Every output deploy/admin.sh reads is one the stack makes, and the script's stream prefix is the servers'.
+    const adminScript = readFileSync(path.join(root, 'deploy/admin.sh'), 'utf8');
+    const read = [...adminScript.matchAll(/\$\(output (\w+)\)/g)].map((match) => match[1]);
+    expect(read.length).toBeGreaterThan(5);
+    expect(read.filter((name) => !(name in outputs))).toEqual([]);
+    expect(adminScript).toContain(`log_stream_prefix=${SERVER_LOG_STREAM_PREFIX}\n`);
   });
 
   it('makes the user pool the product needs: ID documents as usernames, its password rule, the onboarding status, the Lambda', () => {
