@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, CfnParameter, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnCondition, CfnOutput, CfnParameter, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
@@ -36,7 +36,8 @@ export const CONTRACT_TEMPLATES_IN_IMAGE = '/app/contract-templates';
  */
 export class DiviloStack extends Stack {
   constructor(scope: Construct, id: string, props: DiviloStackProps) {
-    super(scope, id, props);
+    // Deleting the stack takes turning this off first (docs/deploy.md, "Restore").
+    super(scope, id, { terminationProtection: true, ...props });
 
     const publicUrl = new CfnParameter(this, 'PublicUrl', {
       description: 'Where customers reach the product, an https origin without a path (https://alta.bank.es): PUBLIC_URL, and the origin the bucket takes uploads from',
@@ -60,6 +61,12 @@ export class DiviloStack extends Stack {
       description: "IDENTITY_PROVIDER: manual (the bank's reviewers look at the photos) or webhook (an identity provider answers at the webhook, signed with the IdentityWebhookSecret secret)",
       allowedValues: ['manual', 'webhook'],
     }).valueAsString;
+    // The switch of docs/deploy.md's restore: the servers use a database restored beside the stack's own.
+    const databaseEndpoint = new CfnParameter(this, 'DatabaseEndpoint', {
+      description: "Empty: the stack's own database. host:port of a database restored to a point in time (docs/deploy.md, \"Restore\"): the servers use that one instead",
+      default: '',
+      allowedPattern: '^$|^[a-z0-9.-]+:[0-9]{1,5}$',
+    }).valueAsString;
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
@@ -82,6 +89,11 @@ export class DiviloStack extends Stack {
 
     const serverSg = new ec2.SecurityGroup(this, 'ServerSecurityGroup', { vpc, description: 'Onboarding server containers' });
 
+    // TLS only: the server connects with sslmode=verify-full.
+    const databaseParameters = new rds.ParameterGroup(this, 'DatabaseParameters', {
+      engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
+      parameters: { 'rds.force_ssl': '1' },
+    });
     const database = new rds.DatabaseInstance(this, 'Database', {
       engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
       instanceType: ec2.InstanceType.of(ec2.InstanceClass.T4G, ec2.InstanceSize.SMALL),
@@ -94,18 +106,23 @@ export class DiviloStack extends Stack {
       maxAllocatedStorage: 100,
       storageEncrypted: true,
       backupRetention: Duration.days(14),
+      // The automated backups outlive the instance (for their 14 days): it can be restored to a point in time even
+      // once deleted.
+      deleteAutomatedBackups: false,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.SNAPSHOT,
-      // TLS only: the server connects with sslmode=verify-full.
-      parameterGroup: new rds.ParameterGroup(this, 'DatabaseParameters', {
-        engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
-        parameters: { 'rds.force_ssl': '1' },
-      }),
+      parameterGroup: databaseParameters,
     });
     database.connections.allowDefaultPortFrom(serverSg, 'the servers');
+    // Its credentials outlive the stack with its final snapshot, whose password they are.
+    (database.node.findChild('Secret') as rds.DatabaseSecret).applyRemovalPolicy(RemovalPolicy.RETAIN);
+    const ownDatabase = new CfnCondition(this, 'OwnDatabase', { expression: Fn.conditionEquals(databaseEndpoint, '') });
+    const databaseHost = Fn.conditionIf(ownDatabase.logicalId, Fn.join(':', [database.dbInstanceEndpointAddress, database.dbInstanceEndpointPort]), databaseEndpoint).toString();
 
+    // Every secret is kept when the stack is deleted, as the pools, the bucket and the database snapshot they
+    // protect are: a stack restored from those reads them again (docs/deploy.md, "Restore").
     // Redis: the rate-limit counters every server shares. TLS and an AUTH token; no data worth a backup.
-    const redisToken = new secrets.Secret(this, 'RedisToken', { generateSecretString: { passwordLength: 48, excludePunctuation: true } });
+    const redisToken = new secrets.Secret(this, 'RedisToken', { generateSecretString: { passwordLength: 48, excludePunctuation: true }, removalPolicy: RemovalPolicy.RETAIN });
     const redisSg = new ec2.SecurityGroup(this, 'RedisSecurityGroup', { vpc, description: 'Rate-limit counters', allowAllOutbound: false });
     redisSg.addIngressRule(serverSg, ec2.Port.tcp(6379), 'the servers');
     const redisSubnets = new elasticache.CfnSubnetGroup(this, 'RedisSubnets', {
@@ -130,8 +147,9 @@ export class DiviloStack extends Stack {
     const serverSecret = new secrets.Secret(this, 'ServerSecret', {
       description: "SERVER_SECRET: the root of the server's keys (64 base64 characters = 48 bytes)",
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
-    const bankSecret = (name: string, description: string) => new secrets.Secret(this, name, { description });
+    const bankSecret = (name: string, description: string) => new secrets.Secret(this, name, { description, removalPolicy: RemovalPolicy.RETAIN });
     const smsApiKey = bankSecret('SmsProviderApiKey', "SMS_PROVIDER_API_KEY: the SMS provider's key");
     const smtpUrl = bankSecret('SmtpUrl', 'SMTP_URL: smtps://<SES SMTP user>:<password>@email-smtp.<region>.amazonaws.com:465');
     const sealP12 = bankSecret('SealP12', "SEAL_P12_BASE64: the contracts' sealing certificate (PKCS#12), in base64");
@@ -140,6 +158,7 @@ export class DiviloStack extends Stack {
     const webhookSecret = new secrets.Secret(this, 'IdentityWebhookSecret', {
       description: 'IDENTITY_WEBHOOK_SECRET: the key the identity provider signs its webhook calls with (HMAC-SHA256)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const role = serverRole(this, {
@@ -190,7 +209,7 @@ export class DiviloStack extends Stack {
           STAFF_CLIENT_ID: identity.staffClient.userPoolClientId,
           S3_BUCKET: documents.bucket.bucketName,
           // User and password come from the database's secret as PGUSER and PGPASSWORD, which pg reads itself.
-          DATABASE_URL: `postgres://${database.dbInstanceEndpointAddress}:${database.dbInstanceEndpointPort}/${DATABASE_NAME}?sslmode=verify-full`,
+          DATABASE_URL: `postgres://${databaseHost}/${DATABASE_NAME}?sslmode=verify-full`,
           REDIS_HOST: redis.attrPrimaryEndPointAddress,
           REDIS_PORT: redis.attrPrimaryEndPointPort,
           SMS_PROVIDER_URL: smsProviderUrl,
@@ -234,6 +253,15 @@ export class DiviloStack extends Stack {
     new CfnOutput(this, 'ServerSecurityGroupId', { value: serverSg.securityGroupId });
     new CfnOutput(this, 'ServerLogGroup', { value: serverLogs.logGroupName, description: `The servers' logs (and a one-off task's), streams ${SERVER_LOG_STREAM_PREFIX}/<container>/<task id>` });
     new CfnOutput(this, 'ExecSessionLogGroup', { value: execSessions.transcripts.logGroupName, description: 'The transcripts of ECS Exec sessions' });
+    // What a restore needs (docs/deploy.md, "Restore"): where a database restored beside the stack's goes.
+    new CfnOutput(this, 'DatabaseInstance', { value: database.instanceIdentifier });
+    new CfnOutput(this, 'DatabaseSubnetGroup', { value: (database.node.findChild('SubnetGroup') as rds.SubnetGroup).subnetGroupName });
+    new CfnOutput(this, 'DatabaseSecurityGroupId', { value: database.connections.securityGroups[0].securityGroupId });
+    new CfnOutput(this, 'DatabaseParameterGroup', { value: databaseParameters.bindToInstance({}).parameterGroupName });
+    // The secrets the bank fills in after the first deployment (docs/deploy.md, step 7).
+    for (const [name, secret] of Object.entries({ SmsProviderApiKey: smsApiKey, SmtpUrl: smtpUrl, SealP12: sealP12, SealP12Passphrase: sealPassphrase, IdentityWebhookSecret: webhookSecret })) {
+      new CfnOutput(this, `${name}Arn`, { value: secret.secretArn });
+    }
     new CfnOutput(this, 'ExecSessionKey', { value: execSessions.key.keyArn, description: 'Opening an ECS Exec session needs kms:GenerateDataKey on this key, reading a transcript kms:Decrypt' });
   }
 }

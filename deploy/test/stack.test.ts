@@ -19,7 +19,7 @@ const lambdaDir = path.join(root, 'dist-lambdas');
 
 let stack: DiviloStack;
 let template: Template;
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 let resources: Resources;
 
 beforeAll(() => {
@@ -37,12 +37,20 @@ const logicalId = (type: string, pathPart: string) => {
   return ids[0];
 };
 
-/** The template's value with references written as names: Fn::Join joined, Ref and Fn::GetAtt (`<id>.<attribute>`) from `names`. */
+/**
+ * The template's value with references written as names: Fn::Join joined, Ref and Fn::GetAtt (`<id>.<attribute>`)
+ * from `names`, Fn::If by `condition:<name>` there ('true' or 'false').
+ */
 function resolve(value: unknown, names: Record<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => resolve(item, names));
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     if ('Ref' in object) return names[object.Ref as string] ?? `<${String(object.Ref)}>`;
+    if ('Fn::If' in object) {
+      const [condition, whenTrue, whenFalse] = object['Fn::If'] as [string, unknown, unknown];
+      const holds = names[`condition:${condition}`];
+      return holds === undefined ? `<condition:${condition}>` : resolve(holds === 'true' ? whenTrue : whenFalse, names);
+    }
     if ('Fn::GetAtt' in object) {
       const name = (object['Fn::GetAtt'] as string[]).join('.');
       return names[name] ?? `<${name}>`;
@@ -359,9 +367,10 @@ describe('the deployment', () => {
     plausible[`${database}.Endpoint.Port`] = '5432';
     plausible[`${redis}.PrimaryEndPoint.Address`] = 'redis.internal';
     plausible[`${redis}.PrimaryEndPoint.Port`] = '6379';
+    plausible['condition:OwnDatabase'] = 'true';
     const env = Object.fromEntries(container.Environment.map(({ Name, Value }) => [Name, String(resolve(Value, plausible))]));
     expect(Object.values(env).join(' ')).not.toContain('<');
-    const config = loadConfig({
+    const started = {
       ...env,
       SERVER_SECRET: 'A'.repeat(64),
       SMS_PROVIDER_API_KEY: 'key',
@@ -372,7 +381,8 @@ describe('the deployment', () => {
       IDENTITY_WEBHOOK_SECRET: 'W'.repeat(64),
       // The image holds the bank's templates there; here the sample stands in for them.
       CONTRACT_TEMPLATES_DIR: path.join(__dirname, '..', '..', 'server', 'data', 'contract-sample'),
-    });
+    };
+    const config = loadConfig(started);
     expect(env.CONTRACT_TEMPLATES_DIR).toBe(CONTRACT_TEMPLATES_IN_IMAGE);
     expect(env.IDENTITY_PROVIDER).toBe('manual');
     // The image puts the bank's templates where the container looks for them.
@@ -380,5 +390,52 @@ describe('the deployment', () => {
     expect(config).toMatchObject({ production: true, trustProxy: 1, identity: { embedded: false, developerProvider: DEVELOPER_PROVIDER }, storage: { embedded: false } });
     expect(config.staff).toMatchObject({ userPoolId: 'eu-west-1_Staff9', clientId: '7ab8cd9ef0gh1ij2kl3mn4op5q' });
     expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
+
+    // Pointed at a database restored beside the stack's (the DatabaseEndpoint parameter), the servers use that one.
+    const restored = { ...plausible, DatabaseEndpoint: 'divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432', 'condition:OwnDatabase': 'false' };
+    const url = resolve(container.Environment.find(({ Name }) => Name === 'DATABASE_URL')!.Value, restored);
+    expect(loadConfig({ ...started, DATABASE_URL: String(url) }).databaseUrl).toBe(
+      'postgres://divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432/divilo?sslmode=verify-full',
+    );
+  });
+
+  it('keeps every secret, the identity pool and the staff\'s groups when the stack is deleted, as the pools, bucket and database snapshot are', () => {
+    const secrets = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::SecretsManager::Secret');
+    expect(secrets.length).toBe(8);
+    for (const [id, secret] of secrets) expect({ id, DeletionPolicy: secret.DeletionPolicy, UpdateReplacePolicy: secret.UpdateReplacePolicy }).toEqual({ id, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    // The database's own secret among them: its final snapshot's password.
+    expect(secrets.map(([id]) => id)).toContainEqual(expect.stringContaining('DatabaseSecret'));
+    const kept = (type: string) => Object.values(resources).filter((resource) => resource.Type === type).map((resource) => resource.DeletionPolicy);
+    expect(kept('AWS::Cognito::IdentityPool')).toEqual(['Retain']);
+    expect(kept('AWS::Cognito::UserPoolGroup')).toEqual(['Retain', 'Retain', 'Retain']);
+    expect(kept('AWS::Cognito::UserPool')).toEqual(['Retain', 'Retain']);
+    expect(resources[logicalId('AWS::S3::Bucket', 'Documents')].DeletionPolicy).toBe('Retain');
+    expect(resources[logicalId('AWS::RDS::DBInstance', 'Database')]).toMatchObject({ DeletionPolicy: 'Snapshot', Properties: { DeletionProtection: true, DeleteAutomatedBackups: false, BackupRetentionPeriod: 14 } });
+    // And the stack itself is not deleted by mistake.
+    expect(stack.terminationProtection).toBe(true);
+  });
+
+  it('switches the servers to a database restored beside the stack\'s own, and outputs what such a restore needs', () => {
+    const json = template.toJSON() as { Parameters: Record<string, { Default?: string; AllowedPattern?: string }>; Conditions: Record<string, unknown>; Outputs: Record<string, { Value: unknown }> };
+    expect(json.Parameters.DatabaseEndpoint).toMatchObject({ Default: '' });
+    const pattern = new RegExp(json.Parameters.DatabaseEndpoint.AllowedPattern!);
+    expect(['', 'divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432'].every((value) => pattern.test(value))).toBe(true);
+    expect(['postgres://x:5432', 'host', 'host:5432/divilo'].some((value) => pattern.test(value))).toBe(false);
+    expect(json.Conditions.OwnDatabase).toEqual({ 'Fn::Equals': [{ Ref: 'DatabaseEndpoint' }, ''] });
+    // With the parameter empty the stack's own database is used (resolved in the test above); its instance does not
+    // depend on the parameter, so setting it never touches the instance.
+    expect(JSON.stringify(resources[logicalId('AWS::RDS::DBInstance', 'Database')])).not.toContain('DatabaseEndpoint');
+    expect(json.Outputs).toMatchObject({
+      DatabaseInstance: { Value: { Ref: logicalId('AWS::RDS::DBInstance', 'Database') } },
+      DatabaseSubnetGroup: { Value: { Ref: logicalId('AWS::RDS::DBSubnetGroup', 'Database') } },
+      DatabaseSecurityGroupId: { Value: { 'Fn::GetAtt': [logicalId('AWS::EC2::SecurityGroup', 'DatabaseSecurityGroup'), 'GroupId'] } },
+      DatabaseParameterGroup: { Value: { Ref: logicalId('AWS::RDS::DBParameterGroup', 'DatabaseParameters') } },
+    });
+    // The secrets the bank fills in (step 7), by ARN.
+    for (const name of ['SmsProviderApiKey', 'SmtpUrl', 'SealP12', 'SealP12Passphrase', 'IdentityWebhookSecret']) {
+      const secret = Object.keys(resources).filter((id) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id));
+      expect(secret).toHaveLength(1);
+      expect(json.Outputs[`${name}Arn`].Value).toEqual({ Ref: secret[0] });
+    }
   });
 });
