@@ -5,14 +5,32 @@
 // No imports: the deployment's own package reads this file too.
 
 /**
- * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
- * pool, the documents bucket and its objects, and phone numbers (SMS through SNS).
+ * The areas of the documents bucket, by key prefix: the applicants' own (`private/<identity id>/`, written with
+ * their identity-pool credentials) and the server's copies of what the bank relied on (`evidence/`).
  */
-type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects' | 'phoneNumbers';
+export const STORAGE_AREAS = { applicants: 'private/', evidence: 'evidence/' } as const;
+
+/**
+ * The resources the server touches: the customers' user pool, the staff's (`npm run admin -- staff`), the identity
+ * pool, the documents bucket, all its objects, the applicants' areas and the evidence area, and phone numbers (SMS
+ * through SNS).
+ */
+type AwsResource = 'userPool' | 'staffPool' | 'identityPool' | 'bucket' | 'objects' | 'applicantObjects' | 'evidenceObjects' | 'phoneNumbers';
+
+/** An IAM condition block, as a policy statement writes it. */
+type Condition = Record<string, Record<string, string>>;
+
+/**
+ * A write that may only create: S3 checks `s3:if-none-match` against the request's `If-None-Match` header, and a
+ * PutObject without `If-None-Match: *` does not match, so it is refused even on a key nothing holds yet.
+ */
+export const CREATE_ONLY: Condition = { StringEquals: { 's3:if-none-match': '*' } };
 
 interface Grant {
   action: string;
   resource: AwsResource;
+  /** Only for requests that meet it (a statement of its own). */
+  condition?: Condition;
 }
 
 interface AwsCall {
@@ -69,10 +87,15 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   // Without s3:ListBucket, S3 answers a missing key 403 instead of 404, and "no such document" would become a 500.
   { call: 's3:HeadObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "checks a reported document's size and type" },
   { call: 's3:GetObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "reads a document's first bytes or whole photo; the reviewers' download links are signed with it" },
-  { call: 's3:PutObject', grants: [{ action: 's3:PutObject', resource: 'objects' }], why: "copies a checked document into the server's own evidence/ area when it is frozen" },
-  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes a refused or replaced document' },
+  // Evidence is written once and never replaced or removed by the server: a create, under evidence/ only.
+  {
+    call: 's3:PutObject',
+    grants: [{ action: 's3:PutObject', resource: 'evidenceObjects', condition: CREATE_ONLY }],
+    why: "copies a checked document into the server's own evidence/ area when it is frozen, only where nothing is yet (If-None-Match: *)",
+  },
+  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes a refused or replaced document, in the applicant's area" },
   { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents" },
-  { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'objects' }], why: 'removes uploads never reported as documents, a day after they were stored' },
+  { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes uploads never reported as documents, a day after they were stored, in the applicants' areas" },
   { call: 'sns:Publish', grants: [{ action: 'sns:Publish', resource: 'phoneNumbers' }], why: 'sends an SMS (a code) straight to a phone number, never to a topic or an endpoint' },
 ];
 
@@ -101,6 +124,10 @@ function resourceArn(resource: AwsResource, names: AwsResourceNames): string | u
       return `arn:${partition}:s3:::${names.bucket}`;
     case 'objects':
       return `arn:${partition}:s3:::${names.bucket}/*`;
+    case 'applicantObjects':
+      return `arn:${partition}:s3:::${names.bucket}/${STORAGE_AREAS.applicants}*`;
+    case 'evidenceObjects':
+      return `arn:${partition}:s3:::${names.bucket}/${STORAGE_AREAS.evidence}*`;
     case 'phoneNumbers':
       // A Publish to a phone number names no resource, so IAM takes it only under "*"; the Deny below keeps that
       // "*" from reaching any topic or endpoint (every SNS ARN).
@@ -114,6 +141,8 @@ const STATEMENT_IDS: Record<AwsResource, string> = {
   identityPool: 'IdentityPool',
   bucket: 'DocumentsBucket',
   objects: 'Documents',
+  applicantObjects: 'ApplicantAreas',
+  evidenceObjects: 'Evidence',
   phoneNumbers: 'TextMessages',
 };
 
@@ -122,6 +151,7 @@ interface PolicyStatement {
   Effect: 'Allow' | 'Deny';
   Action: string[];
   Resource: string;
+  Condition?: Condition;
 }
 
 /** The one statement on "*" (SMS to phone numbers) comes with this one: none of its actions on any SNS topic or endpoint. */
@@ -133,17 +163,27 @@ const notTopicsOrEndpoints = (actions: string[], partition: string): PolicyState
 });
 
 /**
- * The server's IAM policy: one statement per resource, its actions sorted; the statement on "*" (SMS) is followed by
- * the Deny that keeps it off topics and endpoints. Nothing else.
+ * The server's IAM policy: one statement per resource (and per condition on it: a grant with a condition never
+ * shares a statement with one without), its actions sorted; the statement on "*" (SMS) is followed by the Deny that
+ * keeps it off topics and endpoints. Nothing else.
  */
 export function serverPolicyDocument(names: AwsResourceNames, calls: readonly AwsCall[] = SERVER_AWS_CALLS): { Version: '2012-10-17'; Statement: PolicyStatement[] } {
-  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects', 'phoneNumbers'];
+  const order: AwsResource[] = ['userPool', 'staffPool', 'identityPool', 'bucket', 'objects', 'applicantObjects', 'evidenceObjects', 'phoneNumbers'];
+  const grants = calls.flatMap((call) => call.grants);
+  const conditionOf = (grant: Grant) => (grant.condition ? JSON.stringify(grant.condition) : '');
   const Statement = order.flatMap((resource): PolicyStatement[] => {
-    const actions = [...new Set(calls.flatMap((call) => call.grants.filter((grant) => grant.resource === resource).map((grant) => grant.action)))].sort();
     const Resource = resourceArn(resource, names);
-    if (!actions.length || !Resource) return [];
-    const allowed: PolicyStatement = { Sid: STATEMENT_IDS[resource], Effect: 'Allow', Action: actions, Resource };
-    return resource === 'phoneNumbers' ? [allowed, notTopicsOrEndpoints(actions, names.partition)] : [allowed];
+    const onResource = grants.filter((grant) => grant.resource === resource);
+    const conditions = [...new Set(onResource.map(conditionOf))].sort();
+    if (!Resource) return [];
+    const statements = conditions.map((condition, index) => {
+      const actions = [...new Set(onResource.filter((grant) => conditionOf(grant) === condition).map((grant) => grant.action))].sort();
+      // A policy's statement ids are unique: a second statement on the same resource is numbered.
+      const statement: PolicyStatement = { Sid: `${STATEMENT_IDS[resource]}${index === 0 ? '' : index + 1}`, Effect: 'Allow', Action: actions, Resource };
+      if (condition) statement.Condition = JSON.parse(condition) as Condition;
+      return statement;
+    });
+    return resource === 'phoneNumbers' ? statements.flatMap((statement) => [statement, notTopicsOrEndpoints(statement.Action, names.partition)]) : statements;
   });
   return { Version: '2012-10-17', Statement };
 }

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -242,6 +243,28 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     expect(texts.map((sms) => sms.text)).toEqual([expect.stringContaining('confirmar este teléfono'), expect.stringContaining('firmar tu contrato'), expect.stringContaining('para entrar')]);
     for (const sms of texts) expect(sms.attributes).toMatchObject({ 'AWS.SNS.SMS.SMSType': { Value: 'Transactional' }, 'AWS.SNS.SMS.SenderID': { Value: SENDER_ID } });
     expect((await onPostgres((client) => client.query(`select id from "${schema}".outbox where channel = 'sms'`))).rows).toEqual([]);
+
+    // The evidence the servers wrote under the deployed role (creates, If-None-Match: *), which lets nothing replace or
+    // remove it: moto evaluates the role's condition on s3:if-none-match as AWS does through motoServer.py (gap 7).
+    const asServer = new S3Client({ region: REGION, endpoint: moto.endpoint, forcePathStyle: true, credentials: deployment.server, maxAttempts: 1 });
+    const inBucket = { Bucket: deployment.bucket };
+    // Listed whole: moto checks the signature of a prefix holding "/" on other bytes than the SDK signs.
+    const listed = (await asServer.send(new ListObjectsV2Command(inBucket))).Contents ?? [];
+    const evidence = listed.map((object) => object.Key!).filter((key) => key.startsWith(`evidence/${id}/`));
+    expect(evidence.map((key) => key.split('/')[2]).sort()).toEqual(['documentBack', 'documentFront', 'model036', 'selfie']);
+    const bytesAt = async (Key: string) => Buffer.from(await (await asServer.send(new GetObjectCommand({ ...inBucket, Key }))).Body!.transformToByteArray());
+    const [copy] = evidence;
+    const before = await bytesAt(copy);
+    await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
+    await expect(asServer.send(new DeleteObjectCommand({ ...inBucket, Key: copy }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    expect((await bytesAt(copy)).equals(before)).toBe(true);
+    // Not even a new key without the header, and no write at all outside evidence/.
+    await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: `evidence/${id}/model036/${'0'.repeat(64)}`, Body: 'x' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: `${model036}.copy`, Body: 'x', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    // Deletes are the applicants' areas' alone.
+    await asServer.send(new DeleteObjectCommand({ ...inBucket, Key: model036 }));
+    asServer.destroy();
 
     // Every step went through both processes, each request to the other one.
     const served = entrance.served.map((step) => step.process);

@@ -7,7 +7,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CognitoIdentityClient, CreateIdentityPoolCommand, SetIdentityPoolRolesCommand } from '@aws-sdk/client-cognito-identity';
 import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { type CORSRule, CreateBucketCommand, PutBucketCorsCommand, PutBucketEncryptionCommand, PutBucketLifecycleConfigurationCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  type CORSRule,
+  CreateBucketCommand,
+  type LifecycleRule,
+  PutBucketCorsCommand,
+  PutBucketEncryptionCommand,
+  PutBucketLifecycleConfigurationCommand,
+  PutBucketVersioningCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { freePort } from '../server/helpers';
@@ -273,10 +282,14 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
     );
     const identityPoolId = madePool.IdentityPoolId!;
 
-    // The bucket, with the template's CORS, encryption and lifecycle written as the S3 API takes them.
+    // The bucket, with the template's Object Lock, versioning, CORS, encryption and lifecycle written as the S3 API takes them.
     const bucketResource = only(template, 'AWS::S3::Bucket', 'Documents');
     const bucket = `divilo-documents-${Date.now().toString(36)}`;
-    await s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: { LocationConstraint: REGION } }));
+    await s3.send(
+      new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: { LocationConstraint: REGION }, ObjectLockEnabledForBucket: bucketResource.properties.ObjectLockEnabled === true }),
+    );
+    const versioning = bucketResource.properties.VersioningConfiguration as { Status: 'Enabled' | 'Suspended' } | undefined;
+    if (versioning) await s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: versioning.Status } }));
     const cors = resolve(bucketResource.properties.CorsConfiguration, { PublicUrl: appOrigin }) as { CorsRules: Record<string, unknown>[] };
     await s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: cors.CorsRules.map((rule) => ({ ...pick(rule, ['AllowedOrigins', 'AllowedMethods', 'AllowedHeaders', 'ExposedHeaders']), MaxAgeSeconds: rule.MaxAge }) as CORSRule) } }));
     const encryption = bucketResource.properties.BucketEncryption as { ServerSideEncryptionConfiguration: { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }[] };
@@ -286,13 +299,26 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
         ServerSideEncryptionConfiguration: { Rules: encryption.ServerSideEncryptionConfiguration.map((rule) => ({ ApplyServerSideEncryptionByDefault: rule.ServerSideEncryptionByDefault })) },
       }),
     );
-    const lifecycle = bucketResource.properties.LifecycleConfiguration as { Rules: { Id: string; Status: 'Enabled'; AbortIncompleteMultipartUpload: { DaysAfterInitiation: number } }[] };
-    await s3.send(
-      new PutBucketLifecycleConfigurationCommand({
-        Bucket: bucket,
-        LifecycleConfiguration: { Rules: lifecycle.Rules.map((rule) => ({ ID: rule.Id, Status: rule.Status, Filter: { Prefix: '' }, AbortIncompleteMultipartUpload: rule.AbortIncompleteMultipartUpload })) },
+    type TemplateRule = {
+      Id: string;
+      Status: 'Enabled';
+      Prefix?: string;
+      AbortIncompleteMultipartUpload?: { DaysAfterInitiation: number };
+      NoncurrentVersionExpiration?: { NoncurrentDays: number };
+      ExpiredObjectDeleteMarker?: boolean;
+    };
+    const lifecycle = bucketResource.properties.LifecycleConfiguration as { Rules: TemplateRule[] };
+    const rules = lifecycle.Rules.map(
+      (rule): LifecycleRule => ({
+        ID: rule.Id,
+        Status: rule.Status,
+        Filter: { Prefix: rule.Prefix ?? '' },
+        AbortIncompleteMultipartUpload: rule.AbortIncompleteMultipartUpload,
+        NoncurrentVersionExpiration: rule.NoncurrentVersionExpiration,
+        Expiration: rule.ExpiredObjectDeleteMarker ? { ExpiredObjectDeleteMarker: true } : undefined,
       }),
     );
+    await s3.send(new PutBucketLifecycleConfigurationCommand({ Bucket: bucket, LifecycleConfiguration: { Rules: rules } }));
 
     // The server's IAM user, with the deployed server role's own policy.
     const role = only(template, 'AWS::IAM::Role', 'ServerRole');

@@ -28,6 +28,14 @@ Each gap filled, and why:
    its own /moto-api/data.json lists as sns.SMS) but drops its message attributes and the region and account it was
    sent in, which is where the sender ID, the message type and the price cap travel. They are kept here on the same
    record, so data.json shows them beside the text.
+7. Conditions on S3 requests. moto 5.2 evaluates no condition of an identity policy: its check of an action gives
+   the policy no request context (IAMRequestBase.check_action_permitted), a condition whose key it was not given
+   counts as met, and a condition that fails makes the statement an explicit deny (IAMPolicyStatement in
+   iam/access_control.py). The server's role may PutObject under evidence/ only with {"StringEquals":
+   {"s3:if-none-match": "*"}}, which S3 matches against the request's If-None-Match header. Here a statement
+   conditioned on s3:if-none-match is evaluated as AWS evaluates it: on that header, a request without it does not
+   match, and a statement that does not match does not apply (no deny). Any other condition in such a statement
+   stops the check loudly rather than being passed over. Other statements are evaluated by moto as before.
 """
 import json
 import sys
@@ -39,7 +47,9 @@ from moto.cognitoidp.models import CognitoIdpBackend
 from moto.core.authorization import ActionAuthenticatorMixin
 from urllib.parse import quote, unquote
 
-from moto.iam.access_control import AssumedRoleAccessKey, S3IAMRequest
+import threading
+
+from moto.iam.access_control import AssumedRoleAccessKey, IAMPolicyStatement, PermissionResult, S3IAMRequest
 from moto.sns.models import SNSBackend
 from moto.sts.models import sts_backends
 
@@ -158,6 +168,45 @@ def _publish_keeping_sms_settings(self, *args, **kwargs):
 
 
 SNSBackend.publish = _publish_keeping_sms_settings
+
+
+# condition key -> the request header S3 takes its value from
+S3_CONDITION_HEADERS = {"s3:if-none-match": "if-none-match"}
+# the headers of the S3 request being checked, for the statements it is checked against (one request per thread)
+_s3_request = threading.local()
+_check_s3_action = S3IAMRequest.check_action_permitted
+
+
+def _check_s3_action_with_headers(self, resource):
+    _s3_request.headers = {name.lower(): value for name, value in self._headers.items()}
+    try:
+        return _check_s3_action(self, resource)
+    finally:
+        _s3_request.headers = None
+
+
+_statement_permits = IAMPolicyStatement.is_action_permitted
+
+
+def _statement_permits_on_s3_headers(self, action, resource="*", principal=None, incoming_condition_values=None):
+    condition = self._statement.get("Condition") or {}
+    keys = {key.lower() for values in condition.values() for key in values}
+    headers = getattr(_s3_request, "headers", None)
+    if headers is None or not keys & S3_CONDITION_HEADERS.keys():
+        return _statement_permits(self, action, resource, principal, incoming_condition_values)
+    for operator, values in condition.items():
+        if operator != "StringEquals" or {key.lower() for key in values} - S3_CONDITION_HEADERS.keys():
+            raise NotImplementedError(f"the condition {operator} {sorted(values)} is not evaluated by motoServer.py")
+        for key, expected in values.items():
+            actual = headers.get(S3_CONDITION_HEADERS[key.lower()])
+            if actual is None or actual not in (expected if isinstance(expected, list) else [expected]):
+                return PermissionResult.NEUTRAL
+    met = IAMPolicyStatement({name: value for name, value in self._statement.items() if name != "Condition"})
+    return _statement_permits(met, action, resource, principal, incoming_condition_values)
+
+
+S3IAMRequest.check_action_permitted = _check_s3_action_with_headers
+IAMPolicyStatement.is_action_permitted = _statement_permits_on_s3_headers
 CognitoIdentityResponse.set_identity_pool_roles = _set_identity_pool_roles
 CognitoIdentityResponse.get_credentials_for_identity = _get_credentials_for_identity
 CognitoIdentityResponse.get_open_id_token_for_developer_identity = _get_open_id_token_for_developer_identity

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissions';
+import { CREATE_ONLY, SERVER_AWS_CALLS, serverPolicyDocument, STORAGE_AREAS } from '../../server/awsPermissions';
 import { awsCallsIn, serverAwsCalls } from './awsCalls';
 
 const root = path.resolve(__dirname, '../..');
@@ -69,6 +69,26 @@ describe("the server's AWS permissions", () => {
     expect(SERVER_AWS_CALLS.find((entry) => entry.call === 'sns:Publish')?.grants).toEqual([{ action: 'sns:Publish', resource: 'phoneNumbers' }]);
   });
 
+  it('let the server create evidence but never replace or remove it, and remove only in the applicants\' areas', () => {
+    const policy = serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' });
+    const onObjects = policy.Statement.filter((statement) => statement.Resource.startsWith('arn:aws:s3:::docs/'));
+    expect(onObjects).toEqual([
+      { Sid: 'Documents', Effect: 'Allow', Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::docs/*' },
+      { Sid: 'ApplicantAreas', Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::docs/private/*' },
+      { Sid: 'Evidence', Effect: 'Allow', Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::docs/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } },
+    ]);
+    expect(CREATE_ONLY).toEqual({ StringEquals: { 's3:if-none-match': '*' } });
+    expect(STORAGE_AREAS).toEqual({ applicants: 'private/', evidence: 'evidence/' });
+    // So every PutObject the code makes sends If-None-Match: * (today one: the evidence copy, documents.ts).
+    const files = [...new Set(serverAwsCalls(root).filter((found) => found.call === 's3:PutObject').map((found) => found.file))];
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const puts = readFileSync(path.resolve(root, file), 'utf8').match(/new PutObjectCommand\(\{[^}]*\}\)/g) ?? [];
+      expect(puts.length).toBeGreaterThan(0);
+      for (const put of puts) expect({ file, put }).toEqual({ file, put: expect.stringContaining("IfNoneMatch: '*'") });
+    }
+  });
+
   it("give the staff pool's admin calls on that pool only, and nothing there the staff commands do not make", () => {
     const names = { partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' };
     const customers = serverPolicyDocument({ ...names, staffUserPoolId: 'eu-west-1_S' }).Statement.find((statement) => statement.Sid === 'UserPool');
@@ -90,6 +110,6 @@ describe("the server's AWS permissions", () => {
       Resource: 'arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_S',
     });
     // Without a staff pool (no back office), no statement names one.
-    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents', 'TextMessages', 'NoTopicsOrEndpoints']);
+    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents', 'ApplicantAreas', 'Evidence', 'TextMessages', 'NoTopicsOrEndpoints']);
   });
 });

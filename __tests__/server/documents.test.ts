@@ -1,5 +1,6 @@
 // An applicant's documents end to end: storage identity from the identity pool, upload with the browser's module
 // (unmodified AWS SDK), then the server's check, all against the real server on a port.
+import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { embeddedStorageCredentials } from '../../server/plugins/storage';
 import { loadServerSecret } from '../../server/services/serverSecret';
@@ -195,6 +196,37 @@ describeEachDialect("an applicant's documents", (dialect) => {
     expect(await response.json()).toMatchObject({ code: 'DOCUMENT_NOT_OWN' });
     expect((await identities()).length).toBe(before);
     expect(await stored(document.key)).toBe(true);
+  });
+
+  it("copies a checked document to the evidence area only as a create: the same bytes again keep the first copy, copies at the same moment agree, another object there is never replaced", async () => {
+    const who = await applicant('application-evidence');
+    const bytes = pdf(3072);
+    const document = await upload(who, 'model036/kept.pdf', blobOf(bytes, 'application/pdf'));
+    const applicationId = await applicationNamed('application-evidence');
+    const { etag } = await server.app.documents.check(applicationId, document.key, 'model036');
+    const client = serverClient();
+    const evidenceOf = (key: string) => client.send(new HeadObjectCommand({ Bucket: storageConfig().bucket, Key: key }));
+
+    const first = await server.app.documents.preserve(applicationId, 'model036', document.key, etag);
+    expect(first.evidenceKey).toBe(`evidence/${applicationId}/model036/${first.sha256}`);
+    const written = await evidenceOf(first.evidenceKey);
+    const writes = async () => (await server.app.auditLog.listBySubject(`storage:evidence/${applicationId}`)).filter((entry) => entry.action === 'storage.PutObject').length;
+    expect(await writes()).toBe(1);
+    // Frozen again (a second freeze, or four at the same moment): the copy there is the one kept, nothing rewritten.
+    const again = await Promise.all(Array.from({ length: 4 }, () => server.app.documents.preserve(applicationId, 'model036', document.key, etag)));
+    expect(again).toEqual(Array.from({ length: 4 }, () => first));
+    expect(await writes()).toBe(1);
+    expect((await evidenceOf(first.evidenceKey)).LastModified).toEqual(written.LastModified);
+
+    // Something else at the key a copy would take (written there by other means): refused, and left as it is.
+    const otherBytes = pdf(4096);
+    const other = await upload(who, 'deeds/other.pdf', blobOf(otherBytes, 'application/pdf'));
+    const checked = await server.app.documents.check(applicationId, other.key, 'companyDeeds');
+    const squatted = `evidence/${applicationId}/companyDeeds/${createHash('sha256').update(otherBytes).digest('hex')}`;
+    await client.send(new PutObjectCommand({ Bucket: storageConfig().bucket, Key: squatted, Body: 'not the document' }));
+    await expect(server.app.documents.preserve(applicationId, 'companyDeeds', other.key, checked.etag)).rejects.toThrow(`the evidence at ${squatted} does not match its recorded SHA-256`);
+    const kept = await client.send(new GetObjectCommand({ Bucket: storageConfig().bucket, Key: squatted }));
+    expect(await kept.Body!.transformToString()).toBe('not the document');
   });
 
   it('refuses temporary credentials past their expiry as ExpiredToken', async () => {

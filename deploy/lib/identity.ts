@@ -116,9 +116,12 @@ export class Identity extends Construct {
       },
       compromisedCredentialsRiskConfiguration: { actions: { eventAction: 'BLOCK' }, eventFilter: ['SIGN_IN', 'PASSWORD_CHANGE', 'SIGN_UP'] },
     });
-    // The server's roles, each a group: the embedded pool declares the same ones.
+    // The server's roles, each a group: the embedded pool declares the same ones. Kept with the pool, as the members'
+    // roles are their memberships.
     for (const role of STAFF_ROLES) {
-      new cognito.CfnUserPoolGroup(this, `Staff-${role}`, { userPoolId: this.staffPool.userPoolId, groupName: role, description: `Staff role: ${role}` });
+      new cognito.CfnUserPoolGroup(this, `Staff-${role}`, { userPoolId: this.staffPool.userPoolId, groupName: role, description: `Staff role: ${role}` }).applyRemovalPolicy(
+        RemovalPolicy.RETAIN,
+      );
     }
 
     this.staffClient = this.staffPool.addClient('BackOffice', {
@@ -141,6 +144,8 @@ export class Identity extends Construct {
       allowUnauthenticatedIdentities: false,
       developerProviderName: DEVELOPER_PROVIDER,
     });
+    // Its identities name the applicants' areas of the bucket (private/<identity id>/): kept with the bucket.
+    this.identityPool.applyRemovalPolicy(RemovalPolicy.RETAIN);
   }
 
   /** The role an applicant's storage identity takes: its own `private/<identity id>/` area of `bucket`, nothing else. */

@@ -1,4 +1,4 @@
-import { Aws, CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnCondition, CfnOutput, CfnParameter, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecr from 'aws-cdk-lib/aws-ecr';
@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ExecSessions } from './execSessions';
 import { DEVELOPER_PROVIDER, Identity } from './identity';
 import { serverRole } from './serverRole';
 import { Documents, StorageChanges } from './storage';
@@ -19,6 +20,8 @@ export interface DiviloStackProps extends StackProps {
   lambdaDir: string;
 }
 
+/** The servers' log streams are `<this>/<container>/<task id>` (the awslogs driver's). */
+export const SERVER_LOG_STREAM_PREFIX = 'server';
 /** The port the server listens on in its container. */
 const SERVER_PORT = 8080;
 const DATABASE_NAME = 'divilo';
@@ -33,7 +36,8 @@ export const CONTRACT_TEMPLATES_IN_IMAGE = '/app/contract-templates';
  */
 export class DiviloStack extends Stack {
   constructor(scope: Construct, id: string, props: DiviloStackProps) {
-    super(scope, id, props);
+    // Deleting the stack takes turning this off first (docs/deploy.md, "Restore").
+    super(scope, id, { terminationProtection: true, ...props });
 
     const publicUrl = new CfnParameter(this, 'PublicUrl', {
       description: 'Where customers reach the product, an https origin without a path (https://alta.bank.es): PUBLIC_URL, and the origin the bucket takes uploads from',
@@ -71,6 +75,12 @@ export class DiviloStack extends Stack {
       description: "IDENTITY_PROVIDER: manual (the bank's reviewers look at the photos) or webhook (an identity provider answers at the webhook, signed with the IdentityWebhookSecret secret)",
       allowedValues: ['manual', 'webhook'],
     }).valueAsString;
+    // The switch of docs/deploy.md's restore: the servers use a database restored beside the stack's own.
+    const databaseEndpoint = new CfnParameter(this, 'DatabaseEndpoint', {
+      description: "Empty: the stack's own database. host:port of a database restored to a point in time (docs/deploy.md, \"Restore\"): the servers use that one instead",
+      default: '',
+      allowedPattern: '^$|^[a-z0-9.-]+:[0-9]{1,5}$',
+    }).valueAsString;
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
@@ -93,6 +103,11 @@ export class DiviloStack extends Stack {
 
     const serverSg = new ec2.SecurityGroup(this, 'ServerSecurityGroup', { vpc, description: 'Onboarding server containers' });
 
+    // TLS only: the server connects with sslmode=verify-full.
+    const databaseParameters = new rds.ParameterGroup(this, 'DatabaseParameters', {
+      engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
+      parameters: { 'rds.force_ssl': '1' },
+    });
     const database = new rds.DatabaseInstance(this, 'Database', {
       engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
       instanceType: ec2.InstanceType.of(ec2.InstanceClass.T4G, ec2.InstanceSize.SMALL),
@@ -105,18 +120,23 @@ export class DiviloStack extends Stack {
       maxAllocatedStorage: 100,
       storageEncrypted: true,
       backupRetention: Duration.days(14),
+      // The automated backups outlive the instance (for their 14 days): it can be restored to a point in time even
+      // once deleted.
+      deleteAutomatedBackups: false,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.SNAPSHOT,
-      // TLS only: the server connects with sslmode=verify-full.
-      parameterGroup: new rds.ParameterGroup(this, 'DatabaseParameters', {
-        engine: rds.DatabaseInstanceEngine.postgres({ version: rds.PostgresEngineVersion.VER_16_13 }),
-        parameters: { 'rds.force_ssl': '1' },
-      }),
+      parameterGroup: databaseParameters,
     });
     database.connections.allowDefaultPortFrom(serverSg, 'the servers');
+    // Its credentials outlive the stack with its final snapshot, whose password they are.
+    (database.node.findChild('Secret') as rds.DatabaseSecret).applyRemovalPolicy(RemovalPolicy.RETAIN);
+    const ownDatabase = new CfnCondition(this, 'OwnDatabase', { expression: Fn.conditionEquals(databaseEndpoint, '') });
+    const databaseHost = Fn.conditionIf(ownDatabase.logicalId, Fn.join(':', [database.dbInstanceEndpointAddress, database.dbInstanceEndpointPort]), databaseEndpoint).toString();
 
+    // Every secret is kept when the stack is deleted, as the pools, the bucket and the database snapshot they
+    // protect are: a stack restored from those reads them again (docs/deploy.md, "Restore").
     // Redis: the rate-limit counters every server shares. TLS and an AUTH token; no data worth a backup.
-    const redisToken = new secrets.Secret(this, 'RedisToken', { generateSecretString: { passwordLength: 48, excludePunctuation: true } });
+    const redisToken = new secrets.Secret(this, 'RedisToken', { generateSecretString: { passwordLength: 48, excludePunctuation: true }, removalPolicy: RemovalPolicy.RETAIN });
     const redisSg = new ec2.SecurityGroup(this, 'RedisSecurityGroup', { vpc, description: 'Rate-limit counters', allowAllOutbound: false });
     redisSg.addIngressRule(serverSg, ec2.Port.tcp(6379), 'the servers');
     const redisSubnets = new elasticache.CfnSubnetGroup(this, 'RedisSubnets', {
@@ -141,8 +161,9 @@ export class DiviloStack extends Stack {
     const serverSecret = new secrets.Secret(this, 'ServerSecret', {
       description: "SERVER_SECRET: the root of the server's keys (64 base64 characters = 48 bytes)",
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
-    const bankSecret = (name: string, description: string) => new secrets.Secret(this, name, { description });
+    const bankSecret = (name: string, description: string) => new secrets.Secret(this, name, { description, removalPolicy: RemovalPolicy.RETAIN });
     const smtpUrl = bankSecret('SmtpUrl', 'SMTP_URL: smtps://<SES SMTP user>:<password>@email-smtp.<region>.amazonaws.com:465');
     const sealP12 = bankSecret('SealP12', "SEAL_P12_BASE64: the contracts' sealing certificate (PKCS#12), in base64");
     const sealPassphrase = bankSecret('SealP12Passphrase', "SEAL_P12_PASSPHRASE: the sealing certificate's passphrase");
@@ -150,6 +171,7 @@ export class DiviloStack extends Stack {
     const webhookSecret = new secrets.Secret(this, 'IdentityWebhookSecret', {
       description: 'IDENTITY_WEBHOOK_SECRET: the key the identity provider signs its webhook calls with (HMAC-SHA256)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const role = serverRole(this, {
@@ -158,7 +180,10 @@ export class DiviloStack extends Stack {
       identityPoolId: identity.identityPool.ref,
       bucket: documents.bucket.bucketName,
     });
-    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+    // The admin is reached with ECS Exec into a running server, or as a one-off task (docs/deploy.md, deploy/admin.sh).
+    const execSessions = new ExecSessions(this, 'ExecSessions');
+    const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED, executeCommandConfiguration: execSessions.clusterConfiguration });
+    const serverLogs = new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     const service = new patterns.ApplicationLoadBalancedFargateService(this, 'Server', {
       cluster,
       desiredCount: serverCount,
@@ -174,11 +199,13 @@ export class DiviloStack extends Stack {
       circuitBreaker: { rollback: true },
       minHealthyPercent: 100,
       healthCheckGracePeriod: Duration.seconds(60),
+      enableExecuteCommand: true,
       taskImageOptions: {
         image: ecs.ContainerImage.fromEcrRepository(ecr.Repository.fromRepositoryName(this, 'Images', imageRepository), imageTag),
         containerPort: SERVER_PORT,
-        taskRole: role,
-        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: 'server', logGroup: new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }) }),
+        // Nothing is added to the role behind its back: the exec channel's permissions are a policy of their own, below.
+        taskRole: role.withoutPolicyUpdates(),
+        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: SERVER_LOG_STREAM_PREFIX, logGroup: serverLogs }),
         environment: {
           NODE_ENV: 'production',
           PORT: String(SERVER_PORT),
@@ -195,7 +222,7 @@ export class DiviloStack extends Stack {
           STAFF_CLIENT_ID: identity.staffClient.userPoolClientId,
           S3_BUCKET: documents.bucket.bucketName,
           // User and password come from the database's secret as PGUSER and PGPASSWORD, which pg reads itself.
-          DATABASE_URL: `postgres://${database.dbInstanceEndpointAddress}:${database.dbInstanceEndpointPort}/${DATABASE_NAME}?sslmode=verify-full`,
+          DATABASE_URL: `postgres://${databaseHost}/${DATABASE_NAME}?sslmode=verify-full`,
           REDIS_HOST: redis.attrPrimaryEndPointAddress,
           REDIS_PORT: redis.attrPrimaryEndPointPort,
           SMS_PROVIDER: 'sns',
@@ -225,12 +252,32 @@ export class DiviloStack extends Stack {
     // is in flight within SHUTDOWN_GRACE_SECONDS (25 s), under the stop timeout after which ECS kills it (docs/server.md).
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '15');
     (service.taskDefinition.node.defaultChild as ecs.CfnTaskDefinition).addPropertyOverride('ContainerDefinitions.0.StopTimeout', 30);
+    execSessions.allow(role);
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
     new CfnOutput(this, 'StaffUserPoolId', { value: identity.staffPool.userPoolId, description: 'The staff pool: its members are made with `npm run admin -- staff add` (docs/back-office.md)' });
     new CfnOutput(this, 'IdentityPoolId', { value: identity.identityPool.ref });
     new CfnOutput(this, 'DocumentsBucket', { value: documents.bucket.bucketName });
-    new CfnOutput(this, 'ServerCluster', { value: cluster.clusterName, description: 'Where `npm run admin` runs as a one-off task (docs/deploy.md)' });
+    // What deploy/admin.sh needs to reach the admin, by an ECS Exec session or as a one-off task.
+    new CfnOutput(this, 'ServerCluster', { value: cluster.clusterName, description: 'The servers\' cluster: ECS Exec sessions and one-off admin tasks run there (deploy/admin.sh)' });
+    new CfnOutput(this, 'ServerService', { value: service.service.serviceName, description: 'The servers\' service: an ECS Exec session opens into one of its running tasks' });
+    new CfnOutput(this, 'ServerTaskDefinition', { value: service.taskDefinition.taskDefinitionArn, description: "The servers' task definition (this revision): a one-off admin task runs it with the command replaced" });
+    new CfnOutput(this, 'ServerTaskFamily', { value: service.taskDefinition.family });
+    new CfnOutput(this, 'ServerContainer', { value: service.taskDefinition.defaultContainer!.containerName });
+    new CfnOutput(this, 'AppSubnets', { value: Fn.join(',', vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).subnetIds), description: "The servers' subnets, comma-separated" });
+    new CfnOutput(this, 'ServerSecurityGroupId', { value: serverSg.securityGroupId });
+    new CfnOutput(this, 'ServerLogGroup', { value: serverLogs.logGroupName, description: `The servers' logs (and a one-off task's), streams ${SERVER_LOG_STREAM_PREFIX}/<container>/<task id>` });
+    new CfnOutput(this, 'ExecSessionLogGroup', { value: execSessions.transcripts.logGroupName, description: 'The transcripts of ECS Exec sessions' });
+    // What a restore needs (docs/deploy.md, "Restore"): where a database restored beside the stack's goes.
+    new CfnOutput(this, 'DatabaseInstance', { value: database.instanceIdentifier });
+    new CfnOutput(this, 'DatabaseSubnetGroup', { value: (database.node.findChild('SubnetGroup') as rds.SubnetGroup).subnetGroupName });
+    new CfnOutput(this, 'DatabaseSecurityGroupId', { value: database.connections.securityGroups[0].securityGroupId });
+    new CfnOutput(this, 'DatabaseParameterGroup', { value: databaseParameters.bindToInstance({}).parameterGroupName });
+    // The secrets the bank fills in after the first deployment (docs/deploy.md, step 7).
+    for (const [name, secret] of Object.entries({ SmtpUrl: smtpUrl, SealP12: sealP12, SealP12Passphrase: sealPassphrase, IdentityWebhookSecret: webhookSecret })) {
+      new CfnOutput(this, `${name}Arn`, { value: secret.secretArn });
+    }
+    new CfnOutput(this, 'ExecSessionKey', { value: execSessions.key.keyArn, description: 'Opening an ECS Exec session needs kms:GenerateDataKey on this key, reading a transcript kms:Decrypt' });
   }
 }

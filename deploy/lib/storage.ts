@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cloudtrail from 'aws-cdk-lib/aws-cloudtrail';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { STORAGE_AREAS } from '../../server/awsPermissions';
 
 /**
  * The headers a browser's upload must be able to read (lib-storage needs ETag to finish a multipart upload):
@@ -13,7 +14,14 @@ export const EXPOSED_HEADERS = [
   'content-length', 'content-type', 'content-disposition', 'last-modified', 'x-amz-request-id', 'x-amz-id-2', 'date',
 ];
 
-/** Applicants' documents: private, encrypted, reachable from the app's origin, abandoned uploads removed. */
+/** How long a version replaced or deleted in an applicant's area is kept before it expires (a mistake's way back). */
+export const REPLACED_VERSIONS_KEPT_DAYS = 30;
+
+/**
+ * Applicants' documents and the server's evidence: private, encrypted, reachable from the app's origin, abandoned
+ * uploads removed; versioned and made with Object Lock, so that what is overwritten or deleted can be brought back
+ * and a retention can be put on an object.
+ */
 export class Documents extends Construct {
   readonly bucket: s3.Bucket;
 
@@ -35,8 +43,22 @@ export class Documents extends Construct {
           maxAge: 600,
         },
       ],
-      // An upload the browser never finished (closed tab, lost signal) keeps its parts, billed, until removed.
-      lifecycleRules: [{ id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Every overwrite or delete keeps the version before it. Object Lock can only be turned on with versioning and
+      // not be turned off; it has no default retention: each object's is set when it is written, where one applies.
+      versioned: true,
+      objectLockEnabled: true,
+      lifecycleRules: [
+        // An upload the browser never finished (closed tab, lost signal) keeps its parts, billed, until removed.
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Applicants' areas are written and cleaned up all the time: their old versions go after a while (and the
+        // delete markers left with nothing under them). Evidence keeps every version.
+        {
+          id: 'applicant-areas-old-versions',
+          prefix: STORAGE_AREAS.applicants,
+          noncurrentVersionExpiration: Duration.days(REPLACED_VERSIONS_KEPT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

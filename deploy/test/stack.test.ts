@@ -9,16 +9,17 @@ import { SERVER_AWS_CALLS, serverPolicyDocument } from '../../server/awsPermissi
 import { S3_CORS_EXPOSED_HEADERS } from '../../server/embedded/s3';
 import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../server/services/onboardingGate';
 import { STAFF_ROLES } from '../../server/staffRoles';
+import { EXEC_CHANNEL_ACTIONS, EXEC_TRANSCRIPT_ACTIONS } from '../lib/execSessions';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
-import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack } from '../lib/stack';
-import { EXPOSED_HEADERS } from '../lib/storage';
+import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack, SERVER_LOG_STREAM_PREFIX } from '../lib/stack';
+import { EXPOSED_HEADERS, REPLACED_VERSIONS_KEPT_DAYS } from '../lib/storage';
 
 const root = path.resolve(__dirname, '../..');
 const lambdaDir = path.join(root, 'dist-lambdas');
 
 let stack: DiviloStack;
 let template: Template;
-type Resources = Record<string, { Type: string; Properties: Record<string, unknown> }>;
+type Resources = Record<string, { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 let resources: Resources;
 
 beforeAll(() => {
@@ -36,12 +37,20 @@ const logicalId = (type: string, pathPart: string) => {
   return ids[0];
 };
 
-/** The template's value with references written as names: Fn::Join joined, Ref and Fn::GetAtt (`<id>.<attribute>`) from `names`. */
+/**
+ * The template's value with references written as names: Fn::Join joined, Ref and Fn::GetAtt (`<id>.<attribute>`)
+ * from `names`, Fn::If by `condition:<name>` there ('true' or 'false').
+ */
 function resolve(value: unknown, names: Record<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => resolve(item, names));
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     if ('Ref' in object) return names[object.Ref as string] ?? `<${String(object.Ref)}>`;
+    if ('Fn::If' in object) {
+      const [condition, whenTrue, whenFalse] = object['Fn::If'] as [string, unknown, unknown];
+      const holds = names[`condition:${condition}`];
+      return holds === undefined ? `<condition:${condition}>` : resolve(holds === 'true' ? whenTrue : whenFalse, names);
+    }
     if ('Fn::GetAtt' in object) {
       const name = (object['Fn::GetAtt'] as string[]).join('.');
       return names[name] ?? `<${name}>`;
@@ -88,10 +97,82 @@ describe('the deployment', () => {
     const granted = new Set(deployed.Statement.flatMap((statement) => statement.Action));
     expect([...granted].sort()).toEqual([...needed].sort());
 
-    // Nothing else is attached to the role.
+    // Evidence only created (If-None-Match: *), never replaced or deleted; deletes only in the applicants' areas.
+    const onObjects = (deployed.Statement as { Action: string[]; Resource: string; Condition?: unknown }[]).filter((statement) => statement.Resource.startsWith('arn:aws:s3:::documents/'));
+    expect(onObjects).toEqual([
+      expect.objectContaining({ Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::documents/*' }),
+      expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/private/*' }),
+      expect.objectContaining({ Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::documents/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } }),
+    ]);
+    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject']);
+
+    // Attached beside it, one policy only: ECS Exec's channel, which names none of the product's services.
     const roleId = logicalId('AWS::IAM::Role', 'ServerRole');
-    const attached = Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
-    expect(attached).toEqual([]);
+    const attached = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
+    expect(attached.map(([id]) => id)).toEqual([logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')]);
+    const exec = (attached[0][1].Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((statement) => ([] as string[]).concat(statement.Action));
+    expect(exec.filter((action) => !/^(ssmmessages|logs|kms):/.test(action))).toEqual([]);
+    expect(exec.filter((action) => granted.has(action))).toEqual([]);
+  });
+
+  it('opens ECS Exec sessions into the servers, each encrypted with a key of its own and recorded to a kept, encrypted log group', () => {
+    template.hasResourceProperties('AWS::ECS::Service', { EnableExecuteCommand: true });
+    const key = logicalId('AWS::KMS::Key', 'ExecSessions');
+    const transcripts = logicalId('AWS::Logs::LogGroup', 'ExecSessions');
+    template.hasResourceProperties('AWS::ECS::Cluster', {
+      Configuration: {
+        ExecuteCommandConfiguration: {
+          KmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+          // OVERRIDE: every session is recorded, whatever the client asks for.
+          Logging: 'OVERRIDE',
+          LogConfiguration: { CloudWatchLogGroupName: { Ref: transcripts }, CloudWatchEncryptionEnabled: true },
+        },
+      },
+    });
+    expect(resources[transcripts]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { RetentionInDays: 365, KmsKeyId: { 'Fn::GetAtt': [key, 'Arn'] } } });
+    expect(resources[key]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    // CloudWatch Logs may use the key for this account's log groups (else the group cannot be written).
+    const keyPolicy = JSON.stringify(resources[key].Properties.KeyPolicy);
+    expect(keyPolicy).toContain('logs.');
+    expect(keyPolicy).toContain('kms:EncryptionContext:aws:logs:arn');
+
+    // The task role's exec policy: the channels, the transcript group and the key, exactly.
+    const policy = resources[logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')].Properties.PolicyDocument as { Statement: { Sid: string; Action: unknown; Resource: unknown }[] };
+    expect(policy.Statement.map(({ Sid, Action, Resource }) => ({ Sid, Action, Resource }))).toEqual([
+      { Sid: 'Channels', Action: EXEC_CHANNEL_ACTIONS, Resource: '*' },
+      { Sid: 'TranscriptEncryption', Action: 'logs:DescribeLogGroups', Resource: '*' },
+      { Sid: 'Transcripts', Action: EXEC_TRANSCRIPT_ACTIONS, Resource: { 'Fn::GetAtt': [transcripts, 'Arn'] } },
+      { Sid: 'SessionKey', Action: ['kms:Decrypt', 'kms:GenerateDataKey'], Resource: { 'Fn::GetAtt': [key, 'Arn'] } },
+    ]);
+  });
+
+  it('outputs what a one-off admin task and an exec session need', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const task = logicalId('AWS::ECS::TaskDefinition', 'Server');
+    expect(outputs).toMatchObject({
+      ServerCluster: { Value: { Ref: logicalId('AWS::ECS::Cluster', 'Cluster') } },
+      ServerService: { Value: { 'Fn::GetAtt': [logicalId('AWS::ECS::Service', 'Server'), 'Name'] } },
+      ServerTaskDefinition: { Value: { Ref: task } },
+      ServerContainer: { Value: 'web' },
+      ServerSecurityGroupId: { Value: { 'Fn::GetAtt': [logicalId('AWS::EC2::SecurityGroup', 'ServerSecurityGroup'), 'GroupId'] } },
+      ServerLogGroup: { Value: { Ref: logicalId('AWS::Logs::LogGroup', 'ServerLogs') } },
+      ExecSessionLogGroup: { Value: { Ref: logicalId('AWS::Logs::LogGroup', 'ExecSessions') } },
+    });
+    // The family the task definition is registered under, and the subnets the service runs its tasks in.
+    expect(outputs.ServerTaskFamily.Value).toEqual(resources[task].Properties.Family);
+    const network = (resources[logicalId('AWS::ECS::Service', 'Server')].Properties.NetworkConfiguration as { AwsvpcConfiguration: { Subnets: unknown[]; SecurityGroups: unknown[] } }).AwsvpcConfiguration;
+    expect(outputs.AppSubnets.Value).toEqual({ 'Fn::Join': [',', network.Subnets] });
+    expect(network.SecurityGroups).toEqual([outputs.ServerSecurityGroupId.Value]);
+    const [container] = (resources[task].Properties as { ContainerDefinitions: { Name: string; LogConfiguration: { Options: Record<string, unknown> } }[] }).ContainerDefinitions;
+    expect(container.Name).toBe('web');
+    expect(container.LogConfiguration.Options).toMatchObject({ 'awslogs-group': { Ref: logicalId('AWS::Logs::LogGroup', 'ServerLogs') }, 'awslogs-stream-prefix': SERVER_LOG_STREAM_PREFIX });
+
+    // Every output deploy/admin.sh reads is one the stack makes, and the script's stream prefix is the servers'.
+    const adminScript = readFileSync(path.join(root, 'deploy/admin.sh'), 'utf8');
+    const read = [...adminScript.matchAll(/\$\(output (\w+)\)/g)].map((match) => match[1]);
+    expect(read.length).toBeGreaterThan(5);
+    expect(read.filter((name) => !(name in outputs))).toEqual([]);
+    expect(adminScript).toContain(`log_stream_prefix=${SERVER_LOG_STREAM_PREFIX}\n`);
   });
 
   it('makes the user pool the product needs: ID documents as usernames, its password rule, the onboarding status, the Lambda', () => {
@@ -198,13 +279,31 @@ describe('the deployment', () => {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: [{ Ref: 'PublicUrl' }], AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']), ExposedHeaders: Match.arrayWith(['etag']) })] },
-      LifecycleConfiguration: { Rules: [Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })]) },
     });
     // Browsers read on AWS what they read on the embedded endpoint.
     expect(EXPOSED_HEADERS).toEqual(S3_CORS_EXPOSED_HEADERS);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
+  });
+
+  it('versions the bucket and makes it with Object Lock (no default retention); old versions expire in the applicants\' areas only', () => {
+    const bucket = resources[logicalId('AWS::S3::Bucket', 'Documents')];
+    expect(bucket.Properties).toMatchObject({ VersioningConfiguration: { Status: 'Enabled' }, ObjectLockEnabled: true });
+    // Retention is decided per object when it is written, not for the whole bucket.
+    expect(bucket.Properties.ObjectLockConfiguration).toBeUndefined();
+    const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toContainEqual({
+      Id: 'applicant-areas-old-versions',
+      Prefix: 'private/',
+      NoncurrentVersionExpiration: { NoncurrentDays: REPLACED_VERSIONS_KEPT_DAYS },
+      ExpiredObjectDeleteMarker: true,
+      Status: 'Enabled',
+    });
+    // No rule expires anything of the evidence: every rule that removes versions or objects names the applicants' prefix.
+    const removing = rules.filter((rule) => rule.NoncurrentVersionExpiration || rule.ExpirationInDays || rule.ExpiredObjectDeleteMarker);
+    expect(removing.map((rule) => rule.Prefix)).toEqual(['private/']);
   });
 
   it("records every write and delete in the documents bucket (CloudTrail data events), an applicant's included", () => {
@@ -281,9 +380,10 @@ describe('the deployment', () => {
     plausible[`${database}.Endpoint.Port`] = '5432';
     plausible[`${redis}.PrimaryEndPoint.Address`] = 'redis.internal';
     plausible[`${redis}.PrimaryEndPoint.Port`] = '6379';
+    plausible['condition:OwnDatabase'] = 'true';
     const env = Object.fromEntries(container.Environment.map(({ Name, Value }) => [Name, String(resolve(Value, plausible))]));
     expect(Object.values(env).join(' ')).not.toContain('<');
-    const config = loadConfig({
+    const started = {
       ...env,
       SERVER_SECRET: 'A'.repeat(64),
       SMTP_URL: 'smtps://user:pw@email-smtp.eu-west-1.amazonaws.com:465',
@@ -293,7 +393,8 @@ describe('the deployment', () => {
       IDENTITY_WEBHOOK_SECRET: 'W'.repeat(64),
       // The image holds the bank's templates there; here the sample stands in for them.
       CONTRACT_TEMPLATES_DIR: path.join(__dirname, '..', '..', 'server', 'data', 'contract-sample'),
-    });
+    };
+    const config = loadConfig(started);
     expect(env.CONTRACT_TEMPLATES_DIR).toBe(CONTRACT_TEMPLATES_IN_IMAGE);
     expect(env.IDENTITY_PROVIDER).toBe('manual');
     // The image puts the bank's templates where the container looks for them.
@@ -303,6 +404,13 @@ describe('the deployment', () => {
     expect(config.databaseUrl).toMatch(/^postgres:\/\/db\.internal:5432\/divilo\?sslmode=verify-full$/);
     // SMS through SNS in the stack's region, with the role's credentials (no key in the environment).
     expect(config.messaging.sms).toEqual({ provider: 'sns', region: 'eu-west-1', endpoint: undefined, senderId: 'Bank', originationNumber: undefined, maxPriceUsd: undefined });
+
+    // Pointed at a database restored beside the stack's (the DatabaseEndpoint parameter), the servers use that one.
+    const restored = { ...plausible, DatabaseEndpoint: 'divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432', 'condition:OwnDatabase': 'false' };
+    const url = resolve(container.Environment.find(({ Name }) => Name === 'DATABASE_URL')!.Value, restored);
+    expect(loadConfig({ ...started, DATABASE_URL: String(url) }).databaseUrl).toBe(
+      'postgres://divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432/divilo?sslmode=verify-full',
+    );
   });
 
   it("texts through SNS: the sender ID, origination number and price cap as parameters the server accepts, and no SMS provider's URL or key", () => {
@@ -323,5 +431,45 @@ describe('the deployment', () => {
     expect(sms).toEqual({ SMS_PROVIDER: 'sns', SMS_SENDER: { Ref: 'SmsSender' }, SMS_ORIGINATION_NUMBER: { Ref: 'SmsOriginationNumber' }, SMS_MAX_PRICE_USD: { Ref: 'SmsMaxPriceUsd' } });
     const resolved = resolve(sms, { SmsSender: 'BancoX1', SmsOriginationNumber: '+34900000001', SmsMaxPriceUsd: '0.15' }) as Record<string, string>;
     expect(loadConfig(resolved).messaging.sms).toMatchObject({ provider: 'sns', senderId: 'BancoX1', originationNumber: '+34900000001', maxPriceUsd: '0.15' });
+  });
+
+  it('keeps every secret, the identity pool and the staff\'s groups when the stack is deleted, as the pools, bucket and database snapshot are', () => {
+    const secrets = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::SecretsManager::Secret');
+    expect(secrets.length).toBe(7);
+    for (const [id, secret] of secrets) expect({ id, DeletionPolicy: secret.DeletionPolicy, UpdateReplacePolicy: secret.UpdateReplacePolicy }).toEqual({ id, DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    // The database's own secret among them: its final snapshot's password.
+    expect(secrets.map(([id]) => id)).toContainEqual(expect.stringContaining('DatabaseSecret'));
+    const kept = (type: string) => Object.values(resources).filter((resource) => resource.Type === type).map((resource) => resource.DeletionPolicy);
+    expect(kept('AWS::Cognito::IdentityPool')).toEqual(['Retain']);
+    expect(kept('AWS::Cognito::UserPoolGroup')).toEqual(['Retain', 'Retain', 'Retain']);
+    expect(kept('AWS::Cognito::UserPool')).toEqual(['Retain', 'Retain']);
+    expect(resources[logicalId('AWS::S3::Bucket', 'Documents')].DeletionPolicy).toBe('Retain');
+    expect(resources[logicalId('AWS::RDS::DBInstance', 'Database')]).toMatchObject({ DeletionPolicy: 'Snapshot', Properties: { DeletionProtection: true, DeleteAutomatedBackups: false, BackupRetentionPeriod: 14 } });
+    // And the stack itself is not deleted by mistake.
+    expect(stack.terminationProtection).toBe(true);
+  });
+
+  it('switches the servers to a database restored beside the stack\'s own, and outputs what such a restore needs', () => {
+    const json = template.toJSON() as { Parameters: Record<string, { Default?: string; AllowedPattern?: string }>; Conditions: Record<string, unknown>; Outputs: Record<string, { Value: unknown }> };
+    expect(json.Parameters.DatabaseEndpoint).toMatchObject({ Default: '' });
+    const pattern = new RegExp(json.Parameters.DatabaseEndpoint.AllowedPattern!);
+    expect(['', 'divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432'].every((value) => pattern.test(value))).toBe(true);
+    expect(['postgres://x:5432', 'host', 'host:5432/divilo'].some((value) => pattern.test(value))).toBe(false);
+    expect(json.Conditions.OwnDatabase).toEqual({ 'Fn::Equals': [{ Ref: 'DatabaseEndpoint' }, ''] });
+    // With the parameter empty the stack's own database is used (resolved in the test above); its instance does not
+    // depend on the parameter, so setting it never touches the instance.
+    expect(JSON.stringify(resources[logicalId('AWS::RDS::DBInstance', 'Database')])).not.toContain('DatabaseEndpoint');
+    expect(json.Outputs).toMatchObject({
+      DatabaseInstance: { Value: { Ref: logicalId('AWS::RDS::DBInstance', 'Database') } },
+      DatabaseSubnetGroup: { Value: { Ref: logicalId('AWS::RDS::DBSubnetGroup', 'Database') } },
+      DatabaseSecurityGroupId: { Value: { 'Fn::GetAtt': [logicalId('AWS::EC2::SecurityGroup', 'DatabaseSecurityGroup'), 'GroupId'] } },
+      DatabaseParameterGroup: { Value: { Ref: logicalId('AWS::RDS::DBParameterGroup', 'DatabaseParameters') } },
+    });
+    // The secrets the bank fills in (step 7), by ARN.
+    for (const name of ['SmtpUrl', 'SealP12', 'SealP12Passphrase', 'IdentityWebhookSecret']) {
+      const secret = Object.keys(resources).filter((id) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id));
+      expect(secret).toHaveLength(1);
+      expect(json.Outputs[`${name}Arn`].Value).toEqual({ Ref: secret[0] });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
+import { STORAGE_AREAS } from '../awsPermissions';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
 import { inspectPdf } from './pdfInspection';
@@ -67,12 +68,15 @@ interface Evidence {
 /**
  * The server's own area of the bucket: the applicants' storage credentials reach only `private/<identityId>/`
  * (the identity pool's role, deploy/lib/identity.ts; server/embedded/s3/access.ts), so nothing under it can be
- * written or deleted by an applicant.
+ * written or deleted by an applicant. On AWS the server's own role may only create there (awsPermissions.ts).
  */
-const EVIDENCE_PREFIX = 'evidence/';
+const EVIDENCE_PREFIX = STORAGE_AREAS.evidence;
 
 /** Where the evidence of an application's document of `kind` is kept: named by its hash, so a copy never replaces another. */
 const evidenceKeyOf = (applicationId: string, kind: string, sha256: string) => `${EVIDENCE_PREFIX}${applicationId}/${kind}/${sha256}`;
+
+/** Times a copy is written again after S3 answered that a conflicting request (a delete) ran at the same time. */
+const EVIDENCE_WRITE_ATTEMPTS = 3;
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -204,8 +208,29 @@ export function createDocumentService(options: DocumentServiceOptions) {
     const bytes = Buffer.from((await object.Body?.transformToByteArray()) ?? []);
     const sha256 = sha256Of(bytes);
     const evidenceKey = evidenceKeyOf(applicationId, kind, sha256);
-    await s3.send(new PutObjectCommand({ Bucket: storage.bucket, Key: evidenceKey, Body: bytes, ContentType: object.ContentType }));
+    await createEvidence(evidenceKey, bytes, sha256, object.ContentType);
     return { evidenceKey, sha256, size: bytes.length };
+  }
+
+  /**
+   * Writes the copy only where nothing is yet (`If-None-Match: *`: on AWS the server's role may not do otherwise).
+   * A copy already at the key (the same bytes frozen again, or at the same moment by another request) is kept when
+   * it hashes to what its name says, and refused otherwise: evidence is never replaced.
+   */
+  async function createEvidence(evidenceKey: string, bytes: Buffer, sha256: string, contentType: string | undefined): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await s3.send(new PutObjectCommand({ Bucket: storage.bucket, Key: evidenceKey, Body: bytes, ContentType: contentType, IfNoneMatch: '*' }));
+        return;
+      } catch (error) {
+        if (errorName(error) === 'PreconditionFailed') {
+          await readEvidence(evidenceKey, sha256);
+          return;
+        }
+        // S3 answers 409 when a delete of the key ran during the write; it asks for the write again.
+        if (errorName(error) !== 'ConditionalRequestConflict' || attempt === EVIDENCE_WRITE_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /** The SHA-256 of what is stored at `key` now; undefined when nothing is. */

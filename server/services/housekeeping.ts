@@ -7,6 +7,7 @@
 import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
+import { STORAGE_AREAS } from '../awsPermissions';
 import { applicationRepository } from '../repositories/applicationRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import { loginSessionRepository } from '../repositories/loginSessionRepository';
@@ -45,7 +46,7 @@ export async function expireOldRows(db: Kysely<Database>, now: Date, settings: H
 }
 
 /** The applicants' areas: everything else in the bucket is the server's alone (docs/storage.md, "Who may do what"). */
-const APPLICANT_AREAS = 'private/';
+const APPLICANT_AREAS = STORAGE_AREAS.applicants;
 
 interface UnreportedUploadSweep {
   /** The storage client with the server's credentials, and the documents bucket. */

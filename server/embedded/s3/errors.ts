@@ -78,6 +78,12 @@ export const errors = {
   invalidRange: (size: number) => new S3Error('InvalidRange', 'The requested range is not satisfiable', 416, { ActualObjectSize: String(size) }),
   preconditionFailed: (condition: string) =>
     new S3Error('PreconditionFailed', 'At least one of the pre-conditions you specified did not hold', 412, { Condition: condition }),
+  conditionalRequestConflict: () =>
+    new S3Error(
+      'ConditionalRequestConflict',
+      'A conflicting operation occurred. If using PutObject you can retry the request. If using multipart upload you should initiate another CreateMultipartUpload request and re-upload each part.',
+      409,
+    ),
   notImplemented: (what: string) => new S3Error('NotImplemented', `${what} is not implemented by this endpoint.`, 501),
   methodNotAllowed: () => new S3Error('MethodNotAllowed', 'The specified method is not allowed against this resource.', 405),
   internal: () => new S3Error('InternalError', 'We encountered an internal error. Please try again.', 500),

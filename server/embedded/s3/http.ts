@@ -9,6 +9,7 @@ import { checkChunkedHeaders, decodeAwsChunked, STREAMING_PAYLOADS } from './chu
 import { errors, S3Error } from './errors';
 import { receiveFile, type WrittenFile } from './files';
 import type { BodyHashing, DigestName } from './hashing';
+import type { CreateRefusal } from './repository';
 import { parseXml, XmlSyntaxError, type XmlNode } from './xml';
 
 const DEFAULT_CONTENT_TYPE = 'binary/octet-stream';
@@ -44,6 +45,22 @@ export function storedHeaders(headers: IncomingHttpHeaders): Record<string, stri
   if (metadataBytes > MAX_USER_METADATA_BYTES) throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', 400);
   return stored;
 }
+
+/**
+ * A write's precondition (PutObject, CompleteMultipartUpload): `If-None-Match: *` makes it a create, as on S3,
+ * which takes no other value there. `If-Match` (a write over a given version only) is not implemented here: it is
+ * refused rather than ignored, so that no write meant to be conditional replaces an object unconditionally.
+ */
+export function createOnlyRequested(headers: IncomingHttpHeaders): boolean {
+  if (header(headers, 'if-match') !== undefined) throw errors.notImplemented('If-Match on a write');
+  const value = header(headers, 'if-none-match');
+  if (value === undefined) return false;
+  if (value.trim() !== '*') throw errors.notImplemented('If-None-Match other than * on a write');
+  return true;
+}
+
+/** The answer to a create-only write that changed nothing. */
+export const refusalOf = (reason: CreateRefusal): S3Error => (reason === 'precondition-failed' ? errors.preconditionFailed('If-None-Match') : errors.conditionalRequestConflict());
 
 export const quotedEtag = (md5: Buffer): string => `"${md5.toString('hex')}"`;
 /** ETags compare without their quotes (clients send both forms) and without a weak marker. */

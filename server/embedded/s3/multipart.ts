@@ -7,7 +7,7 @@ import { auditWrite } from './writeAudit';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { linkIntoObjects, newObjectFiles, newPartFile, newUploadId, PartFileError, removeObjectFiles, removeQuietly, UPLOAD_ID, uploadDir } from './files';
-import { checkEmptyPayload, contentTypeOf, parseXmlBody, readSmallBody, receiveBody, sameEtag, storedHeaders } from './http';
+import { checkEmptyPayload, contentTypeOf, createOnlyRequested, parseXmlBody, readSmallBody, receiveBody, refusalOf, sameEtag, storedHeaders } from './http';
 import type { UploadRecord } from './repository';
 import { element, textElement, xmlDocument } from './xml';
 
@@ -111,6 +111,7 @@ function parseCompleteRequest(body: Buffer): { partNumber: number; etag: string 
 
 export async function completeMultipartUpload(context: StorageContext, s3: S3Request) {
   const upload = await findUpload(context, s3);
+  const createOnly = createOnlyRequested(s3.request.headers) ? { existedAtStart: await context.repository.objects.exists(s3.bucket, s3.key) } : undefined;
   const requested = parseCompleteRequest(await readSmallBody(s3, MAX_COMPLETE_BODY_BYTES));
   for (let i = 1; i < requested.length; i += 1) {
     if (requested[i].partNumber <= requested[i - 1].partNumber) throw errors.invalidPartOrder();
@@ -161,7 +162,7 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
       segments: parts.map((part, index) => ({ file: files[index], size: part.size })),
       ownerIdentity: upload.ownerIdentity,
       lastModified: new Date(context.now()),
-    });
+    }, createOnly);
   } catch (error) {
     // Not committed: the upload is as it was; only the new names go (the part files keep the bytes).
     await removeObjectFiles(context.layout, files);
@@ -170,6 +171,12 @@ export async function completeMultipartUpload(context: StorageContext, s3: S3Req
   if (completed === 'no-upload') {
     await removeObjectFiles(context.layout, files);
     throw errors.noSuchUpload(upload.uploadId);
+  }
+  if (completed === 'precondition-failed' || completed === 'conflict') {
+    await removeObjectFiles(context.layout, files);
+    // After a 409 S3 wants the upload started again: this one is gone. After a 412 it stays, to be aborted.
+    if (completed === 'conflict' && (await context.repository.uploads.remove(upload.uploadId))) await removeQuietly(dir, true);
+    throw refusalOf(completed);
   }
   // Committed: the parts' names go (their bytes stay under the objects/ names), then the replaced version's files.
   await removeQuietly(dir, true);

@@ -7,8 +7,8 @@ import { safeDisposition } from './contentSafety';
 import { queryValue, type S3Request, type StorageContext } from './context';
 import { errors } from './errors';
 import { newObjectFile, objectPath, publishObjectFile, removeObjectFiles, removeQuietly, tmpPath } from './files';
-import { checkEmptyPayload, contentTypeOf, evaluateConditions, parseRange, quotedEtag, receiveBody, storedHeaders } from './http';
-import type { ObjectRecord, Segment } from './repository';
+import { checkEmptyPayload, contentTypeOf, createOnlyRequested, evaluateConditions, parseRange, quotedEtag, receiveBody, refusalOf, storedHeaders } from './http';
+import type { CreateRefusal, ObjectRecord, Segment } from './repository';
 
 /** S3's limit for one PUT. */
 const MAX_PUT_BYTES = 5 * 1024 ** 3;
@@ -47,6 +47,9 @@ export async function putObject(context: StorageContext, s3: S3Request): Promise
   if (s3.request.headers['x-amz-copy-source'] !== undefined) throw errors.notImplemented('CopyObject');
   const contentType = contentTypeOf(s3.request.headers);
   const headers = storedHeaders(s3.request.headers);
+  // A create (If-None-Match: *) is decided when it commits; whether the key held an object as it began tells a
+  // delete that ran meanwhile (S3's 409) from an object that is simply there (412).
+  const createOnly = createOnlyRequested(s3.request.headers) ? { existedAtStart: await context.repository.objects.exists(s3.bucket, s3.key) } : undefined;
 
   // Bytes first, to a temp file that is complete and fsynced before it is renamed into place; only then the
   // row that makes it visible. A crash at any point leaves the old object or the new one, never a torn one.
@@ -60,7 +63,7 @@ export async function putObject(context: StorageContext, s3: S3Request): Promise
     throw error;
   }
   const etag = quotedEtag(written.md5);
-  let replaced: string[];
+  let replaced: string[] | CreateRefusal;
   try {
     replaced = await context.repository.objects.put({
       bucket: s3.bucket,
@@ -72,10 +75,14 @@ export async function putObject(context: StorageContext, s3: S3Request): Promise
       segments: [{ file, size: written.size }],
       ownerIdentity: ownerOf(s3.principal),
       lastModified: new Date(context.now()),
-    });
+    }, createOnly);
   } catch (error) {
     await removeQuietly(objectPath(context.layout, file));
     throw error;
+  }
+  if (!Array.isArray(replaced)) {
+    await removeQuietly(objectPath(context.layout, file));
+    throw refusalOf(replaced);
   }
   await removeObjectFiles(context.layout, replaced);
   await auditWrite(context, s3, { operation: 'PutObject', size: written.size, sha256: written.sha256?.toString('hex'), etag });

@@ -106,10 +106,42 @@ const toPart = (row: StoragePartTable): PartRecord => ({
 });
 
 /**
- * Writes the object's row and its segment rows, replacing any earlier version; answers the files the earlier
+ * A write that may only create its object (`If-None-Match: *`), and whether the key held one when the request
+ * began: gone by the time the write commits, a delete ran meanwhile.
+ */
+export interface CreateOnly {
+  existedAtStart: boolean;
+}
+
+/**
+ * Why a create-only write changed nothing: the key holds an object (S3's 412), or held one when the request began
+ * and was deleted since (S3's 409 ConditionalRequestConflict).
+ */
+export type CreateRefusal = 'precondition-failed' | 'conflict';
+
+/** Thrown inside the transaction so that it rolls back; answered as its reason. */
+class CreateRefused extends Error {
+  constructor(readonly reason: CreateRefusal) {
+    super(reason);
+  }
+}
+
+/** `work` in one transaction; a create-only write's refusal rolls it back and is answered. */
+async function inTransaction<T>(db: Kysely<StorageTables>, work: (trx: Kysely<StorageTables>) => Promise<T>): Promise<T | CreateRefusal> {
+  try {
+    return await db.transaction().execute(work);
+  } catch (error) {
+    if (error instanceof CreateRefused) return error.reason;
+    throw error;
+  }
+}
+
+/**
+ * Writes the object's row and its segment rows, replacing any earlier version (or, `createOnly`, only where the key
+ * holds none: decided by the insert itself, so of concurrent creates one wins); answers the files the earlier
  * version used (to be removed once the transaction has committed).
  */
-async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): Promise<string[]> {
+async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord, createOnly?: CreateOnly): Promise<string[]> {
   if (record.segments.length === 0) throw new Error('an object has at least one file');
   const previous = await trx
     .selectFrom('storage_objects')
@@ -118,21 +150,33 @@ async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord): P
     .where('object_key', '=', record.key)
     .executeTakeFirst();
   const row = fromObject(record);
-  await trx
-    .insertInto('storage_objects')
-    .values(row)
-    .onConflict((conflict) =>
-      conflict.columns(['bucket', 'object_key']).doUpdateSet({
-        size: row.size,
-        etag: row.etag,
-        content_type: row.content_type,
-        headers: row.headers,
-        file: row.file,
-        owner_identity: row.owner_identity,
-        last_modified: row.last_modified,
-      }),
-    )
-    .execute();
+  if (createOnly) {
+    // On PostgreSQL the insert waits for a concurrent writer of the key, then does nothing if it committed one.
+    const created = await trx
+      .insertInto('storage_objects')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['bucket', 'object_key']).doNothing())
+      .returning('object_key')
+      .executeTakeFirst();
+    if (!created) throw new CreateRefused('precondition-failed');
+    if (createOnly.existedAtStart) throw new CreateRefused('conflict');
+  } else {
+    await trx
+      .insertInto('storage_objects')
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.columns(['bucket', 'object_key']).doUpdateSet({
+          size: row.size,
+          etag: row.etag,
+          content_type: row.content_type,
+          headers: row.headers,
+          file: row.file,
+          owner_identity: row.owner_identity,
+          last_modified: row.last_modified,
+        }),
+      )
+      .execute();
+  }
   // After the upsert, which on PostgreSQL waits for a concurrent writer of the same key: its segment rows, now
   // committed, are seen and replaced too.
   const dropped = await trx
@@ -177,9 +221,14 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
         return rows.length > 0 ? toObject(rows) : undefined;
       },
 
-      /** Makes `record` the object at its key; answers the files of the version it replaced. */
-      put(record: ObjectRecord): Promise<string[]> {
-        return db.transaction().execute((trx) => putObjectRow(trx, record));
+      /** Whether the key holds an object now. */
+      async exists(bucket: string, key: string): Promise<boolean> {
+        return (await db.selectFrom('storage_objects').select('object_key').where('bucket', '=', bucket).where('object_key', '=', key).executeTakeFirst()) !== undefined;
+      },
+
+      /** Makes `record` the object at its key; answers the files of the version it replaced, or why a create-only write did nothing. */
+      put(record: ObjectRecord, createOnly?: CreateOnly): Promise<string[] | CreateRefusal> {
+        return inTransaction(db, (trx) => putObjectRow(trx, record, createOnly));
       },
 
       /** Answers the removed version's files (none if there was no such object). */
@@ -283,11 +332,11 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
         }
       },
 
-      /** In one step: the object appears with its files, the upload and its parts' rows go. */
-      async complete(uploadId: string, record: ObjectRecord): Promise<{ replacedFiles: string[] } | 'no-upload'> {
-        return db.transaction().execute(async (trx) => {
+      /** In one step: the object appears with its files, the upload and its parts' rows go (nothing changes if a create-only write is refused). */
+      async complete(uploadId: string, record: ObjectRecord, createOnly?: CreateOnly): Promise<{ replacedFiles: string[] } | 'no-upload' | CreateRefusal> {
+        return inTransaction(db, async (trx) => {
           if (!(await uploadExists(trx, uploadId))) return 'no-upload' as const;
-          const replacedFiles = await putObjectRow(trx, record);
+          const replacedFiles = await putObjectRow(trx, record, createOnly);
           // Rows of parts go with their upload (on delete cascade); deleted here too so no dialect relies on it.
           await trx.deleteFrom('storage_parts').where('upload_id', '=', uploadId).execute();
           await trx.deleteFrom('storage_uploads').where('upload_id', '=', uploadId).execute();
