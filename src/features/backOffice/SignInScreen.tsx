@@ -25,7 +25,7 @@ const messages = describeMessages({
   newPassword: { id: 'backOffice.signIn.newPassword.label', defaultMessage: 'New password' },
   newPasswordHint: {
     id: 'backOffice.signIn.newPassword.hint',
-    defaultMessage: '{min} to {max} characters, with a lowercase and an uppercase letter (A to Z), a number and a special character such as ! ? # or -.',
+    defaultMessage: '{min} to {max} characters, with a lowercase and an uppercase letter (A to Z), a number and a special character, for example @ or\u00a0#.',
   },
   repeatPassword: { id: 'backOffice.signIn.newPassword.repeat', defaultMessage: 'Repeat the new password' },
   enrolTitle: { id: 'backOffice.signIn.enrol.title', defaultMessage: 'Set up your authenticator app' },

@@ -239,7 +239,7 @@ describe('the staff sign-in', () => {
     // The new step is heard: its heading takes the focus; the rule is the field's description.
     expect(await screen.findByRole('heading', { name: 'Choose your own password' })).toHaveFocus();
     expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
-      '12 to 256 characters, with a lowercase and an uppercase letter (A to Z), a number and a special character such as ! ? # or -.',
+      '12 to 256 characters, with a lowercase and an uppercase letter (A to Z), a number and a special character, for example @ or\u00a0#.',
     );
     expect(screen.getByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
 
@@ -247,7 +247,7 @@ describe('the staff sign-in', () => {
     await user.type(screen.getByLabelText('New password'), 'Short-Pass1');
     await user.type(screen.getByLabelText('Repeat the new password'), 'Short-Pass2');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    const rule = 'The password must be 12 to 256 characters long and include a lowercase and an uppercase letter (A to Z), a number and a special character such as ! ? # or -, with no space at the start or the end';
+    const rule = 'The password must be 12 to 256 characters long and include a lowercase and an uppercase letter (A to Z), a number and a special character such as @ or\u00a0#, with no space at the start or the end';
     await waitFor(() => expect(screen.getByLabelText('New password')).toHaveFocus());
     expect(screen.getByLabelText('New password')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(expect.stringContaining(rule));
