@@ -91,6 +91,11 @@ export function rolesOf(list: string): StaffRole[] {
 
 const ALREADY = (username: string) => new StaffError(`${username} is a staff member already: staff show, staff roles, staff reset`);
 
+/** A member's groups in the roles' order, whatever order the pool lists them in (Cognito promises none); others last. */
+function inRoleOrder(groups: string[]): string[] {
+  return [...STAFF_ROLES.filter((role) => groups.includes(role)), ...groups.filter((group) => !(STAFF_ROLES as readonly string[]).includes(group))];
+}
+
 /** The identity service's refusals in the operator's words; anything else (network, credentials) as it is. */
 async function told<T>(username: string, call: Promise<T>): Promise<T> {
   try {
@@ -126,7 +131,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
     d.auditLog.append({ actor, action, subject: `staff:${username}`, details }, new Date());
   /** Adds and removes groups until the member's are `roles`; answers the roles they had. */
   const reachRoles = async (identity: StaffIdentity, username: string, roles: StaffRole[]): Promise<string[]> => {
-    const had = await told(username, identity.groupsOf(username));
+    const had = inRoleOrder(await told(username, identity.groupsOf(username)));
     for (const role of roles.filter((role) => !had.includes(role))) await identity.addToGroup(username, role);
     for (const group of had.filter((group) => !(roles as string[]).includes(group))) await identity.removeFromGroup(username, group);
     return had;
@@ -276,7 +281,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
         const username = usernameOf(email);
         const user = await identity.getUser(username);
         if (!user) throw new StaffError(`No staff member ${username}`);
-        const roles = await identity.groupsOf(username);
+        const roles = inRoleOrder(await identity.groupsOf(username));
         out(
           JSON.stringify(
             { username: user.username, status: user.status, enabled: user.enabled, roles, authenticatorApp: user.mfa.includes('SOFTWARE_TOKEN_MFA'), createdAt: user.createdAt?.toISOString() },
