@@ -211,7 +211,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
         const actor = actorOf();
         if (!d.endStaffLockout) {
           throw new StaffError(
-            `Amazon Cognito has no call that ends a lockout: it ends by itself once ${username} has made no attempt for 15 minutes. A forgotten password or a lost authenticator app: staff reset (docs/back-office.md)`,
+            `Amazon Cognito has no call that ends a lockout: each lock ends by itself within about 15 minutes (sooner after fewer failures), and 15 minutes without an attempt by ${username} start the count afresh. A forgotten password or a lost authenticator app: staff reset (docs/back-office.md)`,
           );
         }
         if (!(await identity.getUser(username))) throw new StaffError(`No staff member ${username}`);

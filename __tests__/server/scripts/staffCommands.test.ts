@@ -345,7 +345,7 @@ describeEachDialect('npm run admin -- staff on a running server', (dialect) => {
     expect(await challengeAfter(email, password)).toBe('Incorrect username or password.');
 
     await expect(run(['staff', 'unlock', email], { embedded: false })).rejects.toThrow(
-      `Amazon Cognito has no call that ends a lockout: it ends by itself once ${email} has made no attempt for 15 minutes. A forgotten password or a lost authenticator app: staff reset`,
+      `Amazon Cognito has no call that ends a lockout: each lock ends by itself within about 15 minutes (sooner after fewer failures), and 15 minutes without an attempt by ${email} start the count afresh. A forgotten password or a lost authenticator app: staff reset`,
     );
     expect(await challengeAfter(email, password)).toBe('Incorrect username or password.');
 
