@@ -1,13 +1,14 @@
-// The bank's back office in the browser, in both languages: a new member of staff enrols an authenticator app and
-// signs in; a reviewer reads a signed application, notes and rejects it with a template; a high-risk one takes two
-// approvers. Members are made in the test through the identity service's admin calls, with the server's own admin
-// credentials (derived from its secret), as `npm run admin` would; the app's codes come from `otpauth`. Applicants
-// sign through the real wizard, and their photos are approved with `npm run admin`.
+// The bank's back office in the browser, in both languages: a new member of staff, made by `npm run admin -- staff
+// add` on a terminal, chooses their own password, enrols an authenticator app and signs in; a reviewer reads a signed
+// application, notes and rejects it with a template; a high-risk one takes two approvers. The other members are made
+// in the test through the identity service's admin calls, with the server's own admin credentials (derived from its
+// secret); the app's codes come from `otpauth`. Applicants sign through the real wizard, and their photos are
+// approved with `npm run admin`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './axe';
-import { enrolApp, enterPassword, freshCode, newStaffMember, signedInStaff, STAFF_SIGN_IN_TEXT } from './staff';
+import { enrolApp, enterPassword, freshCode, signedInStaff, staffAddedOnTerminal, STAFF_SIGN_IN_TEXT } from './staff';
 import {
   admin,
   applicationId,
@@ -181,12 +182,25 @@ function fact(within: ReturnType<Page['locator']>, term: string) {
 }
 
 for (const lang of ['en', 'es'] as const) {
-  test(`a new member of staff enrols the authenticator app, signs in, sees the queue, signs out and in again (${lang})`, async ({ page }) => {
+  test(`a new member of staff chooses a password, enrols the authenticator app, signs in, sees the queue, signs out and in again (${lang})`, async ({ page }) => {
     const t = TEXT[lang];
-    const username = await newStaffMember(page, ['reviewer']);
+    // Made by `npm run admin -- staff add` on a terminal, as the bank does: a temporary password.
+    const { username, temporary } = staffAddedOnTerminal(['reviewer']);
+    const own = `Own-Staff-Password-${lang}-2026`;
 
     await page.goto(`/back-office?lang=${lang}`);
-    await enterPassword(page, lang, username);
+    await enterPassword(page, lang, username, temporary);
+    // Their own password, by the staff's rule: too short is said on the field.
+    await expect(page.getByRole('heading', { name: t.newPasswordTitle })).toBeFocused();
+    expect(await violations(page), 'the new password step').toEqual([]);
+    await page.getByLabel(t.newPassword, { exact: true }).fill('Short-Pass1');
+    await page.getByLabel(t.repeatPassword).fill('Short-Pass1');
+    await page.getByRole('button', { name: t.continue }).click();
+    await expect(page.getByLabel(t.newPassword, { exact: true })).toBeFocused();
+    await expect(page.getByText(t.staffRule)).toBeVisible();
+    await page.getByLabel(t.newPassword, { exact: true }).fill(own);
+    await page.getByLabel(t.repeatPassword).fill(own);
+    await page.getByRole('button', { name: t.continue }).click();
     const { secret, enrolled } = await enrolApp(page, lang);
 
     await expect(page).toHaveURL(/\/back-office\/queue$/);
@@ -195,13 +209,14 @@ for (const lang of ['en', 'es'] as const) {
     // Nothing of the sign-in is left in the browser's storage.
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }));
     expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(own);
     expect(stored).not.toContain('CognitoIdentityServiceProvider');
 
     await page.getByRole('button', { name: t.signOut }).click();
     await expect(page).toHaveURL(/\/back-office$/);
     await expect(page.getByRole('status')).toHaveText(t.signedOut);
 
-    await enterPassword(page, lang, username);
+    await enterPassword(page, lang, username, own);
     await page.getByLabel(t.code).fill(freshCode(secret, enrolled));
     await page.getByRole('button', { name: t.continue }).click();
     await expect(page.getByRole('heading', { level: 1, name: t.queue })).toBeVisible();

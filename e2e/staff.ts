@@ -6,7 +6,7 @@ import { expect, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { embeddedIdentityCredentials } from '../server/plugins/identity';
 import { E2E_SERVER_SECRET } from './secrets';
-import type { Lang } from './wizard';
+import { adminOnTerminal, type Lang } from './wizard';
 
 const PASSWORD = 'Staff-Password-2026';
 
@@ -16,6 +16,10 @@ export const STAFF_SIGN_IN_TEXT = {
     email: 'Work e-mail',
     password: 'Password',
     continue: 'Continue',
+    newPasswordTitle: 'Choose your own password',
+    newPassword: 'New password',
+    repeatPassword: 'Repeat the new password',
+    staffRule: 'The password must be 12 to 256 characters long',
     enrol: 'Set up your authenticator app',
     qr: 'QR code to add Divilo to your authenticator app',
     enrolCode: 'The 6-digit code the app shows',
@@ -26,6 +30,10 @@ export const STAFF_SIGN_IN_TEXT = {
     email: 'Correo de trabajo',
     password: 'Contraseña',
     continue: 'Continuar',
+    newPasswordTitle: 'Elige tu propia contraseña',
+    newPassword: 'Contraseña nueva',
+    repeatPassword: 'Repite la contraseña nueva',
+    staffRule: 'La contraseña debe tener entre 12 y 256 caracteres',
     enrol: 'Configura tu aplicación de autenticación',
     qr: 'Código QR para añadir Divilo a tu aplicación de autenticación',
     enrolCode: 'El código de 6 cifras que muestra la aplicación',
@@ -39,7 +47,7 @@ const TEXT = STAFF_SIGN_IN_TEXT;
 let count = 0;
 
 /** A new member of the staff pool with these roles, with a permanent password. */
-export async function newStaffMember(page: Page, roles: string[]): Promise<string> {
+async function newStaffMember(page: Page, roles: string[]): Promise<string> {
   const config = (await (await page.request.get('/staff-api/config')).json()) as { region: string; userPoolId: string; endpoint: string };
   const admin = new CognitoIdentityProviderClient({
     region: config.region,
@@ -68,11 +76,23 @@ export function freshCode(secret: string, used?: string): string {
 }
 
 /** The username and password step of the sign-in page. */
-export async function enterPassword(page: Page, lang: Lang, username: string) {
+export async function enterPassword(page: Page, lang: Lang, username: string, password = PASSWORD) {
   const t = TEXT[lang];
   await page.getByLabel(t.email).fill(username);
-  await page.getByLabel(t.password, { exact: true }).fill(PASSWORD);
+  await page.getByLabel(t.password, { exact: true }).fill(password);
   await page.getByRole('button', { name: t.continue }).click();
+}
+
+/**
+ * A new member made as the bank makes one, by `npm run admin -- staff add` on a terminal: their username and the
+ * temporary password it showed there.
+ */
+export function staffAddedOnTerminal(roles: string[]): { username: string; temporary: string } {
+  const username = `staff${(count += 1)}-${Date.now()}@divilo.test`;
+  const output = adminOnTerminal('--reviewer', 'Marta Ruiz', 'staff', 'add', username, '--roles', roles.join(','));
+  const temporary = /shown this once and kept nowhere: (\S+)/.exec(output)?.[1];
+  if (!temporary) throw new Error(`staff add showed no password:\n${output}`);
+  return { username, temporary };
 }
 
 /** The first sign-in's enrolment: the QR code and the key shown, the app's first code given. Answers the key. */

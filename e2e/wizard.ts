@@ -182,14 +182,26 @@ export async function password(page: Page, lang: Lang, who: Applicant) {
   await continueOn(page, lang, /\/check-identity/);
 }
 
-/** `npm run admin …` against the browser tests' server, as the bank's staff run it. */
-export function admin(...args: string[]): string {
+/** The browser tests' server's configuration, for `npm run admin` to run on. */
+function adminEnv(): NodeJS.ProcessEnv {
   const port = process.env.E2E_PORT ?? '8181';
   const { dataDir, databaseUrl } = JSON.parse(readFileSync(path.join(tmpdir(), `divilo-e2e-server-${port}.json`), 'utf8')) as { dataDir: string; databaseUrl: string };
-  return execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SERVER_SECRET: E2E_SERVER_SECRET, PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' },
-  });
+  return { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SERVER_SECRET: E2E_SERVER_SECRET, PORT: port, PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' };
+}
+
+/** `npm run admin …` against the browser tests' server, as the bank's staff run it. */
+export function admin(...args: string[]): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { encoding: 'utf8', env: adminEnv() });
+}
+
+/**
+ * The same on a terminal, as an operator types it: a pseudo-terminal of util-linux's `script`, so that what is
+ * shown only on a terminal (a temporary password) is shown. Its output, with the terminal's line ends.
+ */
+export function adminOnTerminal(...args: string[]): string {
+  const quoted = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+  const command = [process.execPath, '--import', 'tsx', 'scripts/admin.ts', ...args].map(quoted).join(' ');
+  return execFileSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: adminEnv() });
 }
 
 /**

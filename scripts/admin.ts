@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import pino from 'pino';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { createDatabase, migrateToLatest } from '../server/db';
+import { endSignInLockout } from '../server/embedded/cognito';
 import { identityServiceOf, staffIdentityServiceOf } from '../server/plugins/identity';
 import { applicationRepository, type Application } from '../server/repositories/applicationRepository';
 import { canonicalIdDocument } from '../src/validation';
@@ -115,6 +116,11 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),
+    // The embedded service keeps its lockout in this database; Amazon Cognito's has no call that ends it.
+    endStaffLockout:
+      config.identity.embedded && config.staff
+        ? (username) => endSignInLockout(handle.db, { poolId: config.staff!.userPoolId }, username, Date.now())
+        : undefined,
     close: async () => {
       identity.destroy();
       staffIdentity?.destroy();

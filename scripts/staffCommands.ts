@@ -11,25 +11,32 @@ export class StaffError extends Error {}
 
 type StaffIdentity = Pick<
   IdentityService,
-  'createUser' | 'setPassword' | 'getUser' | 'disableUser' | 'enableUser' | 'globalSignOut' | 'addToGroup' | 'removeFromGroup' | 'groupsOf'
+  'createUser' | 'setPassword' | 'getUser' | 'disableUser' | 'enableUser' | 'globalSignOut' | 'addToGroup' | 'removeFromGroup' | 'groupsOf' | 'deleteSoftwareToken'
 >;
 
 export interface StaffDependencies {
   /** The staff pool's identity service; absent when the configuration has no staff pool (no back office). */
   staffIdentity?: StaffIdentity;
-  auditLog: Pick<AuditLogRepository, 'append'>;
+  /** Where every change is recorded; `add` reads it to tell an add cut short from a member made before. */
+  auditLog: Pick<AuditLogRepository, 'append' | 'listBySubject'>;
   /**
-   * Ends the member's back-office sessions and answers how many there were; called, when given, after a disable
-   * and after a change of roles (the roles are read at sign-in).
+   * Ends the member's back-office sessions and answers how many there were; called, when given, after a disable,
+   * a reset and a change of roles (the roles are read at sign-in).
    */
   revokeStaffSessions?: (username: string) => Promise<number>;
+  /**
+   * Ends the member's lockout after too many wrong passwords or codes and answers what there was; given where the
+   * staff pool is the embedded service's, which keeps its lockout in the server's database. Amazon Cognito has no
+   * call that ends one.
+   */
+  endStaffLockout?: (username: string) => Promise<{ failures: number; locked: boolean } | undefined>;
 }
 
 export interface StaffOutput {
   out: (line: string) => void;
   /**
-   * Where the temporary password is shown: the operator's terminal. Absent when the output is not one (a pipe, a
-   * file, a one-off task's log): `add` then refuses, as the password must not be kept anywhere.
+   * Where a temporary password is shown: the operator's terminal. Absent when the output is not one (a pipe, a
+   * file, a one-off task's log): `add` and `reset` then refuse, as the password must not be kept anywhere.
    */
   terminal?: (line: string) => void;
   /** Who runs the command, as the audit trail records it after `admin:`. */
@@ -43,6 +50,8 @@ const LOWER = 'abcdefghijkmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const DIGITS = '23456789';
 const TEMPORARY_PASSWORD_LENGTH = 20;
+/** When the staff pool's temporary password expires (TemporaryPasswordValidityDays, deploy/lib/identity.ts). */
+const VALIDITY = 'within a day (it expires then: staff reset gives a new one)';
 
 /**
  * A password of TEMPORARY_PASSWORD_LENGTH characters drawn with crypto's randomInt, with a lower-case and an
@@ -80,14 +89,29 @@ export function rolesOf(list: string): StaffRole[] {
   return STAFF_ROLES.filter((role) => named.includes(role));
 }
 
+const ALREADY = (username: string) => new StaffError(`${username} is a staff member already: staff show, staff roles, staff reset`);
+
+/** A member's groups in the roles' order, whatever order the pool lists them in (Cognito promises none); others last. */
+function inRoleOrder(groups: string[]): string[] {
+  return [...STAFF_ROLES.filter((role) => groups.includes(role)), ...groups.filter((group) => !(STAFF_ROLES as readonly string[]).includes(group))];
+}
+
 /** The identity service's refusals in the operator's words; anything else (network, credentials) as it is. */
 async function told<T>(username: string, call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
     if (error instanceof IdentityError && error.code === 'USER_NOT_FOUND') throw new StaffError(`No staff member ${username}`);
+    // Made by another add at the same moment: only that one shows a password.
+    if (error instanceof IdentityError && error.code === 'USERNAME_EXISTS') throw ALREADY(username);
     throw error;
   }
+}
+
+/** `add` and `reset` show a password: never where anything could keep it. */
+function terminalFor(command: string, terminal: StaffOutput['terminal']): (line: string) => void {
+  if (!terminal) throw new StaffError(`staff ${command} shows a password: run it on a terminal, whose output no log keeps (docs/back-office.md)`);
+  return terminal;
 }
 
 export function staffCommand(deps: () => Promise<StaffDependencies & { close(): Promise<void> }>, { out, terminal, operator }: StaffOutput): Command {
@@ -107,7 +131,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
     d.auditLog.append({ actor, action, subject: `staff:${username}`, details }, new Date());
   /** Adds and removes groups until the member's are `roles`; answers the roles they had. */
   const reachRoles = async (identity: StaffIdentity, username: string, roles: StaffRole[]): Promise<string[]> => {
-    const had = await told(username, identity.groupsOf(username));
+    const had = inRoleOrder(await told(username, identity.groupsOf(username)));
     for (const role of roles.filter((role) => !had.includes(role))) await identity.addToGroup(username, role);
     for (const group of had.filter((group) => !(roles as string[]).includes(group))) await identity.removeFromGroup(username, group);
     return had;
@@ -117,7 +141,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
   staff
     .command('add <email>')
     .description(
-      'makes a member of the staff with these roles and shows their generated password once, on the terminal: they sign in at once and enrol their authenticator app; run again for one left without a password, it finishes an interrupted add with a new one',
+      'makes a member of the staff with these roles and shows their temporary password once, on the terminal: at their first sign-in they choose their own and enrol their authenticator app; run again for an add cut short, it finishes it with a new temporary password',
     )
     .requiredOption('--roles <roles>', `comma-separated: ${STAFF_ROLES.join(', ')}`)
     .action(
@@ -125,19 +149,83 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
         const username = usernameOf(email);
         const roles = rolesOf((options as unknown as { roles: string }).roles);
         const actor = actorOf();
-        if (!terminal) throw new StaffError('staff add shows a password: run it on a terminal, whose output no log keeps (docs/back-office.md)');
+        const show = terminalFor('add', terminal);
         const existing = await identity.getUser(username);
-        // Made but never signed in (an add cut short): finished here with a new password; anyone else is refused.
-        if (existing && existing.status !== 'FORCE_CHANGE_PASSWORD') throw new StaffError(`${username} is a staff member already: staff show, staff roles`);
-        if (!existing) await identity.createUser(username, undefined, { email: username, email_verified: 'true' });
         const password = temporaryPassword();
-        // Permanent: the embedded pool has no NEW_PASSWORD_REQUIRED challenge (docs/back-office.md).
-        await identity.setPassword(username, password, true);
+        if (existing) {
+          // Made but never recorded as added (an add cut short) and never signed in: finished with a new password.
+          const added = (await d.auditLog.listBySubject(`staff:${username}`)).some((entry) => entry.action === 'staff.added');
+          if (added || existing.status !== 'FORCE_CHANGE_PASSWORD') throw ALREADY(username);
+          await identity.setPassword(username, password, false);
+        } else {
+          await told(username, identity.createUser(username, undefined, { email: username, email_verified: 'true' }, { temporaryPassword: password }));
+        }
         await reachRoles(identity, username, roles);
         await audit(d, actor, 'staff.added', username, { roles, ...(existing && { finished: true }) });
         out(`Staff member ${username} added with the roles ${roles.join(', ')}.`);
-        terminal(`Their password, shown this once and kept nowhere: ${password}`);
-        terminal('Give it to them in person. They must sign in at once: the first sign-in enrols their authenticator app, and until then anyone with the password could.');
+        show(`Their temporary password, shown this once and kept nowhere: ${password}`);
+        show(`Give it to them in person. They sign in with it ${VALIDITY} and choose their own, then enrol their authenticator app; until then anyone with this password could.`);
+      }),
+    );
+  staff
+    .command('reset <email>')
+    .description(
+      "gives a member a new temporary password, shown once on the terminal, and ends their sessions: at their next sign-in they choose their own; --authenticator also forgets their authenticator app (a lost phone), and they enrol a new one",
+    )
+    .option('--authenticator', 'forget their authenticator app too')
+    .action(
+      withStaff(async (identity, d, email, options) => {
+        const username = usernameOf(email);
+        const forgetApp = (options as unknown as { authenticator?: boolean }).authenticator === true;
+        const actor = actorOf();
+        const show = terminalFor('reset', terminal);
+        const user = await identity.getUser(username);
+        if (!user) throw new StaffError(`No staff member ${username}`);
+        const password = temporaryPassword();
+        // The password first: cut short after it, nobody knows the new one, and the old one enrols no app.
+        await told(username, identity.setPassword(username, password, false));
+        const appForgotten = forgetApp && user.mfa.includes('SOFTWARE_TOKEN_MFA');
+        if (appForgotten) await identity.deleteSoftwareToken(username);
+        await identity.globalSignOut(username);
+        const ended = await endSessions(d, username);
+        await audit(d, actor, 'staff.password_reset', username, { authenticatorForgotten: appForgotten, ...ended });
+        const app = forgetApp ? (appForgotten ? ', their authenticator app forgotten' : ' (they had no authenticator app enrolled)') : '';
+        out(`Staff member ${username} has a new temporary password${app}${ended.sessionsEnded ? `; ${ended.sessionsEnded} session(s) ended` : ''}.`);
+        if (!user.enabled) out(`${username} is disabled: staff enable lets them sign in.`);
+        show(`Their temporary password, shown this once and kept nowhere: ${password}`);
+        show(
+          forgetApp
+            ? `Give it to them in person. They sign in with it ${VALIDITY}, choose their own and enrol their authenticator app again; until then anyone with this password could.`
+            : `Give it to them in person. They sign in with it ${VALIDITY} and choose their own; their authenticator app's code is asked for as always.`,
+        );
+      }),
+    );
+  staff
+    .command('unlock <email>')
+    .description(
+      'ends a lockout after too many wrong passwords or codes, on the embedded identity service; Amazon Cognito ends its own by itself and has no call for it',
+    )
+    .action(
+      withStaff(async (identity, d, email) => {
+        const username = usernameOf(email);
+        const actor = actorOf();
+        if (!d.endStaffLockout) {
+          throw new StaffError(
+            `Amazon Cognito has no call that ends a lockout: each lock ends by itself within about 15 minutes (sooner after fewer failures), and 15 minutes without an attempt by ${username} start the count afresh. A forgotten password or a lost authenticator app: staff reset (docs/back-office.md)`,
+          );
+        }
+        if (!(await identity.getUser(username))) throw new StaffError(`No staff member ${username}`);
+        const ended = await d.endStaffLockout(username);
+        if (!ended) {
+          out(`Staff member ${username} is not locked out.`);
+          return;
+        }
+        await audit(d, actor, 'staff.unlocked', username, ended);
+        out(
+          ended.locked
+            ? `Staff member ${username} is no longer locked out.`
+            : `Staff member ${username} was not locked out; ${ended.failures} failed attempt(s) forgotten.`,
+        );
       }),
     );
   staff
@@ -193,7 +281,7 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
         const username = usernameOf(email);
         const user = await identity.getUser(username);
         if (!user) throw new StaffError(`No staff member ${username}`);
-        const roles = await identity.groupsOf(username);
+        const roles = inRoleOrder(await identity.groupsOf(username));
         out(
           JSON.stringify(
             { username: user.username, status: user.status, enabled: user.enabled, roles, authenticatorApp: user.mfa.includes('SOFTWARE_TOKEN_MFA'), createdAt: user.createdAt?.toISOString() },

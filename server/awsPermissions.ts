@@ -46,12 +46,12 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   {
     call: 'cognito-idp:AdminCreateUser',
     grants: [{ action: 'cognito-idp:AdminCreateUser', resource: 'userPool' }, { action: 'cognito-idp:AdminCreateUser', resource: 'staffPool' }],
-    why: "creates an applicant's sign-in user once their identity is verified (no message sent), and a member of the staff",
+    why: "creates an applicant's sign-in user once their identity is verified (no message sent), and a member of the staff with a temporary password (`staff add`)",
   },
   {
     call: 'cognito-idp:AdminSetUserPassword',
     grants: [{ action: 'cognito-idp:AdminSetUserPassword', resource: 'userPool' }, { action: 'cognito-idp:AdminSetUserPassword', resource: 'staffPool' }],
-    why: "sets the password an applicant chose (kept sealed until the user is made), a recovered one, and a new staff member's",
+    why: "sets the password an applicant chose (kept sealed until the user is made), a recovered one, and a staff member's new temporary one (`staff reset`, an interrupted `staff add`)",
   },
   {
     call: 'cognito-idp:AdminGetUser',
@@ -72,11 +72,16 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   {
     call: 'cognito-idp:AdminUserGlobalSignOut',
     grants: [{ action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'userPool' }, { action: 'cognito-idp:AdminUserGlobalSignOut', resource: 'staffPool' }],
-    why: 'signs a user out everywhere after a password change, and a staff member who is disabled',
+    why: 'signs a user out everywhere after a password change, and a staff member who is disabled or reset',
   },
   { call: 'cognito-idp:AdminDeleteUser', grants: [{ action: 'cognito-idp:AdminDeleteUser', resource: 'userPool' }], why: "removes the sign-in user of a rejected or expired application, freeing its ID document" },
   { call: 'cognito-idp:AdminAddUserToGroup', grants: [{ action: 'cognito-idp:AdminAddUserToGroup', resource: 'staffPool' }], why: "gives a staff member a role (`staff add`, `staff roles`)" },
   { call: 'cognito-idp:AdminRemoveUserFromGroup', grants: [{ action: 'cognito-idp:AdminRemoveUserFromGroup', resource: 'staffPool' }], why: "takes a role from a staff member (`staff roles`)" },
+  {
+    call: 'cognito-idp:AdminDeleteSoftwareToken',
+    grants: [{ action: 'cognito-idp:AdminDeleteSoftwareToken', resource: 'staffPool' }],
+    why: "forgets a staff member's lost authenticator app, so they enrol a new one (`staff reset --authenticator`)",
+  },
   { call: 'cognito-idp:AdminListGroupsForUser', grants: [{ action: 'cognito-idp:AdminListGroupsForUser', resource: 'staffPool' }], why: "reads a staff member's roles (`staff roles`, `staff show`)" },
   {
     call: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity',

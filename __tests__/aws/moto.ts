@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CognitoIdentityClient, CreateIdentityPoolCommand, SetIdentityPoolRolesCommand } from '@aws-sdk/client-cognito-identity';
-import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand } from '@aws-sdk/client-cognito-identity-provider';
+import { CognitoIdentityProviderClient, CreateGroupCommand, CreateUserPoolClientCommand, CreateUserPoolCommand, SetUserPoolMfaConfigCommand } from '@aws-sdk/client-cognito-identity-provider';
 import {
   type CORSRule,
   CreateBucketCommand,
@@ -205,6 +205,9 @@ const pick = (object: Record<string, unknown>, keys: string[]) => Object.fromEnt
 export interface Deployment {
   userPoolId: string;
   clientId: string;
+  /** The staff's pool and its back-office client (the back office, `npm run admin -- staff`). */
+  staffUserPoolId: string;
+  staffClientId: string;
   identityPoolId: string;
   bucket: string;
   /** The server's IAM user: the deployed server role's policy, nothing more. */
@@ -230,9 +233,26 @@ export function serverEnvOnMoto(moto: Moto, deployment: Deployment): Record<stri
     COGNITO_USER_POOL_ID: deployment.userPoolId,
     COGNITO_CLIENT_ID: deployment.clientId,
     COGNITO_IDENTITY_POOL_ID: deployment.identityPoolId,
+    STAFF_USER_POOL_ID: deployment.staffUserPoolId,
+    STAFF_CLIENT_ID: deployment.staffClientId,
     S3_BUCKET: deployment.bucket,
   };
 }
+
+/** What CreateUserPool and CreateUserPoolClient take of a pool's and a client's template properties. */
+const POOL_PROPERTIES = ['Policies', 'Schema', 'UsernameConfiguration', 'AdminCreateUserConfig', 'MfaConfiguration', 'AccountRecoverySetting', 'DeletionProtection'];
+const CLIENT_PROPERTIES = [
+  'GenerateSecret',
+  'ExplicitAuthFlows',
+  'PreventUserExistenceErrors',
+  'ReadAttributes',
+  'WriteAttributes',
+  'EnableTokenRevocation',
+  'AccessTokenValidity',
+  'IdTokenValidity',
+  'RefreshTokenValidity',
+  'TokenValidityUnits',
+];
 
 /** Makes the template's identity, storage and server-permission resources in moto. `appOrigin` stands for PublicUrl. */
 export async function deployToMoto(moto: Moto, template: Template, appOrigin: string): Promise<Deployment> {
@@ -241,36 +261,27 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
   const identity = new CognitoIdentityClient(config);
   const s3 = new S3Client({ ...config, forcePathStyle: true });
   try {
-    // The pool without its LambdaConfig: moto runs no triggers, and the server must hold without them anyway.
+    // A pool of the template without its LambdaConfig (moto runs no triggers, and the server must hold without them
+    // anyway), and an app client of the template.
+    const makePool = async (resource: ReturnType<typeof only>, PoolName: string) =>
+      (await idp.send(new CreateUserPoolCommand({ PoolName, ...pick(resource.properties, POOL_PROPERTIES) }))).UserPool!.Id!;
+    const makeClient = async (resource: ReturnType<typeof only>, UserPoolId: string, ClientName: string) =>
+      (await idp.send(new CreateUserPoolClientCommand({ UserPoolId, ClientName, ...pick(resource.properties, CLIENT_PROPERTIES) }))).UserPoolClient!.ClientId!;
     const pool = only(template, 'AWS::Cognito::UserPool', 'Customers');
-    const created = await idp.send(
-      new CreateUserPoolCommand({
-        PoolName: 'divilo-customers',
-        ...pick(pool.properties, ['Policies', 'Schema', 'UsernameConfiguration', 'AdminCreateUserConfig', 'MfaConfiguration', 'AccountRecoverySetting', 'DeletionProtection']),
-      }),
-    );
-    const userPoolId = created.UserPool!.Id!;
+    const userPoolId = await makePool(pool, 'divilo-customers');
+    const clientId = await makeClient(only(template, 'AWS::Cognito::UserPoolClient', 'Web'), userPoolId, 'web');
 
-    const client = only(template, 'AWS::Cognito::UserPoolClient', 'Web');
-    const madeClient = await idp.send(
-      new CreateUserPoolClientCommand({
-        UserPoolId: userPoolId,
-        ClientName: 'web',
-        ...pick(client.properties, [
-          'GenerateSecret',
-          'ExplicitAuthFlows',
-          'PreventUserExistenceErrors',
-          'ReadAttributes',
-          'WriteAttributes',
-          'EnableTokenRevocation',
-          'AccessTokenValidity',
-          'IdTokenValidity',
-          'RefreshTokenValidity',
-          'TokenValidityUnits',
-        ]),
-      }),
-    );
-    const clientId = madeClient.UserPoolClient!.ClientId!;
+    // The staff's pool, its groups and its client. Its authenticator app (EnabledMfas) is what CloudFormation sets
+    // with SetUserPoolMfaConfig.
+    const staffPool = only(template, 'AWS::Cognito::UserPool', 'Staff');
+    const staffUserPoolId = await makePool(staffPool, 'divilo-staff');
+    if ((staffPool.properties.EnabledMfas as string[]).includes('SOFTWARE_TOKEN_MFA')) {
+      await idp.send(new SetUserPoolMfaConfigCommand({ UserPoolId: staffUserPoolId, MfaConfiguration: staffPool.properties.MfaConfiguration as 'ON', SoftwareTokenMfaConfiguration: { Enabled: true } }));
+    }
+    for (const group of Object.values(template.Resources).filter((resource) => resource.Type === 'AWS::Cognito::UserPoolGroup')) {
+      await idp.send(new CreateGroupCommand({ UserPoolId: staffUserPoolId, GroupName: group.Properties.GroupName as string, Description: group.Properties.Description as string }));
+    }
+    const staffClientId = await makeClient(only(template, 'AWS::Cognito::UserPoolClient', 'BackOffice'), staffUserPoolId, 'back-office');
 
     const identityPool = only(template, 'AWS::Cognito::IdentityPool', 'Storage');
     const madePool = await identity.send(
@@ -322,7 +333,7 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
 
     // The server's IAM user, with the deployed server role's own policy.
     const role = only(template, 'AWS::IAM::Role', 'ServerRole');
-    const names = { 'AWS::Partition': 'aws', 'AWS::Region': REGION, 'AWS::AccountId': ACCOUNT, [pool.id]: userPoolId, [identityPool.id]: identityPoolId, [bucketResource.id]: bucket };
+    const names = { 'AWS::Partition': 'aws', 'AWS::Region': REGION, 'AWS::AccountId': ACCOUNT, [pool.id]: userPoolId, [staffPool.id]: staffUserPoolId, [identityPool.id]: identityPoolId, [bucketResource.id]: bucket };
     const policy = resolve((role.properties.Policies as { PolicyDocument: unknown }[])[0].PolicyDocument, names) as { Statement: { Resource: string }[] };
     // moto 5.2 checks Cognito actions against the resource "*" (it does not know their pools' ARNs), which no
     // pool ARN matches: those statements get "*" here. Their actions stay exactly the deployed ones, and the S3
@@ -342,7 +353,7 @@ export async function deployToMoto(moto: Moto, template: Template, appOrigin: st
     await identity.send(new SetIdentityPoolRolesCommand({ IdentityPoolId: identityPoolId, Roles: { authenticated: /<Arn>([^<]+)</.exec(madeRole)![1] } }));
 
     const server = await userWithPolicy(moto, 'divilo-server', policy);
-    return { userPoolId, clientId, identityPoolId, bucket, server };
+    return { userPoolId, clientId, staffUserPoolId, staffClientId, identityPoolId, bucket, server };
   } finally {
     idp.destroy();
     identity.destroy();

@@ -36,6 +36,10 @@ Each gap filled, and why:
    conditioned on s3:if-none-match is evaluated as AWS evaluates it: on that header, a request without it does not
    match, and a statement that does not match does not apply (no deny). Any other condition in such a statement
    stops the check loudly rather than being passed over. Other statements are evaluated by moto as before.
+8. NEW_PASSWORD_REQUIRED's parameters. moto 5.2 answers a temporary password's SRP sign-in with the challenge but
+   only USERNAME in its parameters; Cognito sends the user's attributes and the required ones they lack
+   (`userAttributes`, `requiredAttributes`, JSON), which amazon-cognito-identity-js parses before its
+   newPasswordRequired callback, and fails on without them. They are added here, from the user moto keeps.
 """
 import json
 import sys
@@ -94,6 +98,22 @@ def _initiate_auth_with_username(self, client_id, auth_flow, auth_parameters):
 
 
 CognitoIdpBackend.initiate_auth = _initiate_auth_with_username
+
+_respond_to_auth_challenge = CognitoIdpBackend.respond_to_auth_challenge
+
+
+def _respond_with_new_password_parameters(self, session, client_id, challenge_name, challenge_responses):
+    answer = _respond_to_auth_challenge(self, session, client_id, challenge_name, challenge_responses)
+    if answer.get("ChallengeName") == "NEW_PASSWORD_REQUIRED":
+        parameters = answer.setdefault("ChallengeParameters", {})
+        _, user_pool = self.sessions[answer["Session"]]
+        user = user_pool._get_user(parameters["USERNAME"])
+        attributes = {attribute["Name"]: attribute["Value"] for attribute in user.attributes if attribute["Name"] != "sub"}
+        parameters.update({"USER_ID_FOR_SRP": parameters["USERNAME"], "requiredAttributes": "[]", "userAttributes": json.dumps(attributes)})
+    return answer
+
+
+CognitoIdpBackend.respond_to_auth_challenge = _respond_with_new_password_parameters
 
 # (account, identity pool) -> {"authenticated": role ARN}
 _pool_roles: dict = {}

@@ -99,6 +99,7 @@ describe("the server's AWS permissions", () => {
       Action: [
         'cognito-idp:AdminAddUserToGroup',
         'cognito-idp:AdminCreateUser',
+        'cognito-idp:AdminDeleteSoftwareToken',
         'cognito-idp:AdminDisableUser',
         'cognito-idp:AdminEnableUser',
         'cognito-idp:AdminGetUser',

@@ -54,7 +54,8 @@ export function describeEachDialect(name: string, body: (dialect: Dialect) => vo
 
 export type TestDatabase = DatabaseHandle & { dataDir: string };
 
-async function onPostgres<T>(work: (client: Client) => Promise<T>): Promise<T> {
+/** A connection to DATABASE_URL's database for `work`, closed after it. */
+export async function onPostgres<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: postgresUrl });
   await client.connect();
   try {

@@ -18,6 +18,7 @@ import {
   isValidPhoneNumber,
   isValidProductPassword,
   isValidSpanishPostalCode,
+  isValidStaffPassword,
   isValidUrl,
   parseNumber,
 } from '../../src/validation';
@@ -172,6 +173,33 @@ describe('isValidProductPassword', () => {
 
   it('rejects values that are not text', () => {
     expect(isValidProductPassword(12345678)).toBe(false);
+  });
+});
+
+describe('isValidStaffPassword', () => {
+  it('accepts 12 and 256 characters, and refuses 11 and 257', () => {
+    expect(isValidStaffPassword('Abcdefghij1!')).toBe(true);
+    expect(isValidStaffPassword('Abcdefghi1!')).toBe(false);
+    expect(isValidStaffPassword(`Aa1!${'a'.repeat(252)}`)).toBe(true);
+    expect(isValidStaffPassword(`Aa1!${'a'.repeat(253)}`)).toBe(false);
+  });
+
+  it("needs a-z, A-Z, 0-9 and one of Amazon Cognito's special characters, as the staff pool does", () => {
+    expect(isValidStaffPassword('ABCDEFGHIJ1!')).toBe(false);
+    expect(isValidStaffPassword('abcdefghij1!')).toBe(false);
+    expect(isValidStaffPassword('Abcdefghijk!')).toBe(false);
+    expect(isValidStaffPassword('Abcdefghijk1')).toBe(false);
+    // Letters outside A to Z and symbols outside Cognito's list count for nothing there.
+    expect(isValidStaffPassword('ñandúpasswd1!')).toBe(false);
+    expect(isValidStaffPassword('Abcdefghijk1€')).toBe(false);
+    for (const special of '^$*.[]{}()?"!@#%&/\\,><\':;|_~`=+-') expect(isValidStaffPassword(`Abcdefghij1${special}`)).toBe(true);
+  });
+
+  it('takes a space between words as a special character, and none at either end', () => {
+    expect(isValidStaffPassword('Correct horse 2026')).toBe(true);
+    expect(isValidStaffPassword(' Abcdefghij1!')).toBe(false);
+    expect(isValidStaffPassword('Abcdefghij1! ')).toBe(false);
+    expect(isValidStaffPassword(123456789012)).toBe(false);
   });
 });
 

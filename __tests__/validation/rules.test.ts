@@ -57,7 +57,7 @@ describe('yup integration', () => {
       rules.required(), rules.requiredIf('other'), rules.minLength(10), rules.maxLength(1), rules.minValue(100),
       rules.maxValue(0), rules.integer(), rules.numeric(), rules.alphanumeric(), rules.sameAs('other'), rules.email(),
       rules.url(), rules.passport(), rules.userCode(), rules.phoneNumber(), rules.postalCode(), rules.nif(),
-      rules.cif(), rules.identificationDocument(), rules.date(), rules.productPassword(), rules.pdfFile(),
+      rules.cif(), rules.identificationDocument(), rules.date(), rules.productPassword(), rules.staffPassword(), rules.pdfFile(),
     ];
     const ids: string[] = [...VALIDATION_MESSAGE_IDS];
     for (const rule of all) {
@@ -134,6 +134,13 @@ describe('descriptor ids and values', () => {
       'Abcdef1!',
       'Abc def1!',
       { id: 'validations.diviloPassword', values: { min: 8, max: 99 } },
+    ],
+    [
+      'staffPassword',
+      rules.staffPassword(),
+      'Abcdefghij1!',
+      'Abcdef1!',
+      { id: 'validations.staffPassword', values: { min: 12, max: 256 } },
     ],
     [
       'pdfFile',

@@ -4,7 +4,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { STAFF_ROLES } from '../../server/staffRoles';
+import { STAFF_ROLES, STAFF_TEMPORARY_PASSWORD_DAYS } from '../../server/staffRoles';
+import { STAFF_PASSWORD_MIN_LENGTH } from '../../src/validation/constants';
 
 /** The identity pool's developer provider: the server's COGNITO_DEVELOPER_PROVIDER default. */
 export const DEVELOPER_PROVIDER = 'login.divilo.onboarding';
@@ -88,8 +89,16 @@ export class Identity extends Construct {
       signInAliases: { username: true },
       // Usernames are e-mails, lower-cased by the staff commands: any spelling signs in.
       signInCaseSensitive: false,
-      // Stricter than the customers': a member's account opens every applicant's personal data.
-      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      // Stricter than the customers': a member's account opens every applicant's personal data. A temporary password
+      // (`staff add`, `staff reset`) is handed over to be used at once: it expires after a day.
+      passwordPolicy: {
+        minLength: STAFF_PASSWORD_MIN_LENGTH,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(STAFF_TEMPORARY_PASSWORD_DAYS),
+      },
       standardAttributes: { email: { required: true, mutable: true } },
       // Every sign-in asks for an authenticator app's code; the app is enrolled at the first one. No SMS or e-mail codes.
       mfa: cognito.Mfa.REQUIRED,

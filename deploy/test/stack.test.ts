@@ -203,7 +203,7 @@ describe('the deployment', () => {
     });
   });
 
-  it("makes the staff's pool: no sign-up, an authenticator app required (no SMS), 12 characters, no recovery, threat protection, kept", () => {
+  it("makes the staff's pool: no sign-up, an authenticator app required (no SMS), 12 characters, temporary passwords of a day, no recovery, threat protection, kept", () => {
     const pool = resources[logicalId('AWS::Cognito::UserPool', 'Staff')];
     expect(pool).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     expect(pool.Properties).toMatchObject({
@@ -211,7 +211,7 @@ describe('the deployment', () => {
       UsernameConfiguration: { CaseSensitive: false },
       MfaConfiguration: 'ON',
       EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
-      Policies: { PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true } },
+      Policies: { PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true, TemporaryPasswordValidityDays: 1 } },
       AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'admin_only', Priority: 1 }] },
       UserPoolTier: 'PLUS',
       UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' },

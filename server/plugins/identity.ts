@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { STAFF_PASSWORD_MIN_LENGTH } from '../../src/validation/constants';
 import type { Config } from '../config';
 import { CognitoTriggers, embeddedCognito } from '../embedded/cognito';
 import { createIdentityService, type IdentityService, type KeysLog } from '../services/identity';
 import { cachedProbe, type CachedProbe } from '../services/reachability';
 import { signInRefusal } from '../services/onboardingGate';
-import { STAFF_ROLES } from '../staffRoles';
+import { STAFF_ROLES, STAFF_TEMPORARY_PASSWORD_DAYS } from '../staffRoles';
 import { deriveAccessKey, deriveKey } from '../services/serverSecret';
 
 declare module 'fastify' {
@@ -93,7 +94,18 @@ export const identityPlugin = fp(async (app: FastifyInstance, { config, secret, 
       corsOrigins: false,
       triggers,
       // The staff's pool: every sign-in asks for an authenticator app's code, enrolled at the first one.
-      additionalPools: config.staff ? [{ poolId: config.staff.userPoolId, clientId: config.staff.clientId, mfa: 'ON', groups: [...STAFF_ROLES] }] : [],
+      // Its password policy is the staff pool's on AWS (deploy/lib/identity.ts).
+      additionalPools: config.staff
+        ? [
+            {
+              poolId: config.staff.userPoolId,
+              clientId: config.staff.clientId,
+              mfa: 'ON',
+              groups: [...STAFF_ROLES],
+              passwordPolicy: { minimumLength: STAFF_PASSWORD_MIN_LENGTH, temporaryPasswordValidityDays: STAFF_TEMPORARY_PASSWORD_DAYS },
+            },
+          ]
+        : [],
     });
   }
   const identity = identityServiceOf(config, secret, app.log);

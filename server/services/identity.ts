@@ -3,6 +3,7 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteSoftwareTokenCommand,
   AdminDeleteUserCommand,
   AdminDisableUserCommand,
   AdminEnableUserCommand,
@@ -126,16 +127,23 @@ export function createIdentityService(config: IdentityConfig) {
     },
 
     /**
-     * Creates the pool user without sending any message; the password comes next with setPassword. A customer has
-     * a phone; a member of the staff has none.
+     * Creates the pool user without sending any message. A customer has a phone, and their password comes next with
+     * setPassword; a member of the staff has none, and is made with a temporary password that their first sign-in
+     * replaces (NEW_PASSWORD_REQUIRED).
      */
-    async createUser(username: string, phone: string | undefined, attributes: Record<string, string> = {}): Promise<{ sub: string }> {
+    async createUser(
+      username: string,
+      phone: string | undefined,
+      attributes: Record<string, string> = {},
+      { temporaryPassword }: { temporaryPassword?: string } = {},
+    ): Promise<{ sub: string }> {
       const result = await translated(
         client.send(
           new AdminCreateUserCommand({
             UserPoolId,
             Username: username,
             MessageAction: 'SUPPRESS',
+            ...(temporaryPassword !== undefined && { TemporaryPassword: temporaryPassword }),
             UserAttributes: toAttributeList(phone === undefined ? attributes : { ...attributes, phone_number: phone }),
           }),
         ),
@@ -192,6 +200,11 @@ export function createIdentityService(config: IdentityConfig) {
     /** Adds the user to a group of the pool; already in it is no error. */
     async addToGroup(username: string, group: string): Promise<void> {
       await translated(client.send(new AdminAddUserToGroupCommand({ UserPoolId, Username: username, GroupName: group })));
+    },
+
+    /** Forgets the user's authenticator app: in a pool that requires one, their next sign-in enrols another. */
+    async deleteSoftwareToken(username: string): Promise<void> {
+      await translated(client.send(new AdminDeleteSoftwareTokenCommand({ UserPoolId, Username: username })));
     },
 
     async removeFromGroup(username: string, group: string): Promise<void> {

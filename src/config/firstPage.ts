@@ -19,8 +19,11 @@ export const WIZARD_ONLY_NAMESPACES = ['onboarding', 'documents'] as const;
 /** Messages of shared namespaces that only the wizard shows (the phone step's refusals): left out too. */
 export const WIZARD_ONLY_MESSAGE_IDS = ['validations.phoneNotMobile', 'validations.phoneSpecialRate', 'validations.phoneCountryNotServed'] as const;
 
-/** The back office's texts (its own and its pages' titles): a login page leaves them out, the back office's page carries all. */
-export const BACK_OFFICE_MESSAGES = /^(?:backOffice\.|routes\.back-office)/;
+/**
+ * The back office's texts (its own, its pages' titles, the staff's password rule): a login page leaves them out, the
+ * back office's page carries all.
+ */
+export const BACK_OFFICE_MESSAGES = /^(?:backOffice\.|routes\.back-office|validations\.staffPassword$)/;
 
 /**
  * The build's list of the files each screen area loads on demand (`{ "login": ["assets/login.….js", …] }`),

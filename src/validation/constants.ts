@@ -13,6 +13,12 @@ export const ADULT_AGE = 18;
 /** Product (online banking) password length bounds, inclusive. */
 export const PRODUCT_PASSWORD_MIN_LENGTH = 8;
 export const PRODUCT_PASSWORD_MAX_LENGTH = 99;
+/**
+ * The bank's staff's passwords: stricter than the customers' (the staff pool's policy, deploy/lib/identity.ts, and
+ * the embedded staff pool's); at most Amazon Cognito's longest.
+ */
+export const STAFF_PASSWORD_MIN_LENGTH = 12;
+export const STAFF_PASSWORD_MAX_LENGTH = 256;
 
 /** Verification codes (SMS, e-mail) are exactly this many digits. */
 export const CODE_LENGTH = 6;

@@ -53,6 +53,7 @@ export const VALIDATION_MESSAGE_IDS = [
   'validations.minAge',
   'validations.fileTypePDF',
   'validations.diviloPassword',
+  'validations.staffPassword',
   'validations.country',
   'validations.choice',
   'validations.consent',

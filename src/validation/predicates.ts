@@ -9,6 +9,8 @@ import {
   POSTAL_CODE_MIN,
   PRODUCT_PASSWORD_MAX_LENGTH,
   PRODUCT_PASSWORD_MIN_LENGTH,
+  STAFF_PASSWORD_MAX_LENGTH,
+  STAFF_PASSWORD_MIN_LENGTH,
   URL_MAX_LENGTH,
 } from './constants';
 import { asText, characterCount } from './text';
@@ -105,6 +107,29 @@ export function isValidProductPassword(value: unknown): boolean {
     /\p{Lu}/u.test(value) &&
     /\p{Nd}/u.test(value) &&
     /[^\p{L}\p{N}\s]/u.test(value)
+  );
+}
+
+/** The special characters Amazon Cognito's password policy counts (a space between other characters counts too). */
+const COGNITO_SPECIAL_CHARACTERS = /[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+\- ]/;
+
+/**
+ * A staff member's password, as the staff pool's policy takes it (Amazon Cognito's rules, stricter than the
+ * product password's): 12 to 256 characters with a lowercase and an uppercase letter of A to Z, a digit 0 to 9
+ * and one of Cognito's special characters, and no whitespace at either end. Letters such as ñ are allowed but
+ * count for no class, as in Cognito.
+ */
+export function isValidStaffPassword(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const length = characterCount(value);
+  return (
+    length >= STAFF_PASSWORD_MIN_LENGTH &&
+    length <= STAFF_PASSWORD_MAX_LENGTH &&
+    !/^\s|\s$/u.test(value) &&
+    /[a-z]/.test(value) &&
+    /[A-Z]/.test(value) &&
+    /[0-9]/.test(value) &&
+    COGNITO_SPECIAL_CHARACTERS.test(value)
   );
 }
 

@@ -21,6 +21,8 @@ import {
   PHONE_MIN_DIGITS,
   PRODUCT_PASSWORD_MAX_LENGTH,
   PRODUCT_PASSWORD_MIN_LENGTH,
+  STAFF_PASSWORD_MAX_LENGTH,
+  STAFF_PASSWORD_MIN_LENGTH,
   URL_MAX_LENGTH,
 } from './constants';
 import { isPersonName, isPlainText, unprintableCharacters } from './characters';
@@ -47,6 +49,7 @@ import {
   isValidPhoneNumber,
   isValidProductPassword,
   isValidSpanishPostalCode,
+  isValidStaffPassword,
   isValidUrl,
 } from './predicates';
 import { isEmpty } from './text';
@@ -195,6 +198,12 @@ export const rules = {
     rule('validations.diviloPassword', isValidProductPassword, {
       min: PRODUCT_PASSWORD_MIN_LENGTH,
       max: PRODUCT_PASSWORD_MAX_LENGTH,
+    }),
+  /** A staff member's password, by the staff pool's policy. → `validations.staffPassword` `{ min, max }` */
+  staffPassword: (): Rule =>
+    rule('validations.staffPassword', isValidStaffPassword, {
+      min: STAFF_PASSWORD_MIN_LENGTH,
+      max: STAFF_PASSWORD_MAX_LENGTH,
     }),
   /** A non-empty PDF file `{ name, type, size }`. → `validations.fileTypePDF` */
   pdfFile: (): Rule => rule('validations.fileTypePDF', isPdfFile),

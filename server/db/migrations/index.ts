@@ -23,7 +23,8 @@ import * as auditLogActions from './0029_audit_log_actions';
 import * as backOffice from './0030_back_office';
 import * as codeCooldowns from './0031_code_cooldowns';
 import * as oneOpenApplication from './0032_one_open_application';
-import * as webhookDeliveries from './0033_webhook_deliveries';
+import * as temporaryPasswords from './0033_temporary_passwords';
+import * as webhookDeliveries from './0034_webhook_deliveries';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -51,5 +52,6 @@ export const migrations: Record<string, Migration> = {
   '0030_back_office': backOffice,
   '0031_code_cooldowns': codeCooldowns,
   '0032_one_open_application': oneOpenApplication,
-  '0033_webhook_deliveries': webhookDeliveries,
+  '0033_temporary_passwords': temporaryPasswords,
+  '0034_webhook_deliveries': webhookDeliveries,
 };

@@ -1,9 +1,10 @@
 // The SigV4-signed administrative calls the API server makes through @aws-sdk/client-cognito-identity-provider.
 import { randomUUID } from 'node:crypto';
-import type { PasswordPolicy, PoolContext, PoolUser } from './context';
+import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { attributeList, optionalBoolean, optionalString, requireString, type AttributeInput, type JsonObject } from './input';
-import { mfaSettingsOf } from './mfaChallenges';
+import { checkPasswordPolicy } from './passwords';
+import { mfaSettingsOf } from './poolUsers';
 import { createPasswordVerifier } from './srp';
 
 const USERNAME = { max: 128, pattern: /^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u };
@@ -48,15 +49,6 @@ function applyAttributes(current: Record<string, string>, changes: AttributeInpu
   return next;
 }
 
-function checkPasswordPolicy(policy: PasswordPolicy, password: string): void {
-  const refuse = (reason: string) => errors.invalidPassword(`Password does not conform to policy: ${reason}`);
-  if (password.length < policy.minimumLength) throw refuse('Password not long enough');
-  if (policy.requireLowercase && !/[a-z]/.test(password)) throw refuse('Password must have lowercase characters');
-  if (policy.requireUppercase && !/[A-Z]/.test(password)) throw refuse('Password must have uppercase characters');
-  if (policy.requireNumbers && !/[0-9]/.test(password)) throw refuse('Password must have numeric characters');
-  if (policy.requireSymbols && !/[^A-Za-z0-9]/.test(password)) throw refuse('Password must have symbol characters');
-}
-
 function describe(user: PoolUser) {
   return {
     Username: user.username,
@@ -89,7 +81,9 @@ export async function adminCreateUser(context: PoolContext, body: JsonObject): P
     enabled: true,
     createdAt: now,
     updatedAt: now,
-    ...(temporaryPassword !== undefined && createPasswordVerifier(context.settings.poolName, username, temporaryPassword)),
+    passwordSetAt: null,
+    // The user chooses their own at the first sign-in (NEW_PASSWORD_REQUIRED), before it expires.
+    ...(temporaryPassword !== undefined && { ...createPasswordVerifier(context.settings.poolName, username, temporaryPassword), passwordSetAt: now }),
   };
   if (!(await context.repository.users.insert(user))) throw errors.usernameExists();
   return { User: describe(user) };
@@ -101,7 +95,8 @@ export async function adminSetUserPassword(context: PoolContext, body: JsonObjec
   const permanent = optionalBoolean(body, 'Permanent') ?? false;
   checkPasswordPolicy(context.settings.passwordPolicy, password);
   const { salt, verifier } = createPasswordVerifier(context.settings.poolName, user.username, password);
-  await context.repository.users.update(user.username, { salt, verifier, status: permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD' }, context.now());
+  const now = context.now();
+  await context.repository.users.update(user.username, { salt, verifier, status: permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', passwordSetAt: now }, now);
   // An administrator setting a new password is the way out of a lockout.
   await context.repository.failures.clear(user.username);
   return {};

@@ -1,27 +1,36 @@
-// The operations the browser's amazon-cognito-identity-js sends: SRP sign-in, refresh, sign-out, revoke.
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { authSessionId, openAuthSession, sealAuthSession, verifierHash } from './authSession';
+// The operations the browser's amazon-cognito-identity-js sends: SRP sign-in, refresh, sign-out, revoke. The
+// password is the sign-in's first step; what follows it is a challenge module's own (newPasswordChallenge.ts,
+// mfaChallenges.ts), chosen here, each built on signInCore.ts.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { openAuthSession, sealAuthSession, verifierHash } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors, type AwsError } from './errors';
-import { groupsOf } from './groupOps';
 import { requireParameter, requireString, stringMap, type JsonObject } from './input';
-import { askSecondFactor, mfaSettingsOf, respondToMfaChallenge } from './mfaChallenges';
-import type { IdentityExecutor } from './repository';
+import { askSecondFactor, respondToMfaChallenge } from './mfaChallenges';
+import { askNewPassword, respondToNewPassword } from './newPasswordChallenge';
+import { temporaryPasswordExpired } from './passwords';
+import { groupsOf, mfaSettingsOf, userOfAccessToken } from './poolUsers';
+import {
+  answerOnce,
+  checkClient,
+  CLIENT_ID,
+  issueTokens,
+  recordFailure,
+  tokenRefusal,
+  unlessLockedMeanwhile,
+  USERNAME_MAX,
+  type AnswerRecord,
+  type NextStep,
+} from './signInCore';
 import { N, isValidClientPublic, parseSrpTimestamp, passwordClaimSignature, serverSessionKey, signaturesMatch } from './srp';
-import { createRefreshToken, hashRefreshToken } from './tokens';
+import { hashRefreshToken } from './tokens';
 
-const CLIENT_ID = { max: 128, pattern: /^[\w+]+$/ };
-export const USERNAME_MAX = 128;
 /** 3072 bits are 768 hex digits; a little slack for leading zeros. */
 const SRP_A = /^[0-9a-fA-F]{1,800}$/;
 const AUTH_FLOWS = [
   'USER_SRP_AUTH', 'REFRESH_TOKEN_AUTH', 'REFRESH_TOKEN', 'CUSTOM_AUTH', 'ADMIN_NO_SRP_AUTH', 'USER_PASSWORD_AUTH',
   'ADMIN_USER_PASSWORD_AUTH', 'USER_AUTH',
 ];
-
-function checkClient(context: PoolContext, clientId: string): void {
-  if (clientId !== context.settings.clientId) throw errors.resourceNotFound(`User pool client ${clientId} does not exist.`);
-}
 
 /**
  * The salt and verifier an unknown user would have: derived from the username with a server key, so asking twice
@@ -88,60 +97,37 @@ async function startSrp(context: PoolContext, parameters: Record<string, string>
   };
 }
 
-/** What answering a Session writes besides marking it answered, in the same transaction. */
-export type AnswerRecord = (executor: IdentityExecutor) => Promise<void>;
-export type Answer = (record?: AnswerRecord) => Promise<void>;
-
-/** Answers a Session, once, whatever the answer: marking it so is part of the one write each answer makes. */
-export function answerOnce(context: PoolContext, session: string, expiresAt: number): Answer {
-  return async (record) => {
-    if (!(await context.repository.sessions.answer(authSessionId(session), expiresAt, record))) throw errors.expiredSession();
-  };
-}
-
-/** One more failure of the name, counted towards the lockout as a wrong password is. */
-export function recordFailure(context: PoolContext, username: string, now: number): AnswerRecord {
-  const { maxFailures, lockSeconds } = context.settings.lockout;
-  return (executor) => context.repository.failures.record(username, now, maxFailures, lockSeconds, executor).then(() => undefined);
-}
-
-/** Thrown within a right answer's transaction when the name was locked after the answer was judged. */
-class LockedMeanwhile extends Error {}
-
-/**
- * The answer to a right password or code, written only if the name is not locked when it commits. Guesses sent
- * at the same moment are all judged against the lock state read before any of them was counted: without this, a
- * right one among them would sign in past the lockout. Refused, it counts as a failure, as a locked name's
- * answer always does, and gets the same error.
- */
-export function unlessLockedMeanwhile(context: PoolContext, username: string, now: number, answer: Answer): Answer {
-  return async (record) => {
-    try {
-      await answer(async (executor) => {
-        if (await context.repository.failures.isLocked(username, now, executor)) throw new LockedMeanwhile();
-        await record?.(executor);
-      });
-    } catch (error) {
-      if (!(error instanceof LockedMeanwhile)) throw error;
-      await answer(recordFailure(context, username, now));
-      throw errors.notAuthorized();
-    }
-  };
-}
-
 export async function respondToAuthChallenge(context: PoolContext, body: JsonObject): Promise<JsonObject> {
   const clientId = requireString(body, 'ClientId', CLIENT_ID);
   const challengeName = requireString(body, 'ChallengeName', { max: 64 });
   const session = requireString(body, 'Session', { min: 20, max: 2048 });
   const responses = stringMap(body, 'ChallengeResponses');
   checkClient(context, clientId);
+  if (challengeName === 'PASSWORD_VERIFIER') return respondToPasswordVerifier(context, clientId, session, responses);
+  if (challengeName === 'NEW_PASSWORD_REQUIRED') return respondToNewPassword(context, session, responses, afterNewPassword(context, clientId));
   if ((challengeName === 'SOFTWARE_TOKEN_MFA' || challengeName === 'MFA_SETUP') && context.settings.mfa === 'ON') {
     return respondToMfaChallenge(context, clientId, challengeName, session, responses);
   }
-  if (challengeName !== 'PASSWORD_VERIFIER') {
-    throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
-  }
+  throw errors.invalidParameter(`Challenge ${challengeName.slice(0, 64)} is not supported by this user pool.`);
+}
 
+/** What the pool asks once the right password is proven: a new one in place of a temporary one, then as below. */
+function afterPassword(context: PoolContext, clientId: string): NextStep {
+  const afterNew = afterNewPassword(context, clientId);
+  return (user, now, answer, clearFailures) =>
+    user.status === 'FORCE_CHANGE_PASSWORD' ? askNewPassword(context, user, now, answer, clearFailures) : afterNew(user, now, answer, clearFailures);
+}
+
+/** Once the password is the user's own: the second factor where the pool has MFA, else the tokens. */
+function afterNewPassword(context: PoolContext, clientId: string): NextStep {
+  return async (user, now, answer, clearFailures) => {
+    if (context.settings.mfa === 'ON') return askSecondFactor(context, user, now, answer);
+    return { ChallengeParameters: {}, AuthenticationResult: await issueTokens(context, user, clientId, now, answer, clearFailures) };
+  };
+}
+
+/** PASSWORD_VERIFIER: the SRP proof of the password, judged the same way for known, unknown and locked names. */
+async function respondToPasswordVerifier(context: PoolContext, clientId: string, session: string, responses: Record<string, string>): Promise<JsonObject> {
   const username = requireParameter(responses, 'USERNAME', USERNAME_MAX);
   const secretBlock = requireParameter(responses, 'PASSWORD_CLAIM_SECRET_BLOCK', 4096);
   const timestamp = requireParameter(responses, 'TIMESTAMP', 64);
@@ -182,80 +168,21 @@ export async function respondToAuthChallenge(context: PoolContext, body: JsonObj
   const clearFailures: AnswerRecord | undefined =
     found?.hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
 
-  // Only someone who knows the password learns that the account is disabled (or refused: signIn's hook).
-  const refusal = refusalOf(user);
+  // Only someone who knows the password learns that the account is disabled, that a temporary password has
+  // expired (or a refusal of the pre-token-generation hook).
+  const refusal = refusalOf(context, user, now);
   if (refusal) {
     await answerRight(clearFailures);
     throw refusal;
   }
-  if (context.settings.mfa === 'ON') return askSecondFactor(context, user, now, answerRight);
-  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answerRight, clearFailures) };
+  return afterPassword(context, clientId)(user, now, answerRight, clearFailures);
 }
 
-/** Why a user who proved the password may not sign in, if anything: disabled, or a password to reset. */
-function refusalOf(user: PoolUser): AwsError | undefined {
+/** Why a user who proved the password may not sign in, if anything: disabled, or a temporary password expired. */
+function refusalOf(context: PoolContext, user: PoolUser, now: number): AwsError | undefined {
   if (!user.enabled) return errors.notAuthorized('User is disabled.');
-  if (user.status !== 'CONFIRMED') return errors.passwordResetRequired();
+  if (temporaryPasswordExpired(context.settings.passwordPolicy, user, now)) return errors.temporaryPasswordExpired();
   return undefined;
-}
-
-/**
- * The pool's pre-token-generation hook, as Cognito runs its trigger: whenever tokens are about to be issued (a
- * sign-in once every factor is proven, a renewal), never before the password. Its refusal, if any.
- */
-async function tokenRefusal(context: PoolContext, user: PoolUser): Promise<AwsError | undefined> {
-  const hook = context.preTokenGeneration();
-  const verdict = hook && (await hook({ username: user.username, sub: user.sub, attributes: { ...user.attributes } }));
-  return verdict && typeof verdict.code === 'string' ? errors.preTokenGeneration(verdict.code) : undefined;
-}
-
-export async function signIn(
-  context: PoolContext,
-  user: PoolUser,
-  clientId: string,
-  now: number,
-  answer: Answer,
-  clearFailures: AnswerRecord | undefined,
-): Promise<JsonObject> {
-  // Refused here, the answer is still recorded (the Session is used, the count of wrong answers cleared).
-  let refusal: AwsError | undefined;
-  try {
-    refusal = await tokenRefusal(context, user);
-  } catch (error) {
-    await answer(clearFailures);
-    throw error;
-  }
-  if (refusal) {
-    await answer(clearFailures);
-    throw refusal;
-  }
-  const originJti = randomUUID();
-  const authTime = Math.floor(now / 1000);
-  const refreshToken = createRefreshToken();
-  await answer(async (executor) => {
-    await clearFailures?.(executor);
-    await context.repository.refreshTokens.insert(
-      {
-        tokenHash: refreshToken.hash,
-        userSub: user.sub,
-        clientId,
-        originJti,
-        authTime,
-        expiresAt: now + context.settings.lifetimes.refreshTokenSeconds * 1000,
-        revoked: false,
-      },
-      now,
-      executor,
-    );
-  });
-  const issued = await context.tokens.issue({ ...user, groups: await groupsOf(context, user.sub) }, { authTime, originJti });
-  return {
-    AccessToken: issued.accessToken,
-    ExpiresIn: issued.expiresIn,
-    TokenType: 'Bearer',
-    RefreshToken: refreshToken.token,
-    IdToken: issued.idToken,
-  };
 }
 
 async function refresh(context: PoolContext, clientId: string, parameters: Record<string, string>): Promise<JsonObject> {
@@ -276,18 +203,6 @@ async function refresh(context: PoolContext, clientId: string, parameters: Recor
     ChallengeParameters: {},
     AuthenticationResult: { AccessToken: issued.accessToken, ExpiresIn: issued.expiresIn, TokenType: 'Bearer', IdToken: issued.idToken },
   };
-}
-
-/** The user of a live access token, or the error Cognito gives for a bad or revoked one. */
-export async function userOfAccessToken(context: PoolContext, accessToken: string): Promise<PoolUser> {
-  const claims = await context.tokens.verifyAccessToken(accessToken);
-  if (!claims) throw errors.notAuthorized('Invalid Access Token');
-  if (!(await context.repository.refreshTokens.isOriginActive(claims.origin_jti, context.now()))) {
-    throw errors.notAuthorized('Access Token has been revoked');
-  }
-  const user = await context.repository.users.findBySub(claims.sub);
-  if (!user) throw errors.userNotFound();
-  return user;
 }
 
 /** GetUser: the signed-in user's name and attributes, `sub` first, for the holder of a live access token. */

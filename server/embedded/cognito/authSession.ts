@@ -53,16 +53,36 @@ export interface MfaSessionState {
   expiresAt: number;
 }
 
-// Another context than the password's: neither Session can stand for the other.
-const MFA_CONTEXT = 'mfa-session';
-
-export function sealMfaSession(sealingKey: Buffer, state: MfaSessionState): string {
-  return seal(sealingKey, JSON.stringify(state), MFA_CONTEXT);
+/** A later step's state, sealed under its own context: a Session of one step never stands for another's. */
+function sealStep<State extends { expiresAt: number }>(sealingKey: Buffer, state: State, context: string): string {
+  return seal(sealingKey, JSON.stringify(state), context);
 }
 
-export function openMfaSession(sealingKey: Buffer, session: string, now: number): MfaSessionState | undefined {
-  const plaintext = open(sealingKey, session, MFA_CONTEXT);
+function openStep<State extends { expiresAt: number }>(sealingKey: Buffer, session: string, now: number, context: string): State | undefined {
+  const plaintext = open(sealingKey, session, context);
   if (!plaintext) return undefined;
-  const state = JSON.parse(plaintext.toString('utf8')) as MfaSessionState;
+  const state = JSON.parse(plaintext.toString('utf8')) as State;
   return state.expiresAt > now ? state : undefined;
 }
+
+const MFA_CONTEXT = 'mfa-session';
+
+export const sealMfaSession = (sealingKey: Buffer, state: MfaSessionState) => sealStep(sealingKey, state, MFA_CONTEXT);
+export const openMfaSession = (sealingKey: Buffer, session: string, now: number) => openStep<MfaSessionState>(sealingKey, session, now, MFA_CONTEXT);
+
+/**
+ * A sign-in whose password was right but temporary (NEW_PASSWORD_REQUIRED): the user, and the SHA-256 of the
+ * temporary password's verifier, so a password set by an administrator since voids the Session.
+ */
+export interface NewPasswordSessionState {
+  username: string;
+  userSub: string;
+  verifierHash: string;
+  expiresAt: number;
+}
+
+const NEW_PASSWORD_CONTEXT = 'new-password-session';
+
+export const sealNewPasswordSession = (sealingKey: Buffer, state: NewPasswordSessionState) => sealStep(sealingKey, state, NEW_PASSWORD_CONTEXT);
+export const openNewPasswordSession = (sealingKey: Buffer, session: string, now: number) =>
+  openStep<NewPasswordSessionState>(sealingKey, session, now, NEW_PASSWORD_CONTEXT);

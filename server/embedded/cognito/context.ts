@@ -9,6 +9,8 @@ export interface PasswordPolicy {
   requireUppercase: boolean;
   requireNumbers: boolean;
   requireSymbols: boolean;
+  /** How long a temporary password may be used (Cognito's TemporaryPasswordValidityDays, default 7). */
+  temporaryPasswordValidityDays: number;
 }
 
 /** What the API server's pre-token-generation check sees: never the password or any secret. */

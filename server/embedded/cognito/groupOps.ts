@@ -3,6 +3,7 @@ import type { PoolContext } from './context';
 import { existingUser } from './adminOps';
 import { errors } from './errors';
 import { requireString, type JsonObject } from './input';
+import { groupsOf } from './poolUsers';
 
 function groupOf(context: PoolContext, body: JsonObject): string {
   const groupName = requireString(body, 'GroupName', { max: 128, pattern: /^[\p{L}\p{M}\p{S}\p{N}\p{P}]+$/u });
@@ -27,11 +28,4 @@ export async function adminListGroupsForUser(context: PoolContext, body: JsonObj
   const user = await existingUser(context, body);
   const groups = (await groupsOf(context, user.sub)) ?? [];
   return { Groups: groups.map((GroupName) => ({ GroupName, UserPoolId: context.settings.poolId })) };
-}
-
-/** The `cognito:groups` of a user's tokens; no query in a pool without groups. */
-export async function groupsOf(context: PoolContext, userSub: string): Promise<string[] | undefined> {
-  if (context.settings.groups.length === 0) return undefined;
-  const names = new Set(await context.repository.groups.listOf(userSub));
-  return context.settings.groups.filter((name) => names.has(name));
 }

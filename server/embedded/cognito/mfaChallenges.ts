@@ -1,16 +1,17 @@
-// The second factor of a sign-in in a pool whose MFA is ON: after the password, SOFTWARE_TOKEN_MFA asks for the
-// authenticator app's code, or MFA_SETUP has the user enrol one first (AssociateSoftwareToken, VerifySoftwareToken).
-import { answerOnce, recordFailure, signIn, unlessLockedMeanwhile, USERNAME_MAX, type Answer, type AnswerRecord } from './authFlows';
+// The second factor of a sign-in in a pool whose MFA is ON: after the password (and a new one for a temporary
+// password), SOFTWARE_TOKEN_MFA asks for the authenticator app's code, or MFA_SETUP has the user enrol one first
+// (AssociateSoftwareToken, VerifySoftwareToken, mfaOps.ts). Its right answer ends the sign-in with the tokens.
 import { openMfaSession, sealMfaSession, type MfaSessionState } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { requireParameter, type JsonObject } from './input';
+import { answerOnce, issueTokens, recordFailure, unlessLockedMeanwhile, userOfStep, USERNAME_MAX, type Answer, type AnswerRecord } from './signInCore';
 import { acceptedStep, openTotpSecret } from './totp';
 
 export const mfaSession = (context: PoolContext, state: Omit<MfaSessionState, 'expiresAt'>, now: number) =>
   sealMfaSession(context.keys.srpSession, { ...state, expiresAt: now + context.settings.authSessionSeconds * 1000 });
 
-/** The password was right: the sign-in goes on with the code of a verified app, or with enrolling one. */
+/** The password was right (and is not temporary): the sign-in goes on with the code of a verified app, or with enrolling one. */
 export async function askSecondFactor(context: PoolContext, user: PoolUser, now: number, answer: Answer): Promise<JsonObject> {
   const token = await context.repository.softwareTokens.find(user.sub);
   const stage = token?.sealedSecret ? 'SOFTWARE_TOKEN_MFA' : 'MFA_SETUP';
@@ -37,17 +38,8 @@ export async function respondToMfaChallenge(
   const expectedStage = challengeName === 'MFA_SETUP' ? 'MFA_SETUP_VERIFIED' : 'SOFTWARE_TOKEN_MFA';
   if (!state || state.stage !== expectedStage) throw errors.expiredSession();
   const answer = answerOnce(context, session, state.expiresAt);
-  const found = await context.repository.users.findForSignIn(state.username, now);
-  const user = found && found.user.sub === state.userSub ? found.user : undefined;
-  if (username !== state.username || !found || !user || found.locked) {
-    await answer();
-    throw errors.notAuthorized();
-  }
-  if (!user.enabled) {
-    await answer();
-    throw errors.notAuthorized('User is disabled.');
-  }
-  const clearFailures: AnswerRecord | undefined = found.hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+  const { user, hasFailures } = await userOfStep(context, state, username, now, answer);
+  const clearFailures: AnswerRecord | undefined = hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
   if (challengeName === 'SOFTWARE_TOKEN_MFA') {
     const code = requireParameter(responses, 'SOFTWARE_TOKEN_MFA_CODE', 16);
     const token = await context.repository.softwareTokens.find(user.sub);
@@ -63,13 +55,5 @@ export async function respondToMfaChallenge(
     }
   }
   const answerRight = unlessLockedMeanwhile(context, user.username, now, answer);
-  return { ChallengeParameters: {}, AuthenticationResult: await signIn(context, user, clientId, now, answerRight, clearFailures) };
-}
-
-/** GetUser's and AdminGetUser's MFA fields, in a pool whose MFA is ON; nothing elsewhere (no query either). */
-export async function mfaSettingsOf(context: PoolContext, userSub: string): Promise<JsonObject> {
-  if (context.settings.mfa !== 'ON') return {};
-  const token = await context.repository.softwareTokens.find(userSub);
-  if (!token?.sealedSecret || !token.enabled) return {};
-  return { UserMFASettingList: ['SOFTWARE_TOKEN_MFA'], ...(token.preferred && { PreferredMfaSetting: 'SOFTWARE_TOKEN_MFA' }) };
+  return { ChallengeParameters: {}, AuthenticationResult: await issueTokens(context, user, clientId, now, answerRight, clearFailures) };
 }

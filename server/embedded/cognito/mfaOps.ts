@@ -1,12 +1,13 @@
 // Enrolling and choosing an authenticator app (TOTP): by the signed-in user's access token, or by the Session of
-// an MFA_SETUP challenge. Only pools whose MFA is ON offer it.
-import { answerOnce, userOfAccessToken } from './authFlows';
+// an MFA_SETUP challenge; an administrator may forget a user's. Only pools whose MFA is ON offer it.
 import { existingUser } from './adminOps';
 import { openMfaSession, type MfaSessionState } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { optionalString, requireString, type JsonObject } from './input';
 import { mfaSession } from './mfaChallenges';
+import { userOfAccessToken } from './poolUsers';
+import { answerOnce } from './signInCore';
 import { acceptedStep, createTotpSecret, openTotpSecret, sealTotpSecret } from './totp';
 
 const ACCESS_TOKEN = { max: 8192, pattern: /^[A-Za-z0-9\-_=.]+$/ };
@@ -91,3 +92,15 @@ export async function adminSetUserMFAPreference(context: PoolContext, body: Json
   if (context.settings.mfa !== 'ON') throw errors.softwareTokenNotEnabled();
   return applyPreference(context, user, body);
 }
+
+/**
+ * AdminDeleteSoftwareToken: the user's authenticator app is forgotten (a lost phone), and their next sign-in in a
+ * pool whose MFA is ON enrols a new one (MFA_SETUP). Nothing else changes: their password, their tokens.
+ */
+export async function adminDeleteSoftwareToken(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const user = await existingUser(context, body);
+  if (context.settings.mfa !== 'ON') throw errors.softwareTokenNotEnabled();
+  await context.repository.softwareTokens.delete(user.sub);
+  return {};
+}
+

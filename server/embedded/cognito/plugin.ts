@@ -19,7 +19,7 @@ import { AwsError, errors } from './errors';
 import { adminAddUserToGroup, adminListGroupsForUser, adminRemoveUserFromGroup } from './groupOps';
 import { getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
 import type { JsonObject } from './input';
-import { adminSetUserMFAPreference, associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfaOps';
+import { adminDeleteSoftwareToken, adminSetUserMFAPreference, associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfaOps';
 import { MAINTENANCE_INTERVAL_MS, createPools, type AdditionalPoolOptions } from './pools';
 import { verifySignatureV4, type AwsCredentials } from './sigv4';
 import type { TokenLifetimes } from './tokens';
@@ -119,6 +119,7 @@ const ADMIN_OPERATIONS: Record<string, Operation> = {
   AdminRemoveUserFromGroup: adminRemoveUserFromGroup,
   AdminListGroupsForUser: adminListGroupsForUser,
   AdminSetUserMFAPreference: adminSetUserMFAPreference,
+  AdminDeleteSoftwareToken: adminDeleteSoftwareToken,
 };
 
 const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {

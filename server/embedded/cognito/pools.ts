@@ -4,7 +4,7 @@
 import { decodeJwt } from 'jose';
 import type { Kysely } from 'kysely';
 import { openMfaSession } from './authSession';
-import type { PoolContext } from './context';
+import type { PasswordPolicy, PoolContext } from './context';
 import { CREDENTIALS_KEY_PURPOSE } from './identityPool';
 import type { JsonObject } from './input';
 import type { EmbeddedCognitoOptions } from './plugin';
@@ -21,6 +21,8 @@ export interface AdditionalPoolOptions {
   mfa?: 'OFF' | 'ON';
   /** The pool's groups, created with it. */
   groups?: string[];
+  /** Its own password policy, over the service's (the staff's is stricter than the customers'). */
+  passwordPolicy?: Partial<PasswordPolicy>;
   /** The pool's own Lambda triggers, as each Cognito pool has its own (default none). */
   triggers?: EmbeddedCognitoOptions['triggers'];
 }
@@ -65,7 +67,9 @@ function buildContext(options: EmbeddedCognitoOptions, pool: AdditionalPoolOptio
         requireUppercase: true,
         requireNumbers: true,
         requireSymbols: true,
+        temporaryPasswordValidityDays: 7,
         ...options.passwordPolicy,
+        ...pool.passwordPolicy,
       },
       mfa: pool.mfa ?? 'OFF',
       groups: pool.groups ?? [],

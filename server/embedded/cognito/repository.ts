@@ -24,6 +24,8 @@ export interface PoolUser {
   enabled: boolean;
   createdAt: number;
   updatedAt: number;
+  /** When the password was set (a temporary one expires); null while there is none. */
+  passwordSetAt: number | null;
 }
 
 interface RefreshTokenRecord {
@@ -55,6 +57,7 @@ function toUser(row: Omit<CognitoUserTable, 'pool'>): PoolUser {
     enabled: fromDbBoolean(row.enabled),
     createdAt: fromDbTime(row.created_at),
     updatedAt: fromDbTime(row.updated_at),
+    passwordSetAt: row.password_set_at === null ? null : fromDbTime(row.password_set_at),
   };
 }
 
@@ -182,6 +185,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
           enabled: toDbBoolean(user.enabled),
           created_at: toDbTime(user.createdAt),
           updated_at: toDbTime(user.updatedAt),
+          password_set_at: user.passwordSetAt === null ? null : toDbTime(user.passwordSetAt),
         })
         .onConflict((conflict) => conflict.columns(['pool', 'username']).doNothing())
         .executeTakeFirst();
@@ -190,7 +194,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
 
     async update(
       username: string,
-      patch: Partial<Pick<PoolUser, 'attributes' | 'salt' | 'verifier' | 'status' | 'enabled'>>,
+      patch: Partial<Pick<PoolUser, 'attributes' | 'salt' | 'verifier' | 'status' | 'enabled' | 'passwordSetAt'>>,
       now: number,
     ): Promise<void> {
       await db
@@ -201,11 +205,28 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
           ...(patch.verifier !== undefined && { verifier: patch.verifier }),
           ...(patch.status !== undefined && { status: patch.status }),
           ...(patch.enabled !== undefined && { enabled: toDbBoolean(patch.enabled) }),
+          ...(patch.passwordSetAt !== undefined && { password_set_at: patch.passwordSetAt === null ? null : toDbTime(patch.passwordSetAt) }),
           updated_at: toDbTime(now),
         })
         .where('pool', '=', pool)
         .where('username', '=', username)
         .execute();
+    },
+
+    /**
+     * The user's own password in place of the temporary one whose verifier is `temporaryVerifier`; false, with
+     * nothing changed, when that is no longer their password (an administrator set another meanwhile).
+     */
+    async replaceTemporaryPassword(username: string, temporaryVerifier: string, chosen: { salt: string; verifier: string }, now: number, executor: IdentityExecutor = db): Promise<boolean> {
+      const result = await executor
+        .updateTable('cognito_users')
+        .set({ salt: chosen.salt, verifier: chosen.verifier, status: 'CONFIRMED', password_set_at: toDbTime(now), updated_at: toDbTime(now) })
+        .where('pool', '=', pool)
+        .where('username', '=', username)
+        .where('status', '=', 'FORCE_CHANGE_PASSWORD')
+        .where('verifier', '=', temporaryVerifier)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     async delete(user: PoolUser): Promise<void> {
@@ -240,6 +261,17 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
 
     async clear(username: string, executor: IdentityExecutor = db): Promise<void> {
       await clearFailures(executor, username);
+    },
+
+    /** Ends the name's lockout and forgets its failures; what there was, if anything. */
+    async end(username: string, now: number): Promise<{ failures: number; locked: boolean } | undefined> {
+      const row = await db
+        .deleteFrom('cognito_sign_in_failures')
+        .where('pool', '=', pool)
+        .where('username', '=', username)
+        .returning(['failures', 'locked_until'])
+        .executeTakeFirst();
+      return row && { failures: row.failures, locked: row.locked_until !== null && row.locked_until > toDbTime(now) };
     },
   };
 

@@ -80,5 +80,10 @@ export function createSoftwareTokenRepository(db: Kysely<IdentityTables>) {
         .where('user_sub', '=', userSub)
         .execute();
     },
+
+    /** Forgets the user's app, verified or pending: the next one is enrolled from scratch. */
+    async delete(userSub: string): Promise<void> {
+      await db.deleteFrom('cognito_software_tokens').where('user_sub', '=', userSub).execute();
+    },
   };
 }

@@ -1,5 +1,5 @@
 // The embedded pool's tables, typed here so the shared Database interface stays untouched
-// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts (and 0011, 0012, 0028).
+// (`db.withTables<IdentityTables>()`). Created by server/db/migrations/0002_identity.ts (and 0011, 0012, 0028, 0033).
 import type { DbBoolean, DbTimestamp } from './dbValues';
 
 export type CognitoUserTable = {
@@ -17,6 +17,8 @@ export type CognitoUserTable = {
   enabled: DbBoolean;
   created_at: DbTimestamp;
   updated_at: DbTimestamp;
+  /** When the password was set, for a temporary one's expiry (0033); null while there is none. */
+  password_set_at: DbTimestamp | null;
 };
 
 export type CognitoSignInFailureTable = {

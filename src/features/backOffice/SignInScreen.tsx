@@ -8,7 +8,7 @@ import { CodeInput, LoadingButton, PasswordInput, TextInput } from '../../compon
 import { useFormFields } from '../../forms/useFormFields';
 import { describeMessages } from '../../i18n/messages';
 import { RouteTitle } from '../../routing/RouteTitle';
-import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH, rules, validateSchema } from '../../validation';
+import { rules, STAFF_PASSWORD_MAX_LENGTH, STAFF_PASSWORD_MIN_LENGTH, validateSchema } from '../../validation';
 import { backOfficeApi, selectStaffSession, startStaffSession, staffSessionLive, useBackOfficeDispatch, useGetConfigQuery, type SignInConfig, type StaffApiError } from './backOfficeApi';
 import { AreaName, QUEUE_PATH, SignInFrame } from './BackOfficeFrame';
 import { QrCode } from './QrCode';
@@ -25,7 +25,7 @@ const messages = describeMessages({
   newPassword: { id: 'backOffice.signIn.newPassword.label', defaultMessage: 'New password' },
   newPasswordHint: {
     id: 'backOffice.signIn.newPassword.hint',
-    defaultMessage: '{min} to {max} characters, with a lowercase letter, an uppercase letter, a number and a special character, no spaces.',
+    defaultMessage: '{min} to {max} characters, with a lowercase and an uppercase letter (A to Z), a number and a special character, for example @ or\u00a0#.',
   },
   repeatPassword: { id: 'backOffice.signIn.newPassword.repeat', defaultMessage: 'Repeat the new password' },
   enrolTitle: { id: 'backOffice.signIn.enrol.title', defaultMessage: 'Set up your authenticator app' },
@@ -46,6 +46,10 @@ const messages = describeMessages({
   passwordRule: { id: 'backOffice.signIn.problem.passwordRule', defaultMessage: 'The staff accounts do not accept that password. Choose another one.' },
   tooMany: { id: 'backOffice.signIn.problem.tooMany', defaultMessage: 'Too many attempts. Wait a few minutes and try again.' },
   restart: { id: 'backOffice.signIn.problem.restart', defaultMessage: 'The sign-in took too long. Start again with your password.' },
+  temporaryExpired: {
+    id: 'backOffice.signIn.problem.temporaryExpired',
+    defaultMessage: 'The password you were given has expired. Ask an administrator of the back office for a new one.',
+  },
   unreachable: { id: 'backOffice.signIn.problem.unreachable', defaultMessage: 'The sign-in service cannot be reached. Check your connection and try again.' },
   unknown: { id: 'backOffice.signIn.problem.unknown', defaultMessage: 'The sign-in did not work ({code}). Start again; if it happens again, tell the support team.' },
   ended: { id: 'backOffice.signIn.ended.expired', defaultMessage: 'Your session has ended. Sign in again to go on.' },
@@ -60,7 +64,12 @@ type Screen = { step: 'password' } | Exclude<SignInStep, { step: 'signed-in' }>;
 function signInProblem(failure: SignInFailure): keyof typeof messages {
   switch (failure.code) {
     case 'NotAuthorizedException':
-      return /session/i.test(failure.message) ? 'restart' : 'credentials';
+      if (/session/i.test(failure.message)) return 'restart';
+      // Said only to whoever typed the right temporary password.
+      if (/temporary password has expired/i.test(failure.message)) return 'temporaryExpired';
+      // Amazon Cognito's own lockout (the embedded pool says no more than "Incorrect username or password.").
+      if (/attempts exceeded/i.test(failure.message)) return 'tooMany';
+      return 'credentials';
     case 'UserNotFoundException':
       return 'credentials';
     case 'CodeMismatchException':
@@ -81,10 +90,10 @@ function signInProblem(failure: SignInFailure): keyof typeof messages {
 }
 
 const credentialsSchema = object({ username: string().test(rules.required()), password: string().test(rules.required()) });
-/** The product's password rule, as the applicants' own passwords have it. */
+/** The staff pool's password policy, stricter than the applicants' (12 characters at least, Cognito's classes). */
 const newPasswordSchema = object({
-  diviloPassword: string().test(rules.required()).test(rules.productPassword()),
-  diviloPasswordConfirmation: string().test(rules.required()).test(rules.sameAs('diviloPassword')),
+  newPassword: string().test(rules.required()).test(rules.staffPassword()),
+  newPasswordConfirmation: string().test(rules.required()).test(rules.sameAs('newPassword')),
 });
 const codeSchema = object({ code: string().test(rules.required()).test(rules.userCode()) });
 
@@ -277,21 +286,21 @@ function PasswordStep({ onSubmit }: { onSubmit: (values: { username: string; pas
 function NewPasswordStep({ onSubmit }: { onSubmit: (password: string) => Promise<void> }) {
   const intl = useIntl();
   const formik = useFormik({
-    initialValues: { diviloPassword: '', diviloPasswordConfirmation: '' },
+    initialValues: { newPassword: '', newPasswordConfirmation: '' },
     validate: (values) => validateSchema(newPasswordSchema, values),
     validateOnChange: false,
-    onSubmit: (values) => onSubmit(values.diviloPassword),
+    onSubmit: (values) => onSubmit(values.newPassword),
   });
-  const field = useFormFields(formik, ['diviloPassword', 'diviloPasswordConfirmation']);
+  const field = useFormFields(formik, ['newPassword', 'newPasswordConfirmation']);
   return (
     <form className="dv-bo-signin__form" noValidate onSubmit={formik.handleSubmit}>
       <PasswordInput
         label={intl.formatMessage(messages.newPassword)}
-        description={intl.formatMessage(messages.newPasswordHint, { min: PRODUCT_PASSWORD_MIN_LENGTH, max: PRODUCT_PASSWORD_MAX_LENGTH })}
+        description={intl.formatMessage(messages.newPasswordHint, { min: STAFF_PASSWORD_MIN_LENGTH, max: STAFF_PASSWORD_MAX_LENGTH })}
         autoComplete="new-password"
-        {...field('diviloPassword')}
+        {...field('newPassword')}
       />
-      <PasswordInput label={intl.formatMessage(messages.repeatPassword)} autoComplete="new-password" {...field('diviloPasswordConfirmation')} />
+      <PasswordInput label={intl.formatMessage(messages.repeatPassword)} autoComplete="new-password" {...field('newPasswordConfirmation')} />
       <LoadingButton type="submit" loading={formik.isSubmitting}>
         {intl.formatMessage(messages.submit)}
       </LoadingButton>

@@ -12,6 +12,9 @@ export const IDENTITY_POOL_ID = 'local:4f0c1a52-7c7e-4b55-9a51-8d8a3e5a0b11';
 export const ADMIN = { accessKeyId: 'AKIAEMBEDDEDADMIN01', secretAccessKey: 'embedded-admin-secret-key-for-tests-0123' };
 export const SERVER_SECRET = 'test-server-secret-0123456789-abcdefghij';
 export const REGION = 'eu-west-1';
+/** A staff pool beside the customers' (docs/identity.md, "Staff pool"): an authenticator app required, three groups. */
+export const STAFF = { poolId: 'local_Staff1', clientId: 'diviloBackOffice' };
+export const STAFF_POOL = { ...STAFF, mfa: 'ON' as const, groups: ['reviewer', 'approver', 'administrator'] };
 
 export interface Harness {
   app: FastifyInstance;

@@ -22,6 +22,7 @@ function poolUser(username: string, sub: string): PoolUser {
     enabled: true,
     createdAt: NOW,
     updatedAt: NOW,
+    passwordSetAt: NOW,
   };
 }
 

@@ -37,7 +37,7 @@ async function call(endpoint: string, operation: string, body: object): Promise<
 }
 
 /** The password's part of a sign-in: the pool's answer to it (tokens, or its next challenge), or SrpClientError. */
-async function answerPasswordVerifier(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<Record<string, unknown>> {
+export async function answerPasswordVerifier(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<Record<string, unknown>> {
   const poolName = poolId.split('_')[1];
   const a = BigInt(`0x${randomBytes(128).toString('hex')}`) % N;
   const A = modPowN(g, a);

@@ -14,12 +14,10 @@ import { AuthenticationDetails, type CognitoUser, type CognitoUserSession } from
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { browserUser, refresh, signIn, type ClientError } from './browserClient';
-import { ADMIN, POOL_ID, REGION, poolCall, startHarness, type Harness } from './harness';
+import { ADMIN, POOL_ID, REGION, STAFF, STAFF_POOL, poolCall, startHarness, type Harness } from './harness';
 import { describeEachDialect } from '../../helpers';
 
-const STAFF_POOL_ID = 'local_Staff1';
-const STAFF_CLIENT_ID = 'diviloBackOffice';
-const STAFF = { poolId: STAFF_POOL_ID, clientId: STAFF_CLIENT_ID };
+const { poolId: STAFF_POOL_ID, clientId: STAFF_CLIENT_ID } = STAFF;
 const PASSWORD = 'Staff-Password-1';
 const STEP_MS = 30_000;
 
@@ -85,7 +83,7 @@ async function refusal(attempt: Promise<unknown>): Promise<Pick<ClientError, 'co
 describeEachDialect('the staff pool of the embedded identity service', (dialect) => {
   beforeAll(async () => {
     harness = await startHarness(dialect, {
-      additionalPools: [{ poolId: STAFF_POOL_ID, clientId: STAFF_CLIENT_ID, mfa: 'ON', groups: ['reviewer', 'approver', 'administrator'] }],
+      additionalPools: [STAFF_POOL],
       lockout: { maxFailures: 3, lockSeconds: 600 },
       now: () => clock.ms,
     });

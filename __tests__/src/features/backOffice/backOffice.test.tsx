@@ -32,11 +32,16 @@ jest.mock('amazon-cognito-identity-js', () => {
     CognitoUser: class {
       authenticateUser(details: { password: string }, callbacks: MockCallbacks) {
         mockPool.calls.push(`password:${details.password}`);
+        if (details.password === 'Expired-Temporary-1') {
+          return callbacks.onFailure({ code: 'NotAuthorizedException', message: 'Temporary password has expired and must be reset by an administrator.' });
+        }
         if (details.password !== 'Right-Password-1') return callbacks.onFailure({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
         callbacks[mockPool.afterPassword]();
       }
       completeNewPasswordChallenge(password: string, _attributes: unknown, callbacks: MockCallbacks) {
         mockPool.calls.push(`new-password:${password}`);
+        // What only the pool knows: a password its policy refuses although the page's rule takes it.
+        if (password === 'Refused-By-The-Pool-1') return callbacks.onFailure({ code: 'InvalidPasswordException', message: 'Password does not conform to policy' });
         callbacks.mfaSetup();
       }
       associateSoftwareToken(callbacks: MockCallbacks) {
@@ -226,24 +231,56 @@ describe('the staff sign-in', () => {
     expect(mockPool.calls).toEqual(['password:Right-Password-1', 'code:123456:SOFTWARE_TOKEN_MFA']);
   });
 
-  it('asks for a password of its own, by the product rule, in place of a temporary one', async () => {
+  it("asks for a password of its own by the staff's rule in place of a temporary one, saying what is wrong, then enrols the app", async () => {
     mockPool.afterPassword = 'newPasswordRequired';
     const user = userEvent.setup();
-    renderBackOffice('/back-office');
+    const { store } = renderBackOffice('/back-office');
     await typePassword(user);
-    await user.type(await screen.findByLabelText('New password'), 'short');
-    await user.type(screen.getByLabelText('Repeat the new password'), 'short');
+    // The new step is heard: its heading takes the focus; the rule is the field's description.
+    expect(await screen.findByRole('heading', { name: 'Choose your own password' })).toHaveFocus();
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(
+      '12 to 256 characters, with a lowercase and an uppercase letter (A to Z), a number and a special character, for example @ or\u00a0#.',
+    );
+    expect(screen.getByLabelText('New password')).toHaveAttribute('autocomplete', 'new-password');
+
+    // Eleven characters: enough for an applicant, not for the staff.
+    await user.type(screen.getByLabelText('New password'), 'Short-Pass1');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'Short-Pass2');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByText(/The password must be 8 to 99 characters/)).toBeInTheDocument();
+    const rule = 'The password must be 12 to 256 characters long and include a lowercase and an uppercase letter (A to Z), a number and a special character such as @ or\u00a0#, with no space at the start or the end';
+    await waitFor(() => expect(screen.getByLabelText('New password')).toHaveFocus());
+    expect(screen.getByLabelText('New password')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('New password')).toHaveAccessibleDescription(expect.stringContaining(rule));
+    expect(screen.getByLabelText('Repeat the new password')).toHaveAccessibleDescription(expect.stringContaining('The passwords do not match'));
     expect(mockPool.calls).toEqual(['password:Right-Password-1']);
+
+    // The pool's own refusal: said, and the step stays for another try.
+    await user.clear(screen.getByLabelText('New password'));
+    await user.clear(screen.getByLabelText('Repeat the new password'));
+    await user.type(screen.getByLabelText('New password'), 'Refused-By-The-Pool-1');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'Refused-By-The-Pool-1');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The staff accounts do not accept that password. Choose another one.');
+    expect(screen.getByRole('alert')).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Choose your own password' })).toBeInTheDocument();
 
     await user.clear(screen.getByLabelText('New password'));
     await user.clear(screen.getByLabelText('Repeat the new password'));
     await user.type(screen.getByLabelText('New password'), 'Own-Password-2030');
     await user.type(screen.getByLabelText('Repeat the new password'), 'Own-Password-2030');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByRole('heading', { name: 'Set up your authenticator app' })).toBeInTheDocument();
-    expect(mockPool.calls).toEqual(['password:Right-Password-1', 'new-password:Own-Password-2030']);
+    expect(await screen.findByRole('heading', { name: 'Set up your authenticator app' })).toHaveFocus();
+    expect(mockPool.calls).toEqual(['password:Right-Password-1', 'new-password:Refused-By-The-Pool-1', 'new-password:Own-Password-2030']);
+    const state = JSON.stringify(store.getState());
+    for (const secret of ['Own-Password-2030', 'Refused-By-The-Pool-1', 'Right-Password-1']) expect(state).not.toContain(secret);
+  });
+
+  it('says that a temporary password has expired and who renews it', async () => {
+    const user = userEvent.setup();
+    renderBackOffice('/back-office');
+    await typePassword(user, 'Expired-Temporary-1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The password you were given has expired. Ask an administrator of the back office for a new one.');
+    expect(screen.getByLabelText('Work e-mail')).toBeInTheDocument();
   });
 
   it('says why a sign-in is refused: a wrong password, then an account with no role', async () => {
