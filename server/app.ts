@@ -13,6 +13,7 @@ import { openapiPlugin } from './plugins/openapi';
 import { personalDataPlugin } from './plugins/personalData';
 import { securityPlugin } from './plugins/security';
 import { spaPlugin } from './plugins/spa';
+import { telemetryPlugin } from './plugins/telemetry';
 import { healthRoutes } from './routes/health';
 import { legalRoutes } from './routes/legal';
 import { publicFileRoutes } from './routes/publicFiles';
@@ -101,6 +102,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     additionalProperties: true,
   });
 
+  // First: every answer is counted, a refusal by the plugins after it included; services take app.metrics.
+  await app.register(telemetryPlugin, { config });
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);
   await app.register(personalDataPlugin);

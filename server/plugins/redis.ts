@@ -19,16 +19,19 @@ export async function connectRedis(app: FastifyInstance, url: string): Promise<R
     if (!connected) startError ??= error;
     if (!connected || failing) return;
     failing = true;
+    app.metrics.redisReachable(false);
     app.log.error({ reason: error.message }, 'Redis is unreachable: rate limits are not counted until it is back');
   });
   redis.on('ready', () => {
     if (!failing) return;
     failing = false;
+    app.metrics.redisReachable(true);
     app.log.info('Redis is reachable again: rate limits are counted');
   });
   try {
     await redis.connect();
     connected = true;
+    app.metrics.redisReachable(true);
   } catch (error) {
     redis.disconnect();
     // The first failure says why (ECONNREFUSED, ENOTFOUND, a refused password); connect() only says it closed.

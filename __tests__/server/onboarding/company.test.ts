@@ -273,12 +273,20 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     for (const value of ['Martín Software S.L.', 'B12345674', 'Forma jurídica S.L.\n', 'Paseo de la Castellana 100', '28046 Madrid', 'Lucía Martín']) expect(text).toContain(value);
   });
 
-  it('npm run admin show: the company, its owners and its documents with a link that works', async () => {
+  it('npm run admin show: the company, its owners and its documents with a link that works, on a terminal only', async () => {
     const who = await companyApplication(upTo('articles-of-association'), { cif: 'B12345674', ...INFO, owners: [owner()] });
     await checkedPdf(who, 'companyDeeds');
-    const lines: string[] = [];
     const deps = async () => ({ ...reviewDependenciesOf(server, { links: true }), close: async () => undefined });
-    await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);
+    // Output that may be kept (a pipe, a one-off task's log group) lists the documents without their links.
+    const kept: string[] = [];
+    await adminProgram(deps, (line) => kept.push(line)).parseAsync(['node', 'admin', 'show', who.id]);
+    expect(kept.join('\n')).not.toContain('X-Amz-Signature');
+    expect(kept.at(-1)).toBe("The documents' links are shown on a terminal only: this output may be kept.");
+    expect(JSON.parse(kept.slice(0, -1).join('\n'))).toMatchObject({ documents: [{ kind: 'companyDeeds' }] });
+
+    const lines: string[] = [];
+    const print = (line: string) => lines.push(line);
+    await adminProgram(deps, print, 140, print).parseAsync(['node', 'admin', 'show', who.id]);
     const shown = JSON.parse(lines.join('\n')) as { answers: Record<string, unknown>; documents: { kind: string; link: string }[] };
     expect(shown.answers).toMatchObject({ socialDenomination: 'Martín Software S.L.', owners: [{ firstName: 'Lucía', percentage: '60' }] });
     expect(shown.documents).toEqual([expect.objectContaining({ kind: 'companyDeeds', link: expect.stringContaining('X-Amz-Expires=600') })]);
