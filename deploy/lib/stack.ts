@@ -10,9 +10,11 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as rds from 'aws-cdk-lib/aws-rds';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { Alarms } from './alarms';
 import { DEVELOPER_PROVIDER, Identity } from './identity';
 import { serverRole } from './serverRole';
 import { Documents, StorageChanges } from './storage';
+import { Telemetry } from './telemetry';
 
 export interface DiviloStackProps extends StackProps {
   /** The folder `npm run build:lambdas` writes: the pre-token-generation Lambda's bundle. */
@@ -57,6 +59,17 @@ export class DiviloStack extends Stack {
       description: "IDENTITY_PROVIDER: manual (the bank's reviewers look at the photos) or webhook (an identity provider answers at the webhook, signed with the IdentityWebhookSecret secret)",
       allowedValues: ['manual', 'webhook'],
     }).valueAsString;
+
+    const alarmEmail = new CfnParameter(this, 'AlarmEmail', {
+      description: 'Who is told when an alarm goes off and when it is over (docs/deploy.md, "Alarms"); confirms the subscription once',
+      allowedPattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+    }).valueAsString;
+    const smsSpendAlarm = new CfnParameter(this, 'SmsMonthlySpendAlarmUSD', {
+      type: 'Number',
+      description: "This month's SMS spend on SNS, in USD, that sets off an alarm",
+      default: 2500,
+      minValue: 1,
+    }).valueAsNumber;
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
@@ -146,6 +159,7 @@ export class DiviloStack extends Stack {
       bucket: documents.bucket.bucketName,
     });
     const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
+    const serverLogs = new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN });
     const service = new patterns.ApplicationLoadBalancedFargateService(this, 'Server', {
       cluster,
       desiredCount: serverCount,
@@ -165,7 +179,7 @@ export class DiviloStack extends Stack {
         image: ecs.ContainerImage.fromEcrRepository(ecr.Repository.fromRepositoryName(this, 'Images', imageRepository), imageTag),
         containerPort: SERVER_PORT,
         taskRole: role,
-        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: 'server', logGroup: new logs.LogGroup(this, 'ServerLogs', { retention: logs.RetentionDays.ONE_YEAR, removalPolicy: RemovalPolicy.RETAIN }) }),
+        logDriver: ecs.LogDrivers.awsLogs({ streamPrefix: 'server', logGroup: serverLogs }),
         environment: {
           NODE_ENV: 'production',
           PORT: String(SERVER_PORT),
@@ -209,6 +223,16 @@ export class DiviloStack extends Stack {
     service.targetGroup.configureHealthCheck({ path: '/health', healthyHttpCodes: '200', interval: Duration.seconds(15), timeout: Duration.seconds(5) });
     // The server finishes requests in flight within 10 s of SIGTERM (docs/server.md).
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '15');
+    // Traces and metrics through a collector beside each server; alarms on what breaks (docs/deploy.md, "Watching it").
+    new Telemetry(this, 'Telemetry', { taskDefinition: service.taskDefinition, server: service.taskDefinition.defaultContainer! });
+    new Alarms(this, 'Alarms', {
+      email: alarmEmail,
+      loadBalancer: service.loadBalancer,
+      targetGroup: service.targetGroup,
+      serverLogs,
+      preTokenGeneration: identity.preTokenGeneration,
+      smsMonthlySpendUsd: smsSpendAlarm,
+    });
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
