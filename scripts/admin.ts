@@ -45,6 +45,9 @@ import { onboardingDocumentRepository } from '../server/repositories/onboardingD
 import { embeddedStorageCredentials } from '../server/plugins/storage';
 import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
 
+/** What `show` says in place of a document's link when its output is not a terminal. */
+export const LINK_WITHHELD = 'shown on a terminal only';
+
 /** How long a document's link in `show` works. */
 const DOCUMENT_LINK_SECONDS = 600;
 
@@ -235,9 +238,8 @@ export function adminProgram(
         const effectsPending = (await pendingEffects(d, id)).map(({ effect, attempts, lastError, claimedUntil }) => ({ effect, attempts, lastError, heldUntil: claimedUntil }));
         // A link opens the document for 10 minutes to whoever holds it: only a terminal sees one, never output that
         // may be kept (a pipe, a file, a one-off task's log group).
-        const listed = terminal ? documents : documents.map(({ link: _link, ...document }) => document);
+        const listed = terminal ? documents : documents.map((document) => ({ ...document, link: LINK_WITHHELD }));
         out(JSON.stringify({ ...application, identityCheck, effectsPending, documents: listed, contract, audit: await applicationAudit(d, application.id) }, null, 2));
-        if (!terminal && documents.length > 0) out('The documents\' links are shown on a terminal only: this output may be kept.');
         // Said plainly, after the record: evidence that is not what was checked cannot be relied on.
         for (const document of documents) {
           if (document.evidence === 'does not match') out(`WARNING: the ${document.kind} evidence (${document.key}) does not match the SHA-256 recorded when it was frozen (${document.sha256}): do not rely on it.`);
