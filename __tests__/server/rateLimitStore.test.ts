@@ -96,17 +96,22 @@ describe('rate limits in Redis', () => {
     let redis = await startRedis();
     const logs = logWatcher();
     const server = await buildTestApp({ REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_MAX: '2', LOG_LEVEL: 'info' }, { logStream: logs.stream });
+    // The gauge /metrics shows (docs/server.md, "Watching it"), as each change of reachability sets it.
+    const reachable = async () => /^divilo_redis_reachable(?:\{[^}]*\})? (\d)$/m.exec(await server.app.metrics.text())?.[1];
     try {
       expect(await statuses(server.app, 3)).toEqual([200, 200, 429]);
+      expect(await reachable()).toBe('1');
 
       const away = logs.next('Redis is unreachable: rate limits are not counted until it is back');
       await stopRedis(redis);
       await away;
       expect(await statuses(server.app, 4)).toEqual([200, 200, 200, 200]);
+      expect(await reachable()).toBe('0');
 
       const back = logs.next('Redis is reachable again: rate limits are counted');
       redis = await startRedis();
       await back;
+      expect(await reachable()).toBe('1');
       // The new Redis holds no counters (no persistence here): counting starts again.
       expect(await statuses(server.app, 3)).toEqual([200, 200, 429]);
       expect(logs.entries.filter((entry) => String(entry.msg).startsWith('Redis is unreachable'))).toHaveLength(1);
