@@ -46,6 +46,9 @@ import { onboardingDocumentRepository } from '../server/repositories/onboardingD
 import { embeddedStorageCredentials } from '../server/plugins/storage';
 import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
 
+/** What `show` says in place of a document's link when its output is not a terminal. */
+export const LINK_WITHHELD = 'shown on a terminal only';
+
 /** How long a document's link in `show` works. */
 const DOCUMENT_LINK_SECONDS = 600;
 
@@ -194,7 +197,7 @@ export function adminProgram(
   out: (line: string) => void,
   /** How wide the terminal is: `list` fits in it. Output to a pipe or a file is not cut. */
   columns = Number.POSITIVE_INFINITY,
-  /** The terminal, when the output is one: the only place `staff add` shows a password. */
+  /** The terminal, when the output is one: the only place `staff add` shows a password and `show` the documents' links. */
   terminal?: (line: string) => void,
 ): Command {
   const program = new Command('admin')
@@ -239,7 +242,10 @@ export function adminProgram(
         const identityCheck = identityCheckOf(application) ?? null;
         // What a decision still owes outside the database (an interrupted approve or reject): run it again to finish.
         const effectsPending = (await pendingEffects(d, id)).map(({ effect, attempts, lastError, claimedUntil }) => ({ effect, attempts, lastError, heldUntil: claimedUntil }));
-        out(JSON.stringify({ ...application, identityCheck, effectsPending, documents, contract, audit: await applicationAudit(d, application.id) }, null, 2));
+        // A link opens the document for 10 minutes to whoever holds it: only a terminal sees one, never output that
+        // may be kept (a pipe, a file, a one-off task's log group).
+        const listed = terminal ? documents : documents.map((document) => ({ ...document, link: LINK_WITHHELD }));
+        out(JSON.stringify({ ...application, identityCheck, effectsPending, documents: listed, contract, audit: await applicationAudit(d, application.id) }, null, 2));
         // Said plainly, after the record: evidence that is not what was checked cannot be relied on.
         for (const document of documents) {
           if (document.evidence === 'does not match') out(`WARNING: the ${document.kind} evidence (${document.key}) does not match the SHA-256 recorded when it was frozen (${document.sha256}): do not rely on it.`);

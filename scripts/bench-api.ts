@@ -5,6 +5,9 @@
 // (the first requests of a fresh process open its database connections and compile its code); prints p50/p99
 // latency and the errors (connection errors, timeouts, any status but the expected one) beside the target.
 // Asserts nothing.
+// BENCH_API_TELEMETRY=on runs the server as on AWS: server/instrumentation.ts loaded, traces and metrics exported
+// over OTLP (to a sink in this process that takes them and counts them; OTEL_TRACES_SAMPLER* passed on), to compare
+// with a run without.
 //   create-session  the first call of a login: an id token made beforehand (one SRP sign-in), a captcha pass
 //                   per call (written to the database beforehand: solving thousands of proofs of work would
 //                   measure the client), an SMS code sent to the outbox each time
@@ -14,7 +17,8 @@
 //                   over 100 applications made beforehand, with onboarding tokens the shared SERVER_SECRET signs
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
@@ -28,7 +32,8 @@ import { deriveKey } from '../server/services/serverSecret';
 import { percentile, steadyLoad, type SteadyRequest } from './steadyLoad';
 import { freePort } from './freePort';
 
-const RATE = 200;
+// BENCH_API_RATE: another rate, for a machine too busy to serve 200 a second (the CPU per request still compares).
+const RATE = Number(process.env.BENCH_API_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 30);
 const CONNECTIONS = 20;
 const WARM_UP_SECONDS = 3;
@@ -43,6 +48,31 @@ const WIZARD_STEPS: [string, Record<string, unknown>][] = [
   ['legalperson/freelance/postal-address', { selfEmployedFiscalAddress: 'Calle Mayor 1', selfEmployedFiscalAdditionalAddress: '', selfEmployedFiscalPostalCode: '28013', selfEmployedFiscalCity: 'Madrid', selfEmployedFiscalCountry: 'ES' }],
 ];
 
+/** The CPU time a process has used, in ms (Linux: /proc, clock ticks of 10 ms); undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(stat)) return undefined;
+  // utime and stime, the 14th and 15th fields, counted after the command's closing parenthesis.
+  const fields = readFileSync(stat, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** An OTLP endpoint that takes every export (an empty answer is an empty ExportServiceResponse) and counts them. */
+async function otlpSink(): Promise<{ endpoint: string; received: () => { exports: number; bytes: number }; close(): void }> {
+  let exports = 0;
+  let bytes = 0;
+  const server = createServer((request, response) => {
+    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    request.on('end', () => {
+      exports += 1;
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { endpoint: `http://127.0.0.1:${port}`, received: () => ({ exports, bytes }), close: () => server.close() };
+}
+
 /** The request to send next (each call may give new headers: a captcha pass, an applicant's token). */
 type NextRequest = () => SteadyRequest;
 
@@ -52,7 +82,8 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   const base = `http://127.0.0.1:${port}`;
   // BENCH_SERVER_FLAGS: Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles".
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', 'server/server.ts'], {
+  const instrumentation = env.OTEL_EXPORTER_OTLP_ENDPOINT ? ['--import', './server/instrumentation.ts'] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', ...instrumentation, 'server/server.ts'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -158,7 +189,11 @@ async function applications(base: string, database: DatabaseHandle, secret: Buff
 
 async function run(label: string, serverEnv: Record<string, string>, openDatabase: () => DatabaseHandle): Promise<void> {
   const secret = randomBytes(32);
-  const server = await startServer({ ...serverEnv, SERVER_SECRET: secret.toString('base64') });
+  const sink = process.env.BENCH_API_TELEMETRY === 'on' ? await otlpSink() : undefined;
+  // The sampler (OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG) as this process was given it.
+  const sampler = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_TRACES_SAMPLER') && entry[1] !== undefined));
+  const telemetry: Record<string, string> = sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_METRIC_EXPORT_INTERVAL: '5000', ...sampler } : {};
+  const server = await startServer({ ...serverEnv, ...telemetry, SERVER_SECRET: secret.toString('base64') });
   const database = openDatabase();
   try {
     const [customer] = DEMO_CUSTOMERS;
@@ -200,25 +235,30 @@ async function run(label: string, serverEnv: Record<string, string>, openDatabas
         }),
       });
     }
-    console.log(`\n${label}: ${RATE} requests/s for ${SECONDS} s each after ${WARM_UP_SECONDS} s not counted, at most ${CONNECTIONS} connections`);
+    console.log(`\n${label}${sink ? ', telemetry on (traces and metrics over OTLP)' : ''}: ${RATE} requests/s for ${SECONDS} s each after ${WARM_UP_SECONDS} s not counted, at most ${CONNECTIONS} connections`);
     // BENCH_API_ONLY: measure only the endpoints whose name contains it (e.g. "create-session").
     const only = process.env.BENCH_API_ONLY;
     for (const endpoint of endpoints.filter(({ name }) => !only || name.includes(only))) {
       const load = (seconds: number) => steadyLoad({ base: server.base, rate: RATE, seconds, timeoutMs: 10_000, connections: CONNECTIONS, next: endpoint.next });
       // Not counted: the first requests of a fresh process open the database connections and compile the code.
       await load(WARM_UP_SECONDS);
+      const cpuBefore = cpuMs(server.child.pid);
       const result = await load(SECONDS);
+      const cpuAfter = cpuMs(server.child.pid);
       const unexpected = [...result.statuses].filter(([status]) => status !== endpoint.expected).reduce((sum, [, count]) => sum + count, 0);
       const errors = result.failures + unexpected;
       const answered = result.latencies.length;
       console.log(
         `  ${endpoint.name.padEnd(32)} p50 ${percentile(result.latencies, 50).toFixed(1).padStart(6)} ms   p99 ${percentile(result.latencies, 99).toFixed(1).padStart(6)} ms ` +
-          `(target < ${TARGET_P99_MS})   ${String(answered).padStart(5)} requests, ${(answered / result.seconds).toFixed(0)}/s   errors ${errors} (target 0)`,
+          `(target < ${TARGET_P99_MS})   ${String(answered).padStart(5)} requests, ${(answered / result.seconds).toFixed(0)}/s   errors ${errors} (target 0)` +
+          (cpuBefore === undefined || cpuAfter === undefined ? '' : `   server CPU ${((cpuAfter - cpuBefore) / Math.max(1, answered)).toFixed(2)} ms/request`),
       );
     }
+    if (sink) console.log(`  exported: ${sink.received().exports} OTLP requests, ${(sink.received().bytes / 1024).toFixed(0)} KiB`);
   } finally {
     await database.destroy();
     await server.stop();
+    sink?.close();
   }
 }
 

@@ -30,6 +30,7 @@ if (process.env.NODE_ENV !== 'production') {
   );
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], { cwd: root, stdio: 'inherit' });
+// server/instrumentation.ts first: it traces only when an OTLP endpoint is set (docs/server.md, "Watching it").
+const server = spawn(process.execPath, ['--import', 'tsx', '--import', './server/instrumentation.ts', 'server/server.ts'], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

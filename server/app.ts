@@ -15,6 +15,7 @@ import { sameOriginPlugin } from './plugins/sameOrigin';
 import { securityPlugin } from './plugins/security';
 import { shutdownPlugin } from './plugins/shutdown';
 import { spaPlugin } from './plugins/spa';
+import { telemetryPlugin } from './plugins/telemetry';
 import { healthRoutes } from './routes/health';
 import { legalRoutes } from './routes/legal';
 import { publicFileRoutes } from './routes/publicFiles';
@@ -107,6 +108,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     additionalProperties: true,
   });
 
+  // First: every answer is counted, a refusal by the plugins after it included; services take app.metrics.
+  await app.register(telemetryPlugin, { config });
   await app.register(shutdownPlugin);
   await app.register(securityPlugin, { config });
   await app.register(errorsPlugin);

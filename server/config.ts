@@ -7,6 +7,7 @@ import { LARGEST_DOCUMENT_BYTES } from '../src/validation/documentLimits';
 import { ContractTemplateError, loadContractTemplates, type ContractTemplates } from './services/contractTemplates';
 import type { IdentityProvider } from './services/identityCheck';
 import type { MessageBudgetLimits } from './services/messaging/budget';
+import { telemetrySettings, TelemetrySettingError, type TelemetrySettings } from './telemetry/settings';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -95,6 +96,8 @@ export interface Config {
    * at start); unset means the sample (never in production).
    */
   contractTemplates: ContractTemplates;
+  /** The OTLP export (OTEL_* variables) and the private /metrics listener (METRICS_PORT, METRICS_HOST): docs/server.md, "Watching it". */
+  telemetry: TelemetrySettings;
 }
 
 /**
@@ -330,6 +333,15 @@ function templates(env: Env, name: string, production: boolean): ContractTemplat
   }
 }
 
+function telemetry(env: Env, port: number): TelemetrySettings {
+  try {
+    return telemetrySettings(env, port);
+  } catch (error) {
+    if (error instanceof TelemetrySettingError) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
 /** The staff pool: beside the customers' on the embedded service; on AWS, named or none (no back office). */
 function staffOf(env: Env, identity: Config['identity']): Config['staff'] {
   const named = read(env, 'STAFF_USER_POOL_ID');
@@ -500,6 +512,7 @@ export function loadConfig(env: Env = process.env): Config {
     identityCheck: { provider: identityProvider, webhookSecret, faceDetection: oneOf(env, 'IDENTITY_FACE_DETECTION', ['true', 'false'] as const, 'true') === 'true' },
     seal: { p12File: sealFile, passphrase: sealFile === undefined ? undefined : required(env, 'SEAL_P12_PASSPHRASE', 'SEAL_P12_FILE') },
     contractTemplates,
+    telemetry: telemetry(env, port),
   };
 }
 

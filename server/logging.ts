@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import type { FastifyServerOptions } from 'fastify';
 import { stdSerializers, type DestinationStream } from 'pino';
 
@@ -27,13 +28,28 @@ const SECRET_HEADERS = ['authorization', 'cookie', 'x-divilo-verification-signat
 
 const REDACTED = '[redacted]';
 
+/** A query string (without its `?`) with secret values replaced: the logs' rule, which traces follow too. */
+export function redactQuery(query: string): string {
+  const params = new URLSearchParams(query);
+  for (const key of new Set(params.keys())) if (SECRET_PARAMS.has(key.toLowerCase())) params.set(key, REDACTED);
+  return params.toString();
+}
+
 /** The request line as logged: secret query values replaced. */
 function redactUrl(url: string): string {
   const at = url.indexOf('?');
-  if (at < 0) return url;
-  const params = new URLSearchParams(url.slice(at + 1));
-  for (const key of new Set(params.keys())) if (SECRET_PARAMS.has(key.toLowerCase())) params.set(key, REDACTED);
-  return `${url.slice(0, at)}?${params.toString()}`;
+  return at < 0 ? url : `${url.slice(0, at)}?${redactQuery(url.slice(at + 1))}`;
+}
+
+/**
+ * The ids of the span a line is logged in (the request's, when traces are on), so a log line leads to its trace.
+ * Without the tracing SDK there is no active span and nothing is added.
+ */
+function traceIds(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (!span) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }
 
 /** Where redaction applies: the field itself and up to two levels down (`{ body: { user: { password } } }`). */
@@ -53,6 +69,7 @@ export function loggerOptions(level: string, stream?: DestinationStream): Fastif
     level,
     ...(stream ? { stream } : {}),
     redact: { paths: redactPaths, censor: REDACTED },
+    mixin: traceIds,
     serializers: {
       req: (request: { method: string; url: string; id: string; ip?: string }) => ({
         method: request.method,

@@ -17,11 +17,13 @@ export interface ServerProcess {
 }
 
 /**
- * server/server.ts as operators run it: its own process, the environment as its only input. Settles once it
- * prints that it is running; fails with what it wrote if it exits first.
+ * server/server.ts as operators run it: its own process, the environment as its only input (and, with `preload`, a
+ * module loaded before it, as server/instrumentation.ts is). Settles once it prints that it is running; fails with
+ * what it wrote if it exits first.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/server.ts'], {
+export async function startServerProcess(env: Record<string, string>, options: { preload?: string } = {}): Promise<ServerProcess> {
+  const preload = options.preload ? ['--import', options.preload] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'server/server.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_NO_WARNINGS: '1', ...env },
   });

@@ -84,7 +84,10 @@ describe('rate limits in Redis', () => {
       const servers: ServerProcess[] = [];
       try {
         const ports = [await freePort(), await freePort()];
-        servers.push(...(await Promise.all(dataDirs.map((dir, i) => startServerProcess({ ...env, DATA_DIR: dir, PORT: String(ports[i]) })))));
+        const metricsPorts = [await freePort(), await freePort()];
+        servers.push(...(await Promise.all(dataDirs.map((dir, i) => startServerProcess({ ...env, DATA_DIR: dir, PORT: String(ports[i]), METRICS_PORT: String(metricsPorts[i]) })))));
+        // The gauge each process's /metrics shows (docs/server.md, "Watching it"), as each change of reachability sets it.
+        const reachable = async (i: number) => /^divilo_redis_reachable(?:\{[^}]*\})? (\d)$/m.exec(await (await fetch(`http://127.0.0.1:${metricsPorts[i]}/metrics`)).text())?.[1];
         const bases = ports.map((serverPort) => `http://127.0.0.1:${serverPort}`);
         const health = async (base: string) => (await fetch(`${base}/health`)).json() as Promise<{ status: string; redis?: { reachable: boolean } }>;
         const statusOf = async (base: string, client = first) => (await fetch(`${base}/config.json`, { headers: { 'x-forwarded-for': client } })).status;
@@ -96,6 +99,7 @@ describe('rate limits in Redis', () => {
         };
 
         expect(await health(bases[0])).toMatchObject({ status: 'ok', redis: { reachable: true } });
+        expect([await reachable(0), await reachable(1)]).toEqual(['1', '1']);
         expect(await spread(5, first)).toEqual([200, 200, 200, 429, 429]);
 
         // Redis goes away under traffic.
@@ -105,6 +109,7 @@ describe('rate limits in Redis', () => {
         expect((await traffic).every((status) => status === 200 || status === 429)).toBe(true);
         await Promise.all(away);
         for (const base of bases) expect(await health(base)).toMatchObject({ status: 'degraded', redis: { reachable: false } });
+        expect([await reachable(0), await reachable(1)]).toEqual(['0', '0']);
         // Each process counts in its memory, requests at the same moment included: three each, not one more.
         for (const base of bases) {
           const answers = await Promise.all(Array.from({ length: 10 }, () => statusOf(base, second)));
@@ -117,6 +122,7 @@ describe('rate limits in Redis', () => {
         redis = await startRedis();
         await Promise.all(back);
         for (const base of bases) expect(await health(base)).toMatchObject({ status: 'ok', redis: { reachable: true } });
+        expect([await reachable(0), await reachable(1)]).toEqual(['1', '1']);
         // Counted in memory, both processes would refuse the second client at once; counted apart, the fourth would pass.
         expect(await spread(5, second)).toEqual([200, 200, 200, 429, 429]);
 

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { STAFF_ROLES, STAFF_TEMPORARY_PASSWORD_DAYS } from '../../server/staffRoles';
@@ -43,6 +44,8 @@ export class Identity extends Construct {
       code: lambda.Code.fromAsset(props.lambdaDir),
       memorySize: 128,
       timeout: Duration.seconds(5),
+      // A log group the stack owns, with a retention: left to Lambda, its logs would be kept forever.
+      logGroup: new logs.LogGroup(this, 'PreTokenGenerationLogs', { retention: logs.RetentionDays.ONE_YEAR }),
     });
 
     this.userPool = new cognito.UserPool(this, 'Customers', {

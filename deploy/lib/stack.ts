@@ -11,9 +11,11 @@ import * as rds from 'aws-cdk-lib/aws-rds';
 import * as secrets from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ExecSessions } from './execSessions';
+import { Alarms } from './alarms';
 import { DEVELOPER_PROVIDER, Identity } from './identity';
 import { serverRole } from './serverRole';
 import { Documents, StorageChanges } from './storage';
+import { Telemetry } from './telemetry';
 
 export interface DiviloStackProps extends StackProps {
   /** The folder `npm run build:lambdas` writes: the pre-token-generation Lambda's bundle. */
@@ -81,6 +83,17 @@ export class DiviloStack extends Stack {
       default: '',
       allowedPattern: '^$|^[a-z0-9.-]+:[0-9]{1,5}$',
     }).valueAsString;
+
+    const alarmEmail = new CfnParameter(this, 'AlarmEmail', {
+      description: 'Who is told when an alarm goes off and when it is over (docs/deploy.md, "Alarms"); confirms the subscription once',
+      allowedPattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+    }).valueAsString;
+    const smsSpendAlarm = new CfnParameter(this, 'SmsMonthlySpendAlarmUSD', {
+      type: 'Number',
+      description: "This month's SMS spend on SNS, in USD, that sets off an alarm",
+      default: 2500,
+      minValue: 1,
+    }).valueAsNumber;
 
     const vpc = new ec2.Vpc(this, 'Network', {
       maxAzs: 2,
@@ -253,6 +266,16 @@ export class DiviloStack extends Stack {
     service.targetGroup.setAttribute('deregistration_delay.timeout_seconds', '15');
     (service.taskDefinition.node.defaultChild as ecs.CfnTaskDefinition).addPropertyOverride('ContainerDefinitions.0.StopTimeout', 30);
     execSessions.allow(role);
+    // Traces and metrics through a collector beside each server; alarms on what breaks (docs/deploy.md, "Watching it").
+    new Telemetry(this, 'Telemetry', { taskDefinition: service.taskDefinition, server: service.taskDefinition.defaultContainer!, role });
+    new Alarms(this, 'Alarms', {
+      email: alarmEmail,
+      loadBalancer: service.loadBalancer,
+      targetGroup: service.targetGroup,
+      serverLogs,
+      preTokenGeneration: identity.preTokenGeneration,
+      smsMonthlySpendUsd: smsSpendAlarm,
+    });
 
     new CfnOutput(this, 'LoadBalancerDnsName', { value: service.loadBalancer.loadBalancerDnsName, description: "Point PublicUrl's host name here (CNAME or alias)" });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });

@@ -64,6 +64,11 @@ export class Documents extends Construct {
   }
 }
 
+/** The trail's files go to Glacier Deep Archive after a quarter (read within 12 hours from then on)... */
+export const TRAIL_ARCHIVE_DAYS = 90;
+/** ...and are deleted after ten years and a few days: Ley 10/2010 art. 25's ten years, counted from the change. */
+export const TRAIL_KEEP_DAYS = 10 * 365 + 3;
+
 /**
  * Every write and delete of an object in the documents bucket, by whoever made it (an applicant's identity-pool
  * credentials included), recorded by CloudTrail data events in a bucket of their own: what the embedded
@@ -76,5 +81,13 @@ export class StorageChanges extends Construct {
     super(scope, id);
     this.trail = new cloudtrail.Trail(this, 'Trail', { isMultiRegionTrail: false, includeGlobalServiceEvents: false, enableFileValidation: true });
     this.trail.addS3EventSelector([{ bucket: props.documents }], { readWriteType: cloudtrail.ReadWriteType.WRITE_ONLY, includeManagementEvents: false });
+    // The trail's own bucket (made by the Trail, kept as it is): its files are read at once when a recent change is
+    // looked into, rarely after a quarter, and kept as long as the law keeps the records they are about
+    // (docs/deploy.md, "The trail's files").
+    (this.trail.node.findChild('S3') as s3.Bucket).addLifecycleRule({
+      id: 'archive-then-expire',
+      transitions: [{ storageClass: s3.StorageClass.DEEP_ARCHIVE, transitionAfter: Duration.days(TRAIL_ARCHIVE_DAYS) }],
+      expiration: Duration.days(TRAIL_KEEP_DAYS),
+    });
   }
 }

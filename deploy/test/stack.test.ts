@@ -11,8 +11,10 @@ import { CLIENT_VERIFICATION_CODE, ONBOARDING_STATUS_ATTRIBUTE } from '../../ser
 import { STAFF_ROLES } from '../../server/staffRoles';
 import { EXEC_CHANNEL_ACTIONS, EXEC_TRANSCRIPT_ACTIONS } from '../lib/execSessions';
 import { DEVELOPER_PROVIDER } from '../lib/identity';
+import { LOG_SIGNALS } from '../../server/telemetry/logSignals';
+import { COLLECTOR_ACTIONS, COLLECTOR_ENDPOINT, COLLECTOR_IMAGE } from '../lib/telemetry';
 import { CONTRACT_TEMPLATES_IN_IMAGE, DiviloStack, SERVER_LOG_STREAM_PREFIX } from '../lib/stack';
-import { EXPOSED_HEADERS, REPLACED_VERSIONS_KEPT_DAYS } from '../lib/storage';
+import { EXPOSED_HEADERS, REPLACED_VERSIONS_KEPT_DAYS, TRAIL_ARCHIVE_DAYS, TRAIL_KEEP_DAYS } from '../lib/storage';
 
 const root = path.resolve(__dirname, '../..');
 const lambdaDir = path.join(root, 'dist-lambdas');
@@ -106,11 +108,15 @@ describe('the deployment', () => {
     ]);
     expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject']);
 
-    // Attached beside it, one policy only: ECS Exec's channel, which names none of the product's services.
+    // Attached beside it, two policies only: ECS Exec's channel, which names none of the product's services, and the
+    // telemetry collector's (the task's containers share one role), exactly its actions.
     const roleId = logicalId('AWS::IAM::Role', 'ServerRole');
     const attached = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(roleId));
-    expect(attached.map(([id]) => id)).toEqual([logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')]);
-    const exec = (attached[0][1].Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((statement) => ([] as string[]).concat(statement.Action));
+    expect(attached.map(([id]) => id).sort()).toEqual([logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy'), logicalId('AWS::IAM::Policy', 'TelemetryExport')].sort());
+    const collector = resources[logicalId('AWS::IAM::Policy', 'TelemetryExport')];
+    expect(collector.Properties.PolicyDocument).toEqual({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: COLLECTOR_ACTIONS, Resource: '*' }] });
+    expect(COLLECTOR_ACTIONS.filter((action) => granted.has(action))).toEqual([]);
+    const exec = (resources[logicalId('AWS::IAM::Policy', 'ExecSessionsTaskPolicy')].Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((statement) => ([] as string[]).concat(statement.Action));
     expect(exec.filter((action) => !/^(ssmmessages|logs|kms):/.test(action))).toEqual([]);
     expect(exec.filter((action) => granted.has(action))).toEqual([]);
   });
@@ -350,7 +356,7 @@ describe('the deployment', () => {
     const task = resources[logicalId('AWS::ECS::TaskDefinition', 'Server')].Properties as {
       ContainerDefinitions: { Environment: { Name: string; Value: unknown }[]; Secrets: { Name: string; ValueFrom: unknown }[] }[];
     };
-    const [container] = task.ContainerDefinitions;
+    const container = task.ContainerDefinitions.find((definition) => (definition as { Name?: string }).Name === 'web')!;
     const secretNames = container.Secrets.map((secret) => secret.Name).sort();
     expect(secretNames).toEqual(['IDENTITY_WEBHOOK_SECRET', 'PGPASSWORD', 'PGUSER', 'REDIS_AUTH_TOKEN', 'SEAL_P12_BASE64', 'SEAL_P12_PASSPHRASE', 'SERVER_SECRET', 'SMTP_URL']);
     // Nothing secret in the plain environment.
@@ -411,6 +417,9 @@ describe('the deployment', () => {
     expect(loadConfig({ ...started, DATABASE_URL: String(url) }).databaseUrl).toBe(
       'postgres://divilo-pitr.abc123.eu-west-1.rds.amazonaws.com:5432/divilo?sslmode=verify-full',
     );
+    // Traces and metrics go to the collector beside it; /metrics is not served (nothing scrapes it there).
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe(COLLECTOR_ENDPOINT);
+    expect(config.telemetry).toEqual({ otlp: { traces: true, metrics: true } });
   });
 
   it("texts through SNS: the sender ID, origination number and price cap as parameters the server accepts, and no SMS provider's URL or key", () => {
@@ -471,5 +480,111 @@ describe('the deployment', () => {
       expect(secret).toHaveLength(1);
       expect(json.Outputs[`${name}Arn`].Value).toEqual({ Ref: secret[0] });
     }
+  });
+});
+
+describe('watching it', () => {
+  type Alarm = { Properties: Record<string, unknown> & { AlarmActions: unknown[]; OKActions: unknown[]; Threshold: unknown } };
+  const alarmNamed = (name: string) => resources[logicalId('AWS::CloudWatch::Alarm', `Alarms${name}`)] as unknown as Alarm;
+  const topic = () => ({ Ref: logicalId('AWS::SNS::Topic', 'AlarmsTopic') });
+  const namespace = 'Divilo/Test';
+  /** The metric a math alarm divides by requests: its name and namespace. */
+  const mathMetrics = (alarm: Alarm) =>
+    (alarm.Properties.Metrics as { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string }; Stat: string; Period: number } }[]).map((metric) =>
+      metric.Expression ?? `${metric.Id}=${metric.MetricStat!.Metric.Namespace}/${metric.MetricStat!.Metric.MetricName}:${metric.MetricStat!.Stat}/${metric.MetricStat!.Period}`,
+    );
+
+  it('tells AlarmEmail, over an SNS topic that takes TLS only', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: { Ref: 'AlarmEmail' }, TopicArn: topic() });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    const alarms = Object.values(resources).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm');
+    expect(alarms).toHaveLength(10);
+    // Every alarm tells the topic when it goes off and when it is over.
+    for (const alarm of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [topic()], OKActions: [topic()] });
+  });
+
+  it.each([
+    ['LoadBalancer5xxRate', 'AWS/ApplicationELB/HTTPCode_ELB_5XX_Count'],
+    ['Server5xxRate', 'AWS/ApplicationELB/HTTPCode_Target_5XX_Count'],
+  ])('%s: more than 5%% of at least 20 requests in 5 minutes, twice in a row', (name, errors) => {
+    const alarm = alarmNamed(name);
+    expect(alarm.Properties).toMatchObject({ Threshold: 5, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 2 });
+    expect(mathMetrics(alarm)).toEqual(['IF(FILL(requests, 0) >= 20, 100 * FILL(errors, 0) / requests, 0)', 'requests=AWS/ApplicationELB/RequestCount:Sum/300', `errors=${errors}:Sum/300`]);
+  });
+
+  it.each([
+    ['ResponseTimeP99', { Namespace: 'AWS/ApplicationELB', MetricName: 'TargetResponseTime', ExtendedStatistic: 'p99', Period: 300, Threshold: 2, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3 }],
+    ['UnhealthyServers', { Namespace: 'AWS/ApplicationELB', MetricName: 'UnHealthyHostCount', Statistic: 'Maximum', Period: 300, Threshold: 1, EvaluationPeriods: 2 }],
+    ['SmsSpend', { Namespace: 'AWS/SNS', MetricName: 'SMSMonthToDateSpentUSD', Statistic: 'Maximum', Period: 3600, Threshold: { Ref: 'SmsMonthlySpendAlarmUSD' }, EvaluationPeriods: 1 }],
+    ['MessageBudgetTotalSpent', { Namespace: namespace, MetricName: 'MessageBudgetTotalSpent', Statistic: 'Sum', Period: 300, Threshold: 1, EvaluationPeriods: 1 }],
+    ['ReviewQueueOverTarget', { Namespace: namespace, MetricName: 'ReviewQueueOverTarget', Statistic: 'Maximum', Period: 1800, Threshold: 1, EvaluationPeriods: 1 }],
+    ['DecisionEffectsPending', { Namespace: namespace, MetricName: 'DecisionEffectsPending', Statistic: 'Maximum', Period: 600, Threshold: 1, EvaluationPeriods: 3 }],
+    ['HousekeepingFailures', { Namespace: namespace, MetricName: 'HousekeepingFailures', Statistic: 'Sum', Period: 600, Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2 }],
+    ['PreTokenGenerationErrors', { Namespace: 'AWS/Lambda', MetricName: 'Errors', Statistic: 'Sum', Period: 300, Threshold: 1, EvaluationPeriods: 1 }],
+  ])('%s: its metric, statistic and threshold', (name, expected) => {
+    expect(alarmNamed(name).Properties).toMatchObject({ ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching', ...expected });
+  });
+
+  it("watches the pre-token-generation Lambda and the servers' own target group", () => {
+    expect(alarmNamed('PreTokenGenerationErrors').Properties.Dimensions).toEqual([{ Name: 'FunctionName', Value: { Ref: logicalId('AWS::Lambda::Function', 'PreTokenGeneration') } }]);
+    const targetGroup = logicalId('AWS::ElasticLoadBalancingV2::TargetGroup', 'Server');
+    expect(alarmNamed('ResponseTimeP99').Properties.Dimensions).toEqual(expect.arrayContaining([{ Name: 'TargetGroup', Value: { 'Fn::GetAtt': [targetGroup, 'TargetGroupFullName'] } }]));
+  });
+
+  it("counts the server's own signals from its log lines, by the messages the server logs them with", () => {
+    const serverLogs = { Ref: logicalId('AWS::Logs::LogGroup', 'ServerLogs') };
+    const filters = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::Logs::MetricFilter')
+      .map((resource) => resource.Properties as { FilterPattern: string; LogGroupName: unknown; MetricTransformations: { MetricName: string; MetricNamespace: string; MetricValue: string }[] });
+    for (const filter of filters) expect(filter.LogGroupName).toEqual(serverLogs);
+    const run = `{ $.msg = "${LOG_SIGNALS.housekeepingRun}" }`;
+    expect(filters.map((filter) => [filter.FilterPattern, ...filter.MetricTransformations.map((metric) => `${metric.MetricNamespace}/${metric.MetricName}=${metric.MetricValue}`)]).sort()).toEqual(
+      [
+        [run, `${namespace}/HousekeepingFailures=$.housekeeping.failed`],
+        [`{ $.msg = "${LOG_SIGNALS.uploadSweepFailed}" }`, `${namespace}/HousekeepingFailures=1`],
+        [run, `${namespace}/ReviewQueueOverTarget=$.housekeeping.reviewQueue.overTarget`],
+        [run, `${namespace}/ReviewQueueOldestWaitHours=$.housekeeping.reviewQueue.oldestWaitHours`],
+        [run, `${namespace}/DecisionEffectsPending=$.housekeeping.decisionEffectsPending`],
+        [`{ ($.msg = "${LOG_SIGNALS.messageBudgetSpent}") && ($.refusedBy = "total") }`, `${namespace}/MessageBudgetTotalSpent=1`],
+      ].sort(),
+    );
+  });
+
+  it('gives every log group it makes a retention, the Lambda\'s included', () => {
+    const groups = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::Logs::LogGroup');
+    expect(groups.length).toBeGreaterThanOrEqual(3);
+    for (const [, group] of groups) expect(group.Properties.RetentionInDays).toEqual(expect.any(Number));
+    const functions = Object.values(resources).filter((resource) => resource.Type === 'AWS::Lambda::Function');
+    for (const fn of functions) {
+      const { LogGroup } = fn.Properties.LoggingConfig as { LogGroup: { Ref: string } };
+      expect(resources[LogGroup.Ref]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 365 } });
+    }
+    expect(resources[logicalId('AWS::Logs::LogGroup', 'ServerLogs')].Properties.RetentionInDays).toBe(365);
+  });
+
+  it("archives the trail's files after a quarter and deletes them after ten years", () => {
+    const trailBucket = (resources[logicalId('AWS::CloudTrail::Trail', 'StorageChanges')].Properties as { S3BucketName: { Ref: string } }).S3BucketName.Ref;
+    expect(resources[trailBucket].Properties.LifecycleConfiguration).toEqual({
+      Rules: [{ Id: 'archive-then-expire', Status: 'Enabled', Transitions: [{ StorageClass: 'DEEP_ARCHIVE', TransitionInDays: TRAIL_ARCHIVE_DAYS }], ExpirationInDays: TRAIL_KEEP_DAYS }],
+    });
+    expect(TRAIL_KEEP_DAYS).toBeGreaterThanOrEqual(3652);
+  });
+
+  it('runs an OpenTelemetry collector beside each server: not essential, OTLP in on the loopback only, signed OTLP out to X-Ray and CloudWatch', () => {
+    const task = resources[logicalId('AWS::ECS::TaskDefinition', 'Server')].Properties as {
+      ContainerDefinitions: { Name: string; Image: string; Essential: boolean; Environment: { Name: string; Value: unknown }[]; LogConfiguration: { Options: Record<string, unknown> } }[];
+    };
+    const collector = task.ContainerDefinitions.find((definition) => definition.Name === 'otel-collector')!;
+    expect(collector).toMatchObject({ Image: COLLECTOR_IMAGE, Essential: false });
+    expect(COLLECTOR_IMAGE).toMatch(/:v\d+\.\d+\.\d+$/);
+    const config = String(resolve(collector.Environment.find((variable) => variable.Name === 'AOT_CONFIG_CONTENT')!.Value, { 'AWS::Region': 'eu-west-1', 'AWS::URLSuffix': 'amazonaws.com' }));
+    expect(config).toContain('http: { endpoint: "127.0.0.1:4318" }');
+    expect(config).toContain('traces_endpoint: "https://xray.eu-west-1.amazonaws.com/v1/traces"');
+    expect(config).toContain('metrics_endpoint: "https://monitoring.eu-west-1.amazonaws.com/v1/metrics"');
+    expect(config).toMatch(/otlphttp\/traces: \{[^}]*auth: \{ authenticator: sigv4auth\/xray \}/);
+    expect(config).not.toContain('0.0.0.0');
+    expect(collector.LogConfiguration.Options['awslogs-group']).toEqual({ Ref: logicalId('AWS::Logs::LogGroup', 'CollectorLogs') });
   });
 });

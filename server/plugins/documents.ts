@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { onboardingDocumentRepository, type OnboardingDocumentRepository } from '../repositories/onboardingDocumentRepository';
 import { createDocumentService, type DocumentService } from '../services/documents';
 import { removeUnreportedUploads } from '../services/housekeeping';
+import { LOG_SIGNALS } from '../telemetry/logSignals';
 import { embeddedIdentityCredentials } from './identity';
 import { embeddedStorageCredentials } from './storage';
 
@@ -42,7 +43,13 @@ export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret 
   let sweeping: Promise<unknown> | undefined;
   const sweeper = setInterval(() => {
     sweeping ??= removeUnreportedUploads({ storage: documents.storage, db: app.db, now: app.clock(), log: app.log })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'the sweep of unreported uploads failed'))
+      .then(
+        () => app.metrics.housekeepingRun('unreported-uploads', false),
+        (error: unknown) => {
+          app.metrics.housekeepingRun('unreported-uploads', true);
+          app.log.warn({ err: error, housekeepingTask: 'unreported-uploads' }, LOG_SIGNALS.uploadSweepFailed);
+        },
+      )
       .finally(() => {
         sweeping = undefined;
       });

@@ -36,17 +36,20 @@ export async function connectRedis(app: FastifyInstance, url: string): Promise<R
   redis.on('close', () => {
     if (!connected || closing || !state.reachable) return;
     state = { reachable: false, since: new Date().toISOString() };
+    app.metrics.redisReachable(false);
     app.log.error({ event: 'redis.unreachable', reason: lastError?.message ?? 'connection closed' }, 'Redis is unreachable: rate limits are counted in each process until it is back');
   });
   redis.on('ready', () => {
     lastError = undefined;
     const returned = connected && !state.reachable;
     state = { reachable: true, since: new Date().toISOString() };
+    app.metrics.redisReachable(true);
     if (returned) app.log.info({ event: 'redis.reachable' }, 'Redis is reachable again: rate limits are shared again');
   });
   try {
     await redis.connect();
     connected = true;
+    app.metrics.redisReachable(true);
   } catch (error) {
     redis.disconnect();
     // The first failure says why (ECONNREFUSED, ENOTFOUND, a refused password); connect() only says it closed.

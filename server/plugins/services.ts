@@ -21,6 +21,7 @@ import { onboardingTokens, type OnboardingTokens } from '../services/onboardingT
 import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
+import { housekeeping, type Housekeeping } from '../services/housekeepingRun';
 import { finishPendingDecisions, type ReviewDependencies } from '../services/reviews';
 import { contractRepository } from '../repositories/contractRepository';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
@@ -44,6 +45,8 @@ declare module 'fastify' {
     reviewDependencies: ReviewDependencies;
     /** The countries whose mobiles the bank texts, read at start (SMS_COUNTRIES_FILE). */
     smsCountries: readonly string[];
+    /** The timed cleanups and the review's watch, run every 10 minutes (tests run it when they choose). */
+    housekeeping: Housekeeping;
   }
 }
 
@@ -56,9 +59,9 @@ function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer)
   const budget = messageBudget(
     messageBudgetRepository(app.db),
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
-    { log: app.log, auditLog: app.auditLog },
+    { log: app.log, auditLog: app.auditLog, metrics: app.metrics },
   );
-  return messaging(providers, budget);
+  return messaging(providers, budget, app.metrics);
 }
 
 /** Amazon SNS or the generic HTTP sender when configured, the outbox otherwise. */
@@ -122,17 +125,30 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
   };
   app.decorate('reviewDependencies', reviewDependencies);
   const reviewEffects = reviewDependencies;
-  const sweeper = setInterval(() => {
-    void gate.sweep(app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'captcha sweep failed'));
-    void expireOldRows(app.db, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
-    // A review decision whose run was interrupted (the user pool unreachable) is finished here too.
-    void finishPendingDecisions(reviewEffects, app.clock())
-      .then(({ failed }) => failed > 0 && app.log.warn({ failed }, 'review decisions with effects still pending'))
-      .catch((error: unknown) => app.log.warn({ err: error }, 'finishing review decisions failed'));
-    // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
-    const applicationExpiry = { db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) };
-    void expireInactiveApplications(applicationExpiry, app.clock()).catch((error: unknown) => app.log.warn({ err: error }, 'expiring inactive applications failed'));
-  }, 10 * 60_000);
+  const run = housekeeping(
+    {
+      'captcha-sweep': { run: (now) => gate.sweep(now), failure: 'captcha sweep failed' },
+      'expire-rows': { run: (now) => expireOldRows(app.db, now), failure: 'housekeeping failed' },
+      // A review decision whose run was interrupted (the user pool unreachable) is finished here too.
+      'review-effects': {
+        run: async (now) => {
+          const { failed } = await finishPendingDecisions(reviewEffects, now);
+          if (failed > 0) app.log.warn({ failed }, 'review decisions with effects still pending');
+        },
+        failure: 'finishing review decisions failed',
+      },
+      // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
+      'expire-applications': {
+        run: (now) => expireInactiveApplications({ db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) }, now),
+        failure: 'expiring inactive applications failed',
+      },
+    },
+    // REVIEW_TARGET_HOURS' default when there is no back office: the queue is then worked with npm run admin.
+    { db: app.db, applications: app.applications, highRiskCountries: app.highRiskCountries, targetHours: config.staff?.reviewTargetHours ?? 48 },
+    { log: app.log, metrics: app.metrics },
+  );
+  app.decorate('housekeeping', run);
+  const sweeper = setInterval(() => void run.run(app.clock()), 10 * 60_000);
   sweeper.unref();
   app.addHook('onClose', async () => clearInterval(sweeper));
 });

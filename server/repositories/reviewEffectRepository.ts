@@ -62,6 +62,16 @@ export function reviewEffectRepository(db: Kysely<Database>) {
       return rows.map(toEffect);
     },
 
+    /** How many applications have an effect not done, held by a run or not (what housekeeping reports). */
+    async countPendingApplications(): Promise<number> {
+      const row = await db
+        .selectFrom('review_effects')
+        .select((eb) => eb.fn.count<number | string | bigint>('application_id').distinct().as('applications'))
+        .where('done_at', 'is', null)
+        .executeTakeFirst();
+      return Number(row?.applications ?? 0);
+    },
+
     /** Applications with an effect not done and not held by a run at `now`, oldest decision first. */
     async applicationsWithPendingEffects(now: Date, limit: number): Promise<string[]> {
       const rows = await db

@@ -90,11 +90,16 @@ const deriveKeyHere: typeof deriveKey = async (parameters, salt, password) => {
   return { parameters: {}, derivedKey: pbkdf2Sync(password, salt, parameters.cost, parameters.keyLength ?? 32, 'sha256') };
 };
 
-/** Solves the server's proof-of-work challenge as the browser does and gets a pass for `sessionId`. */
-export async function passCaptcha(api: string, sessionId: string): Promise<string> {
+/** Solves the server's proof-of-work challenge as the browser does: the token the captcha's check takes. */
+export async function captchaToken(api: string): Promise<string> {
   const challenge = (await (await fetch(`${api}/captcha/challenge`)).json()) as Challenge;
   const solution = await solveChallenge({ challenge, deriveKey: deriveKeyHere });
-  const token = Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/** Solves the server's proof-of-work challenge as the browser does and gets a pass for `sessionId`. */
+export async function passCaptcha(api: string, sessionId: string): Promise<string> {
+  const token = await captchaToken(api);
   const answer = (await (await fetch(`${api}/captcha/verify?${new URLSearchParams({ response: token, sessionId })}`)).json()) as { success: boolean };
   if (!answer.success) throw new Error('captcha refused');
   return token;

@@ -2,7 +2,7 @@
 // the legal forms of each, the documents the server checked, the first-year rule of the modelo 200 on the
 // server's clock, the owners (25% and 25.01%, over 100, twice, a bad ID, administrators, a PEP raising the risk),
 // idempotent saves, the contract naming the company, and `npm run admin show` with its document links.
-import { adminProgram } from '../../../scripts/admin';
+import { adminProgram, LINK_WITHHELD } from '../../../scripts/admin';
 import { pageTexts } from '../pdfInspection';
 import { plainPdf } from '../pdfs';
 import { renderContract } from '../../../server/services/contract';
@@ -273,12 +273,19 @@ describeEachDialect('onboarding: the company path', (dialect) => {
     for (const value of ['Martín Software S.L.', 'B12345674', 'Forma jurídica S.L.\n', 'Paseo de la Castellana 100', '28046 Madrid', 'Lucía Martín']) expect(text).toContain(value);
   });
 
-  it('npm run admin show: the company, its owners and its documents with a link that works', async () => {
+  it('npm run admin show: the company, its owners and its documents with a link that works, on a terminal only', async () => {
     const who = await companyApplication(upTo('articles-of-association'), { cif: 'B12345674', ...INFO, owners: [owner()] });
     await checkedPdf(who, 'companyDeeds');
-    const lines: string[] = [];
     const deps = async () => ({ ...reviewDependenciesOf(server, { links: true }), close: async () => undefined });
-    await adminProgram(deps, (line) => lines.push(line)).parseAsync(['node', 'admin', 'show', who.id]);
+    // Output that may be kept (a pipe, a one-off task's log group) lists the documents without their links.
+    const kept: string[] = [];
+    await adminProgram(deps, (line) => kept.push(line)).parseAsync(['node', 'admin', 'show', who.id]);
+    expect(kept.join('\n')).not.toContain('X-Amz-Signature');
+    expect(JSON.parse(kept.join('\n'))).toMatchObject({ documents: [{ kind: 'companyDeeds', link: LINK_WITHHELD }] });
+
+    const lines: string[] = [];
+    const print = (line: string) => lines.push(line);
+    await adminProgram(deps, print, 140, print).parseAsync(['node', 'admin', 'show', who.id]);
     const shown = JSON.parse(lines.join('\n')) as { answers: Record<string, unknown>; documents: { kind: string; link: string }[] };
     expect(shown.answers).toMatchObject({ socialDenomination: 'Martín Software S.L.', owners: [{ firstName: 'Lucía', percentage: '60' }] });
     expect(shown.documents).toEqual([expect.objectContaining({ kind: 'companyDeeds', link: expect.stringContaining('X-Amz-Expires=600') })]);

@@ -6,6 +6,8 @@ import { isIPv6 } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLogRepository } from '../../repositories/auditLogRepository';
 import type { BudgetBucket, MessageBudgetRepository } from '../../repositories/messageBudgetRepository';
+import { LOG_SIGNALS } from '../../telemetry/logSignals';
+import type { ServerMetrics } from '../../telemetry/metrics';
 import { maskEmail } from '../onboardingApplications';
 import { maskPhone, type OutgoingMessage } from './types';
 
@@ -75,7 +77,7 @@ const masked = (channel: Channel, to: string) => (channel === 'email' ? maskEmai
 export function messageBudget(
   repository: MessageBudgetRepository,
   settings: MessageBudgetSettings,
-  deps: { log: FastifyBaseLogger; auditLog: AuditLogRepository },
+  deps: { log: FastifyBaseLogger; auditLog: AuditLogRepository; metrics?: Pick<ServerMetrics, 'budgetRefused'> },
 ) {
   // The table names recipients, people and addresses only by an HMAC: a copy of it lists no one.
   const keyed = (value: string) => createHmac('sha256', settings.key).update(value).digest('base64url').slice(0, 43);
@@ -114,9 +116,10 @@ export function messageBudget(
         .map((state) => Math.ceil((Date.parse(state!.windowEndsAt) - now.getTime()) / 1000));
       const retryAfterSeconds = Math.max(1, ...waits);
       const refusedBy = buckets.find((bucket) => bucket.key === result.refusedBy)?.kind;
+      if (refusedBy) deps.metrics?.budgetRefused(channel, refusedBy);
       deps.log.warn(
         { channel, purpose, refusedBy, counts, recipient: masked(channel, to), person: requester.person, clientAddress: requester.clientAddress, retryAfterSeconds, reqId: requester.requestId },
-        'message budget spent: message not sent',
+        LOG_SIGNALS.messageBudgetSpent,
       );
       const who = requester.person ?? `client:${requester.clientAddress ?? 'unknown'}`;
       await deps.auditLog.append(

@@ -2,6 +2,7 @@
 // message out of its budgets (or refuses it), then `send` on the ticket that charge gave. Two steps, so that a
 // refused message never costs the person the code they already have: a route charges before it makes a new
 // code. A provider is reached only with a paid ticket, and each ticket sends once.
+import type { ServerMetrics } from '../../telemetry/metrics';
 import type { MessageBudget, Requester } from './budget';
 import type { MessageSender, OutgoingMessage } from './types';
 
@@ -17,7 +18,8 @@ export interface MessageTicket {
   readonly envelope: Envelope;
 }
 
-export function messaging(providers: Record<OutgoingMessage['channel'], MessageSender>, budget: MessageBudget) {
+/** `metrics` counts what each provider took and what it did not. */
+export function messaging(providers: Record<OutgoingMessage['channel'], MessageSender>, budget: MessageBudget, metrics?: Pick<ServerMetrics, 'messageSent' | 'messageFailed'>) {
   const unused = new WeakSet<MessageTicket>();
   return {
     /** Pays for one message out of its budgets; throws MessageBudgetExceeded, and charges nothing, when one is spent. */
@@ -32,7 +34,13 @@ export function messaging(providers: Record<OutgoingMessage['channel'], MessageS
     async send(ticket: MessageTicket, content: { text: string; subject?: string }): Promise<void> {
       if (!unused.delete(ticket)) throw new Error('A message needs a ticket its budgets paid for, and a ticket sends once');
       const { channel, to, purpose } = ticket.envelope;
-      await providers[channel].send({ channel, to, purpose, ...content });
+      try {
+        await providers[channel].send({ channel, to, purpose, ...content });
+      } catch (error) {
+        metrics?.messageFailed(channel);
+        throw error;
+      }
+      metrics?.messageSent(channel);
     },
   };
 }
