@@ -39,14 +39,12 @@ export async function buildServer({ outdir = path.join(root, 'dist-server') } = 
     // Class and function names as written: errors and logs name them.
     keepNames: true,
     logLevel: 'warning',
-    // A warning is a build that may not run as the sources do (a require it cannot see, a `module` misused).
-    logOverride: {},
-    metafile: true,
   });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { outdir: { type: 'string' } } });
   const result = await buildServer(values.outdir ? { outdir: path.resolve(values.outdir) } : {});
+  // A warning is a build that may not run as the sources do (a require it cannot follow, `module` misused).
   if (result.warnings.length > 0) process.exit(1);
 }

@@ -5,7 +5,7 @@
 // one folder below the root. A bundle has one __dirname for all its modules, so no other module uses it.
 import path from 'node:path';
 
-export const projectRoot = path.resolve(__dirname, '..');
+const projectRoot = path.resolve(__dirname, '..');
 
 /** A path under the project's root, given as it is written from there (`'server/data/sms-countries.json'`). */
 export const atRoot = (relative: string) => path.join(projectRoot, relative);
