@@ -44,7 +44,7 @@ const boundaryZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-lambdas/**', 'deploy/cdk.out/**', 'data/**', 'coverage/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'dist-lambdas/**', 'dist-server/**', 'deploy/cdk.out/**', 'data/**', 'coverage/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -62,6 +62,18 @@ export default tseslint.config(
   {
     files: ['scripts/**', 'server/**', 'e2e/**', '*.config.*'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // The built server is one bundle per program (scripts/buildServer.mjs), whose modules share one __dirname:
+    // a path read at run time starts from server/paths.ts, which knows where the bundle sits.
+    files: ['server/**/*.ts', 'src/**/*.ts', 'scripts/admin.ts', 'scripts/staffCommands.ts'],
+    ignores: ['server/paths.ts'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['__dirname', '__filename'].map((name) => ({ name, message: 'The bundle has one for all its modules: start from atRoot() of server/paths.ts.' })),
+      ],
+    },
   },
   {
     files: ['babel.config.js', 'jest.config.js', 'jest.aws.config.js', '**/*.cjs'],

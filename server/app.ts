@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { toRuntimeConfig, type Config } from './config';
 import type { DatabaseHandle } from './db';
 import { loggerOptions } from './logging';
+import { atRoot } from './paths';
 import { databasePlugin } from './plugins/database';
 import { errorsPlugin } from './plugins/errors';
 import { answerClientError, answerFrameworkError, forgetRequestPath, rememberRequestPath } from './plugins/frameworkErrors';
@@ -62,7 +62,6 @@ declare module 'fastify' {
   }
 }
 
-const root = path.resolve(__dirname, '..');
 const REQUEST_ID = /^[\w-]{8,64}$/;
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -133,7 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The sample legal documents, unless production points LEGAL_BASE_URL at the bank's own.
   if (config.legalBaseUrl === `${config.publicUrl}/legal`) await app.register(legalRoutes);
   const runtimeConfig = toRuntimeConfig(config);
-  const localesDir = options.localesDir ?? path.join(root, 'locales');
+  const localesDir = options.localesDir ?? atRoot('locales');
   await app.register(publicFileRoutes, { runtimeConfig, localesDir });
   await app.register(
     async (api) => {
@@ -169,6 +168,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.get(url, { schema: { hide: true } }, async (_request, reply) => reply.type('font/woff2').header('cache-control', 'public, max-age=31536000, immutable').send(font));
   }
   if (!config.production) await app.register(devRoutes, { prefix: '/dev' });
-  await app.register(spaPlugin, { distDir: options.distDir ?? path.join(root, 'dist'), runtimeConfig, localesDir });
+  await app.register(spaPlugin, { distDir: options.distDir ?? atRoot('dist'), runtimeConfig, localesDir });
   return app;
 }

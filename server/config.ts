@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { isSupportedCountry } from 'libphonenumber-js/min';
 import { awsPartition } from '../src/config/awsPartition';
 import type { RuntimeConfig } from '../src/config/runtimeConfig';
@@ -8,6 +7,7 @@ import { ContractTemplateError, loadContractTemplates, type ContractTemplates } 
 import type { IdentityProvider } from './services/identityCheck';
 import type { MessageBudgetLimits } from './services/messaging/budget';
 import { telemetrySettings, TelemetrySettingError, type TelemetrySettings } from './telemetry/settings';
+import { atRoot } from './paths';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -251,7 +251,7 @@ function refuseHalfExternal(
 }
 
 /** The bank's list of the countries it texts, with its source and reason (docs/onboarding.md, "Phone"). */
-const SMS_COUNTRIES_FILE = path.join(__dirname, 'data', 'sms-countries.json');
+const SMS_COUNTRIES_FILE = atRoot('server/data/sms-countries.json');
 
 /** The codes of SMS_COUNTRIES_FILE (`{ "countries": [{ "iso2": "ES" }, …] }`), each a country with phone numbers. */
 function smsCountries(env: Env): string[] {

@@ -52,7 +52,8 @@ export function describeEachDialect(name: string, body: (dialect: Dialect) => vo
   }
 }
 
-export type TestDatabase = DatabaseHandle & { dataDir: string };
+/** `databaseUrl`: on PostgreSQL, the URL a process of its own connects to the test's schema with. */
+export type TestDatabase = DatabaseHandle & { dataDir: string; databaseUrl?: string };
 
 /** A connection to DATABASE_URL's database for `work`, closed after it. */
 export async function onPostgres<T>(work: (client: Client) => Promise<T>): Promise<T> {
@@ -96,7 +97,7 @@ export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> 
     await destroy();
     throw error;
   }
-  return { ...handle, dataDir, destroy };
+  return { ...handle, dataDir, destroy, databaseUrl: postgresUrlInSchema(postgresUrl, schema) };
 }
 
 /** Collects what the server logs, to check what never appears there. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -35,7 +35,8 @@ describe('the Cognito pre-token-generation Lambda', () => {
         entryPoints: [path.resolve(__dirname, '../../server/lambdas/preTokenGeneration.ts')],
         bundle: true,
         platform: 'node',
-        target: 'node20',
+        // As `npm run build:lambdas` bundles it: the same syntax target (the Lambda runs Node 24).
+        target: /--target=(\S+)/.exec((JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['build:lambdas'])![1],
         format: 'cjs',
         outfile,
         logLevel: 'silent',

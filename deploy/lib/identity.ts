@@ -37,7 +37,7 @@ export class Identity extends Construct {
 
     this.preTokenGeneration = new lambda.Function(this, 'PreTokenGeneration', {
       description: 'ERR-2809: refuses sign-in until the onboarding is complete (server/lambdas/preTokenGeneration.ts)',
-      // The bundle targets Node 20 syntax and needs nothing of the runtime: the newest supported one.
+      // The bundle targets Node 22 syntax and needs nothing of the runtime: the newest supported one.
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'preTokenGeneration.handler',

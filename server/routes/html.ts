@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { atRoot } from '../paths';
 
 /** The languages of the server's own pages, named in themselves like the app's language switch. */
 const LANGUAGES = [
@@ -43,11 +44,10 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 }
 
-const root = path.resolve(__dirname, '..', '..');
 const fontDir = path.join(path.dirname(require.resolve('@fontsource-variable/figtree/package.json')), 'files');
 const { version: fontVersion } = JSON.parse(readFileSync(path.join(fontDir, '..', 'package.json'), 'utf8')) as { version: string };
 
-const loginFont = path.join(root, 'src/styles/fonts/figtree-login-wght-normal.woff2');
+const loginFont = atRoot('src/styles/fonts/figtree-login-wght-normal.woff2');
 const loginFontHash = createHash('sha256').update(readFileSync(loginFont)).digest('hex').slice(0, 10);
 
 /**
@@ -65,12 +65,12 @@ export const FONT_FILES = {
  * with the typeface's faces pointed at the server's copies, and the few rules only these pages need.
  */
 export const SERVER_CSS = [
-  readFileSync(path.join(root, 'src/styles/fonts.css'), 'utf8')
+  readFileSync(atRoot('src/styles/fonts.css'), 'utf8')
     .replace(/url\('\.\/fonts\/figtree-login-wght-normal\.woff2'\)/, `url('${FONT_FILES.login.url}')`)
     .replace(/url\('@fontsource-variable\/figtree\/files\/figtree-latin-wght-normal\.woff2'\)/, `url('${FONT_FILES.latin.url}')`)
     .replace(/url\('@fontsource-variable\/figtree\/files\/figtree-latin-ext-wght-normal\.woff2'\)/, `url('${FONT_FILES['latin-ext'].url}')`),
   ...['src/styles/global.css', 'src/components/base.css', 'src/components/Layout.css', 'src/components/LanguageSelector.css', 'src/components/LoadingButton.css', 'src/components/Modal.css'].map(
-    (file) => readFileSync(path.join(root, file), 'utf8'),
+    (file) => readFileSync(atRoot(file), 'utf8'),
   ),
   `
 /* Server pages: the language switch is made of links. */

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isPlainText, unprintableCharacters } from '../../src/validation/characters';
+import { atRoot } from '../paths';
 
 export type ContractLanguage = 'es' | 'en';
 
@@ -47,7 +48,7 @@ export type ContractTemplates = Record<ContractLanguage, ContractTemplate>;
 /** A template that cannot be used: the message is one line naming the file and the place in it. */
 export class ContractTemplateError extends Error {}
 
-const SAMPLE_DIR = path.join(__dirname, '..', 'data', 'contract-sample');
+const SAMPLE_DIR = atRoot('server/data/contract-sample');
 const VERSION = /^[A-Za-z0-9][\w.-]{0,39}$/;
 const TEXT_MAX = 2000;
 

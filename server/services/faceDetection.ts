@@ -1,8 +1,8 @@
 // Counts the faces in a photo, to flag for the bank's reviewer a selfie or a document without one: never to
 // approve anything. The photo is decoded here (sharp), and the detector runs in a worker thread of its own
 // (server/workers/faceDetection.cjs), started on first use and kept; if it fails, the next use starts another.
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { atRoot } from '../paths';
 import { decodeRgb } from './imageInspection';
 
 export interface FaceDetector {
@@ -39,7 +39,7 @@ export function faceDetector(): FaceDetector {
 
   function thread(): Worker {
     if (worker) return worker;
-    const started = new Worker(path.join(__dirname, '..', 'workers', 'faceDetection.cjs'));
+    const started = new Worker(atRoot('server/workers/faceDetection.cjs'));
     // An idle detector never keeps the server from stopping.
     started.unref();
     started.on('message', ({ id, faces, error }: Answer) => settle(id, error === undefined ? { faces } : { error: new Error(error) }));

@@ -3,6 +3,7 @@
 // application to manual review; it never rejects it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { atRoot } from '../paths';
 
 type RiskFactor = 'low' | 'medium' | 'high';
 
@@ -16,7 +17,7 @@ export interface HighRiskCountries {
 }
 
 /** The lists as the bank keeps them (server/data/high-risk-countries.json or HIGH_RISK_COUNTRIES_FILE). */
-export function loadHighRiskCountries(file = path.join(__dirname, '..', 'data', 'high-risk-countries.json')): HighRiskCountries {
+export function loadHighRiskCountries(file = atRoot('server/data/high-risk-countries.json')): HighRiskCountries {
   const data = JSON.parse(readFileSync(file, 'utf8')) as { items: Record<string, { iso2: string }[]>; source?: { fatf?: { version?: string } } };
   const codes = (list: string) => new Set((data.items[list] ?? []).map((country) => country.iso2.toUpperCase()));
   return { black: codes('fatf_black_list'), grey: codes('fatf_grey_list'), source: data.source?.fatf?.version ?? path.basename(file) };

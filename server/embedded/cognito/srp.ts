@@ -1,5 +1,5 @@
 // The server half of Cognito's SRP-6a (USER_SRP_AUTH), bit for bit what amazon-cognito-identity-js expects.
-import { createDiffieHellman, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createDiffieHellman, createHash, createHmac, randomBytes, timingSafeEqual, type DiffieHellman } from 'node:crypto';
 
 /** RFC 3526 3072-bit MODP group prime, the group Cognito uses. */
 const N_HEX =
@@ -44,7 +44,9 @@ function fromBuffer(buffer: Buffer): bigint {
 export const k = BigInt(`0x${hexHash(padHex(N) + padHex(g))}`);
 
 // One OpenSSL context for the whole process: building one checks the prime, and the calls below are synchronous.
-const openssl = createDiffieHellman(toBuffer(N), toBuffer(g));
+// Made on first use: on Node 24 (OpenSSL 3.5) the check takes seconds of CPU (4 s against none on Node 20), which a
+// process that never computes SRP (a server on Amazon Cognito, the admin program) should not pay at start.
+let openssl: DiffieHellman | undefined;
 
 /**
  * base^exponent mod N, computed by OpenSSL (a Diffie-Hellman "shared secret" is exactly that), an order of
@@ -55,6 +57,7 @@ export function modPowN(base: bigint, exponent: bigint): bigint {
   if (exponent === 0n) return 1n;
   if (reduced <= 1n) return reduced;
   if (reduced === N - 1n) return exponent % 2n === 0n ? 1n : reduced;
+  openssl ??= createDiffieHellman(toBuffer(N), toBuffer(g));
   openssl.setPrivateKey(toBuffer(exponent));
   return fromBuffer(openssl.computeSecret(toBuffer(reduced)));
 }
