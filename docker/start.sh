@@ -9,8 +9,8 @@ set -eu
 app_dir="$(cd "$(dirname "$0")/.." && pwd)"
 
 case "${1:-}" in
-  server) program=server ;;
-  admin) program=admin ;;
+  server) program='server' ;;
+  admin) program='admin' ;;
   *)
     echo "usage: start.sh server | start.sh admin <command…> (start.sh admin --help lists the commands)" >&2
     exit 64
