@@ -6,6 +6,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
+import { awsClient } from './outboundCalls';
 import { inspectPdf } from './pdfInspection';
 
 /**
@@ -96,8 +97,8 @@ const errorName = (error: unknown) => (error as { name?: string } | undefined)?.
 export function createDocumentService(options: DocumentServiceOptions) {
   const { identity, storage } = options;
   const tokenSeconds = options.tokenSeconds ?? 900;
-  const cognito = new CognitoIdentityClient({ region: identity.region, endpoint: identity.endpoint, credentials: identity.credentials });
-  const s3 = new S3Client({
+  const cognito = awsClient(CognitoIdentityClient, { region: identity.region, endpoint: identity.endpoint, credentials: identity.credentials });
+  const s3 = awsClient(S3Client, {
     region: storage.region,
     endpoint: storage.endpoint,
     forcePathStyle: true,
