@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { FieldError } from '../../src/validation/validate';
 import { ApiError } from '../apiError';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
+import { MessageNotSent } from '../services/messaging/messaging';
 
 export { ApiError };
 
@@ -84,10 +85,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send({ code: error.code, message: error.message, ...error.details });
     }
-    if (error instanceof MessageBudgetExceeded) {
+    if (error instanceof MessageBudgetExceeded || error instanceof MessageNotSent) {
       // Whatever route asked for the message: the same answer, and the screen says when to try again.
       return reply
-        .status(429)
+        .status(error instanceof MessageNotSent ? 503 : 429)
         .header('retry-after', String(error.retryAfterSeconds))
         .send({ code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds });
     }

@@ -57,7 +57,7 @@ function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer)
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
     { log: app.log, auditLog: app.auditLog },
   );
-  return messaging(providers, budget);
+  return messaging(providers, budget, { log: app.log });
 }
 
 /** The bank's own e-mail provider (the outbox unless SMTP is configured), as `npm run admin` sends with it. */
