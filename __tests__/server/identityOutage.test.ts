@@ -79,6 +79,22 @@ describeEachDialect('the identity service going away mid-step', (dialect) => {
     await expect(signIn(server.base, ana.username, 'Nueva-Clave-2026!')).resolves.toEqual(expect.any(String));
   });
 
+  it("the sign-up's e-mail code: 503 while the identity service cannot say whether the ID is a customer's, then the same code opens the application", async () => {
+    const email = 'outage-signup@example.com';
+    const sessionId = randomUUID();
+    await passCaptcha(server.api, sessionId);
+    const registered = await fetch(`${server.api}/onboarding-management/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, idType: 'nif', id: '00000033X', privacyPolicy: true, precontractualInformation: true, sessionId }),
+    });
+    const { token } = (await registered.json()) as { token: string };
+    const code = await lastCode(server.app, email);
+    cutNextCall(server.app.identity, 'getUser', 'before');
+    expect((await call(server, token, 'POST', 'email/verify', { code })).body).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect((await call(server, token, 'POST', 'email/verify', { code })).body).toMatchObject({ next: 'personal-info' });
+  });
+
   describe('the sign-in user of a verified identity', () => {
     /** A signed-up application at its password step, its identity verified (it holds its ID document). */
     async function verifiedApplication(idDocument: string) {

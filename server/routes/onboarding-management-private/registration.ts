@@ -82,7 +82,11 @@ export async function registrationRoutes(app: FastifyInstance) {
         throw codeFailure(result);
       }
       const now = app.clock();
-      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now);
+      // The identity service unreachable (503): the code is not used up, and the same code confirms once it is back.
+      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now).catch(async (error: unknown) => {
+        await app.codes.reopen(result.answered);
+        throw error;
+      });
       await app.applications.removeRegistration(registrationId);
       if (confirmed.outcome === 'already-exists') {
         await app.auditLog.append({ actor, action: 'onboarding.already_exists', subject: actor, requestId: request.id }, app.clock());
