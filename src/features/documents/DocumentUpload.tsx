@@ -294,7 +294,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         </p>
       </div>
       {phase.name === 'failed' && phase.retry && (
-        <button type="button" className="dv-upload__retry" onClick={phase.retry}>
+        <button type="button" className="dv-upload__button dv-upload__retry" onClick={phase.retry}>
           {intl.formatMessage(messages.tryAgain)}
           <span className="dv-visually-hidden">: {label}</span>
         </button>
