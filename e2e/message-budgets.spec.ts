@@ -3,36 +3,19 @@
 // budget. The budgets themselves are tested against the server (__tests__/server/messageBudgets.test.ts); this
 // run raises them (playwright.config.ts), so their refusal is given to the page here as the server words it.
 // Each state passes axe's checks, and is photographed at a phone's width and at 200% text for review.
-import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ANA, fillLogin, TEXTS } from './helpers';
-import { arrived, codeSentTo, freshApplicant, personalInfo, wizardText } from './wizard';
+import { checkedAndPhotographed } from './axe';
+import { arrived, fillSignUp, freshApplicant, personalInfo, sendSignUp, wizardText } from './wizard';
 
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.E2E_SCREENSHOTS_DIR ?? path.join('test-results', 'message-budgets');
 
 // axe is injected by the test, not served: the page's CSP (rightly) refuses foreign scripts.
 test.use({ bypassCSP: true, viewport: { width: 390, height: 844 } });
 
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
-  });
-  return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-/** axe's verdict, then the page at 390 px and at 200% text (as a browser's text size sets it: on the root). */
-async function checked(page: Page, name: string) {
-  expect(await violations(page)).toEqual([]);
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}-390.png`), fullPage: true });
-  await page.evaluate(() => void (document.documentElement.style.fontSize = '200%'));
-  await page.screenshot({ path: path.join(SHOTS, `${name}-200pct.png`), fullPage: true });
-  await page.evaluate(() => void (document.documentElement.style.fontSize = ''));
-}
+/** axe's verdict, then the page at 390 px and at 200% text. */
+const checked = (page: Page, name: string) => checkedAndPhotographed(page, SHOTS, name);
 
 const spent = (retryAfterSeconds: number) => ({
   status: 429,
@@ -61,11 +44,7 @@ for (const lang of ['es', 'en'] as const) {
 
   test(`sign-up and the phone step say why no code was sent (${lang})`, async ({ page }) => {
     const who = freshApplicant();
-    await page.goto(`/signUp?lang=${lang}`);
-    await page.getByLabel(t.email).fill(who.email);
-    await page.getByLabel(t.id).fill(who.dni);
-    await page.getByLabel(t.privacy).check();
-    await page.getByLabel(t.precontract).check();
+    await fillSignUp(page, lang, who);
 
     // Too many e-mails for now: said under the form, nothing typed is lost.
     await page.route('**/api/onboarding-management/register', (route) => route.fulfill(spent(1500)));
@@ -75,10 +54,7 @@ for (const lang of ['es', 'en'] as const) {
     await checked(page, `${lang}-signup-budget`);
     await page.unroute('**/api/onboarding-management/register');
 
-    await page.getByRole('button', { name: t.sendCode }).click();
-    await arrived(page, /\/reg-code/);
-    await page.getByLabel(t.emailCode).fill(await codeSentTo(page, who.email));
-    await page.getByRole('button', { name: t.confirm }).click();
+    await sendSignUp(page, lang, who);
 
     await personalInfo(page, lang);
     await arrived(page, /\/contact-phone/);

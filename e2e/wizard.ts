@@ -96,17 +96,28 @@ const continueOn = async (page: Page, lang: Lang, next: RegExp) => {
   await arrived(page, next);
 };
 
-export async function signUp(page: Page, lang: Lang, who: Applicant, query = '') {
+/** /signUp filled in as the applicant would, not sent yet. */
+export async function fillSignUp(page: Page, lang: Lang, who: Applicant, query = '') {
   const t = TEXT[lang];
   await page.goto(`/signUp?lang=${lang}${query}`);
   await page.getByLabel(t.email).fill(who.email);
   await page.getByLabel(t.id).fill(who.dni);
   await page.getByLabel(t.privacy).check();
   await page.getByLabel(t.precontract).check();
+}
+
+/** The filled-in /signUp sent, and the e-mail's code confirmed on /reg-code. */
+export async function sendSignUp(page: Page, lang: Lang, who: Applicant) {
+  const t = TEXT[lang];
   await page.getByRole('button', { name: t.sendCode }).click();
   await arrived(page, /\/reg-code/);
   await page.getByLabel(t.emailCode).fill(await codeSentTo(page, who.email));
   await page.getByRole('button', { name: t.confirm }).click();
+}
+
+export async function signUp(page: Page, lang: Lang, who: Applicant, query = '') {
+  await fillSignUp(page, lang, who, query);
+  await sendSignUp(page, lang, who);
 }
 
 export async function personalInfo(page: Page, lang: Lang, residence?: { typed: string; option: string }, firstName = 'Lucía') {

@@ -38,6 +38,7 @@ import { identityCheckOf } from '../server/services/identityCheck';
 import { loadHighRiskCountries } from '../server/services/risk';
 import { deriveKey, loadServerSecret } from '../server/services/serverSecret';
 import { signInUsers } from '../server/services/signInUsers';
+import { awsClient } from '../server/services/outboundCalls';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { Kysely } from 'kysely';
 import type { Database } from '../server/db';
@@ -63,7 +64,7 @@ export type EvidenceState = 'matches' | 'does not match' | 'missing' | 'not froz
 export function documentsWithLinks(db: Kysely<Database>, config: Config, secret: Buffer): NonNullable<ReviewDependencies['documents']> {
   const checked = onboardingDocumentRepository(db);
   const credentials = config.storage.embedded ? embeddedStorageCredentials(secret) : fromNodeProviderChain();
-  const s3 = new S3Client({ region: config.storage.region, endpoint: config.storage.endpoint, forcePathStyle: true, credentials, maxAttempts: 1 });
+  const s3 = awsClient(S3Client, { region: config.storage.region, endpoint: config.storage.endpoint, forcePathStyle: true, credentials });
   const digest = async (key: string) => {
     try {
       const object = await s3.send(new GetObjectCommand({ Bucket: config.storage.bucket, Key: key }));

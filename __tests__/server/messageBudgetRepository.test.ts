@@ -37,13 +37,13 @@ describeEachDialect('message budget repository', (dialect) => {
   it('a full bucket refuses until its window is over, then starts a new window', async () => {
     const budgets = messageBudgetRepository(database.db);
     const bucket = { key: 'email:recipient:window', limit: 2 };
-    expect(await budgets.take([bucket], 600, at(0))).toEqual({ taken: true });
-    expect(await budgets.take([bucket], 600, at(100))).toEqual({ taken: true });
+    expect(await budgets.take([bucket], 600, at(0))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString() }] });
+    expect(await budgets.take([bucket], 600, at(100))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString() }] });
     expect(await budgets.take([bucket], 600, at(599))).toEqual({ taken: false, refusedBy: bucket.key });
     // The window counts from the first message, not the last.
     expect(await budgets.read([bucket.key], at(599))).toEqual([{ key: bucket.key, sent: 2, windowEndsAt: at(600).toISOString() }]);
     expect(await budgets.read([bucket.key], at(600))).toEqual([]);
-    expect(await budgets.take([bucket], 600, at(600))).toEqual({ taken: true });
+    expect(await budgets.take([bucket], 600, at(600))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(1200).toISOString() }] });
     expect(await budgets.read([bucket.key], at(601))).toEqual([{ key: bucket.key, sent: 1, windowEndsAt: at(1200).toISOString() }]);
   });
 
@@ -53,5 +53,55 @@ describeEachDialect('message budget repository', (dialect) => {
     const result = await budgets.take([{ key: 'sms:recipient:fresh', limit: 5 }, { key: 'sms:person:full', limit: 1 }], 3600, at(1));
     expect(result).toEqual({ taken: false, refusedBy: 'sms:person:full' });
     expect(await budgets.read(['sms:recipient:fresh'], at(2))).toEqual([]);
+  });
+
+  it('a refund hands back one message in each of its buckets, in the window it was counted in, never below zero', async () => {
+    const budgets = messageBudgetRepository(database.db);
+    const buckets = [
+      { key: 'sms:recipient:refund', limit: 3 },
+      { key: 'sms:total:refund', limit: 10 },
+    ];
+    const first = await budgets.take(buckets, 600, at(0));
+    const second = await budgets.take(buckets, 600, at(1));
+    if (!first.taken || !second.taken) throw new Error('not charged');
+    await budgets.refund(second.charged);
+    expect(await budgets.read(['sms:recipient:refund', 'sms:total:refund'], at(2))).toEqual([
+      { key: 'sms:recipient:refund', sent: 1, windowEndsAt: at(600).toISOString() },
+      { key: 'sms:total:refund', sent: 1, windowEndsAt: at(600).toISOString() },
+    ]);
+    // A charge of a window that is over is not taken out of the next one.
+    const next = await budgets.take(buckets, 600, at(600));
+    expect(next.taken).toBe(true);
+    await budgets.refund(first.charged);
+    expect((await budgets.read(['sms:recipient:refund'], at(601))).map((bucket) => bucket.sent)).toEqual([1]);
+    // Refunded twice over: the count stops at zero.
+    if (!next.taken) throw new Error('not charged');
+    await budgets.refund(next.charged);
+    await budgets.refund(next.charged);
+    expect(await budgets.read(['sms:recipient:refund'], at(602))).toEqual([]);
+    expect(await database.db.selectFrom('message_budgets').select('sent').where('bucket', '=', 'sms:recipient:refund').executeTakeFirstOrThrow()).toEqual({ sent: 0 });
+  });
+
+  it('30 refunds and 30 new messages at once on a bucket of 30: none is lost, and the bucket never holds more than its limit', async () => {
+    const budgets = messageBudgetRepository(database.db);
+    const total = { key: 'sms:total:refund-race', limit: 30 };
+    const charges = await Promise.all(Array.from({ length: 30 }, (_, index) => budgets.take([{ key: `sms:recipient:race-${index}`, limit: 5 }, total], 3600, at(1))));
+    expect(charges.every((charge) => charge.taken)).toBe(true);
+    // The bucket is full: the new messages pass only as refunds make room, and every refund counts.
+    const [, taken] = await Promise.all([
+      Promise.all(charges.map((charge) => (charge.taken ? budgets.refund(charge.charged) : undefined))),
+      Promise.all(Array.from({ length: 30 }, (_, index) => budgets.take([{ key: `sms:recipient:new-${index}`, limit: 5 }, total], 3600, at(2)))),
+    ]);
+    const passed = taken.filter((result) => result.taken).length;
+    const [state] = await budgets.read([total.key], at(3));
+    expect(state?.sent ?? 0).toBe(passed);
+    expect(passed).toBeLessThanOrEqual(30);
+    // Every refunded recipient is back at zero; every new one that passed holds its message.
+    const refunded = await budgets.read(Array.from({ length: 30 }, (_, index) => `sms:recipient:race-${index}`), at(3));
+    expect(refunded).toEqual([]);
+    expect(await budgets.read(Array.from({ length: 30 }, (_, index) => `sms:recipient:new-${index}`), at(3))).toHaveLength(passed);
+    // With the refunds all in, the bucket has room for exactly what it lacks.
+    const more = await Promise.all(Array.from({ length: 40 }, (_, index) => budgets.take([{ key: `sms:recipient:more-${index}`, limit: 5 }, total], 3600, at(4))));
+    expect(more.filter((result) => result.taken)).toHaveLength(30 - passed);
   });
 });

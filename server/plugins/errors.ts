@@ -5,6 +5,7 @@ import { ApiError } from '../apiError';
 import { isDatabaseUnavailable, unavailabilityReason } from '../db';
 import { DISK_FULL_LOG, isDiskFull } from '../diskFull';
 import { MessageBudgetExceeded } from '../services/messaging/budget';
+import { MessageNotSent } from '../services/messaging/messaging';
 
 export { ApiError };
 
@@ -56,13 +57,18 @@ const REQUEST_ERRORS: Record<string, { status: number; code: string; message: st
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'BAD_REQUEST', message: 'The content length does not match the body' },
 };
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT', 'ECONNABORTED', 'EPIPE', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET']);
+/** The AWS SDK's names of a time limit passed or a service that cannot answer now (its retries spent). */
+const UNAVAILABLE_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException', 'ServiceUnavailable', 'ServiceUnavailableException', 'InternalError', 'InternalErrorException', 'SlowDown', 'ThrottlingException', 'TooManyRequestsException']);
 
-/** A service the server calls (identity, storage, captcha, messaging) could not be reached: the error or a cause says so. */
+/** A service the server calls (identity, storage, captcha, messaging) could not be reached or answer: the error or a cause says so. */
 function isUnreachable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if ((typeof code === 'string' && UNREACHABLE.has(code)) || current.name === 'TimeoutError' || [...UNREACHABLE].some((name) => current instanceof Error && current.message.includes(name))) {
+  // Any error-like object: one made in another realm (a worker, a test's sandbox) is no `instanceof Error` here.
+  for (let current = error as Partial<Error> | undefined, depth = 0; typeof current === 'object' && current !== null && depth < 5; current = current.cause as Partial<Error> | undefined, depth += 1) {
+    const { code, $fault: fault } = current as { code?: unknown; $fault?: unknown };
+    const message = String(current.message ?? '');
+    // The SDK's answer of a service failing on its side (5xx), its retries spent; a wrapped socket hang-up or time-out.
+    if ((typeof code === 'string' && UNREACHABLE.has(code)) || UNAVAILABLE_NAMES.has(String(current.name)) || fault === 'server' || /socket hang up|TimeoutError/.test(message) || [...UNREACHABLE].some((name) => message.includes(name))) {
       return true;
     }
   }
@@ -81,10 +87,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send({ code: error.code, message: error.message, ...error.details });
     }
-    if (error instanceof MessageBudgetExceeded) {
+    if (error instanceof MessageBudgetExceeded || error instanceof MessageNotSent) {
       // Whatever route asked for the message: the same answer, and the screen says when to try again.
       return reply
-        .status(429)
+        .status(error instanceof MessageNotSent ? 503 : 429)
         .header('retry-after', String(error.retryAfterSeconds))
         .send({ code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds });
     }
@@ -110,7 +116,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (isUnreachable(error)) {
       // An outage, not a bug: the client may try again, and the screen says so.
-      request.log.error({ err: error }, 'a service the request needs is unreachable');
+      request.log.error({ event: 'service.unreachable', err: error }, 'a service the request needs is unreachable');
       return reply.status(503).header('retry-after', '5').send({ code: 'SERVICE_UNAVAILABLE', message: 'A service is not reachable right now; try again in a moment' });
     }
     request.log.error({ err: error }, 'request failed');

@@ -61,7 +61,7 @@ function budgetedMessaging(app: FastifyInstance, config: Config, secret: Buffer)
     { ...config.messageBudgets, key: deriveKey(secret, 'message-budgets'), clock: app.clock },
     { log: app.log, auditLog: app.auditLog, metrics: app.metrics },
   );
-  return messaging(providers, budget, app.metrics);
+  return messaging(providers, budget, { log: app.log, metrics: app.metrics });
 }
 
 /** Amazon SNS or the generic HTTP sender when configured, the outbox otherwise. */

@@ -16,7 +16,13 @@ interface BucketState {
   windowEndsAt: string;
 }
 
-type TakeResult = { taken: true } | { taken: false; refusedBy: string };
+/** A message's count in one bucket: the bucket and the window it was counted in. */
+export interface ChargedBucket {
+  key: string;
+  windowEndsAt: string;
+}
+
+type TakeResult = { taken: true; charged: ChargedBucket[] } | { taken: false; refusedBy: string };
 
 /**
  * Message budgets: per bucket, the messages sent in a window that starts with the bucket's first message and
@@ -62,7 +68,7 @@ export function messageBudgetRepository(db: Kysely<Database>) {
     async take(buckets: BudgetBucket[], windowSeconds: number, now: Date): Promise<TakeResult> {
       const nowText = toDbTime(now);
       const windowEnd = toDbTime(new Date(now.getTime() + windowSeconds * 1000));
-      const taken: { key: string; windowEndsAt: string }[] = [];
+      const taken: ChargedBucket[] = [];
       for (const bucket of buckets) {
         const { rows } = await charge(db, bucket.key, nowText, windowEnd, bucket.limit);
         if (rows.length === 0) {
@@ -71,7 +77,22 @@ export function messageBudgetRepository(db: Kysely<Database>) {
         }
         taken.push({ key: bucket.key, windowEndsAt: rows[0].window_ends_at });
       }
-      return { taken: true };
+      return { taken: true, charged: taken };
+    },
+
+    /**
+     * Hands back one message's charges (a message its provider did not send), in one statement over all its
+     * buckets: each only in the window it was counted in (a newer window is someone else's count), never below
+     * zero. Simultaneous refunds and charges of a bucket each change it in their own statement, so none is lost.
+     */
+    async refund(charged: ChargedBucket[]): Promise<void> {
+      if (charged.length === 0) return;
+      await db
+        .updateTable('message_budgets')
+        .set({ sent: sql<number>`sent - 1` })
+        .where('sent', '>', 0)
+        .where((where) => where.or(charged.map((bucket) => where.and([where('bucket', '=', bucket.key), where('window_ends_at', '=', bucket.windowEndsAt)]))))
+        .execute();
     },
 
     /** The buckets among `keys` with messages in a window still running at `now` (the others count as empty). */

@@ -47,6 +47,25 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
       await db.updateTable('one_time_codes').set({ consumed_at: toDbTime(now) }).where('id', '=', id).execute();
     },
 
+    /** Opens again a challenge used up at `consumedAt` (by a right answer), in one conditional statement. */
+    async reopen(id: string, consumedAt: string): Promise<void> {
+      await db.updateTable('one_time_codes').set({ consumed_at: null }).where('id', '=', id).where('consumed_at', '=', consumedAt).execute();
+    },
+
+    /**
+     * Takes back one send of a challenge whose message did not go, while it still holds that code (`codeHash`):
+     * one send fewer, and a new code may be asked for from `now`.
+     */
+    async takeBackSend(id: string, codeHash: string, now: Date): Promise<void> {
+      await db
+        .updateTable('one_time_codes')
+        .set({ sends: sql<number>`sends - 1`, resend_available_at: toDbTime(now) })
+        .where('id', '=', id)
+        .where('code_hash', '=', codeHash)
+        .where('sends', '>', 0)
+        .execute();
+    },
+
     async countWrongAnswer(id: string): Promise<void> {
       await db.updateTable('one_time_codes').set({ attempts: sql<number>`attempts + 1` }).where('id', '=', id).execute();
     },
@@ -96,6 +115,21 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
     /** Ends a person's cooldown for a purpose at `now`. */
     async endCooldown(purpose: string, subject: string, now: Date): Promise<void> {
       await db.updateTable('code_cooldowns').set({ ends_at: toDbTime(now) }).where('purpose', '=', purpose).where('subject', '=', subject).where('ends_at', '>', toDbTime(now)).execute();
+    },
+
+    /**
+     * Ends at `now` a person's cooldown for a purpose that ends after `now` and no later than `latestEnd`: the turn a
+     * code whose message did not go took, not a later one.
+     */
+    async releaseCooldown(purpose: string, subject: string, latestEnd: Date, now: Date): Promise<void> {
+      await db
+        .updateTable('code_cooldowns')
+        .set({ ends_at: toDbTime(now) })
+        .where('purpose', '=', purpose)
+        .where('subject', '=', subject)
+        .where('ends_at', '>', toDbTime(now))
+        .where('ends_at', '<=', toDbTime(latestEnd))
+        .execute();
     },
 
     /** When a person's cooldown for a purpose ends, if one was ever started. */

@@ -7,6 +7,7 @@ import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind }
 import { STORAGE_AREAS } from '../awsPermissions';
 import type { ImageFormat } from './imageHeaders';
 import { IMAGE_LIMITS, inspectImage } from './imageInspection';
+import { awsClient } from './outboundCalls';
 import { inspectPdf } from './pdfInspection';
 
 /**
@@ -100,8 +101,8 @@ const errorName = (error: unknown) => (error as { name?: string } | undefined)?.
 export function createDocumentService(options: DocumentServiceOptions) {
   const { identity, storage } = options;
   const tokenSeconds = options.tokenSeconds ?? 900;
-  const cognito = new CognitoIdentityClient({ region: identity.region, endpoint: identity.endpoint, credentials: identity.credentials });
-  const s3 = new S3Client({
+  const cognito = awsClient(CognitoIdentityClient, { region: identity.region, endpoint: identity.endpoint, credentials: identity.credentials });
+  const s3 = awsClient(S3Client, {
     region: storage.region,
     endpoint: storage.endpoint,
     forcePathStyle: true,

@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { awsServiceOrigin } from '../../src/config/awsPartition';
+import { awsClient, fetchDeadline, FETCH_TIMEOUT_MS } from './outboundCalls';
 
 interface IdentityConfig {
   region: string;
@@ -38,7 +39,7 @@ interface IdentityConfig {
 
 type UserStatus = 'FORCE_CHANGE_PASSWORD' | 'CONFIRMED' | string;
 
-interface IdentityUser {
+export interface IdentityUser {
   username: string;
   sub: string;
   attributes: Record<string, string>;
@@ -63,9 +64,6 @@ export interface KeysLog {
   error(details: object, message: string): void;
   info(details: object, message: string): void;
 }
-
-/** How long one fetch of the signing keys may take before it counts as failed. */
-const KEYS_TIMEOUT_MS = 5000;
 
 export class IdentityError extends Error {
   constructor(
@@ -100,7 +98,7 @@ function toAttributeList(attributes: Record<string, string>) {
 }
 
 export function createIdentityService(config: IdentityConfig) {
-  const client = new CognitoIdentityProviderClient({
+  const client = awsClient(CognitoIdentityProviderClient, {
     region: config.region,
     ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
     ...(config.credentials !== undefined && { credentials: config.credentials }),
@@ -108,7 +106,7 @@ export function createIdentityService(config: IdentityConfig) {
   const UserPoolId = config.userPoolId;
   const issuer = `${(config.issuerBaseUrl ?? awsServiceOrigin('cognito-idp', config.region)).replace(/\/+$/, '')}/${UserPoolId}`;
   const jwksUrl = new URL(config.jwksUrl ?? `${issuer}/.well-known/jwks.json`);
-  const keys = config.jwks ? createLocalJWKSet(config.jwks) : reportedKeys(createRemoteJWKSet(jwksUrl, { timeoutDuration: KEYS_TIMEOUT_MS }), jwksUrl, config.log);
+  const keys = config.jwks ? createLocalJWKSet(config.jwks) : reportedKeys(createRemoteJWKSet(jwksUrl, { timeoutDuration: FETCH_TIMEOUT_MS }), jwksUrl, config.log);
 
   return {
     issuer,
@@ -118,7 +116,7 @@ export function createIdentityService(config: IdentityConfig) {
     async keysReachable(): Promise<boolean> {
       if (config.jwks) return true;
       try {
-        const answer = await fetch(jwksUrl, { signal: AbortSignal.timeout(KEYS_TIMEOUT_MS), headers: { accept: 'application/json' } });
+        const answer = await fetch(jwksUrl, { signal: fetchDeadline(), headers: { accept: 'application/json' } });
         const body = (await answer.json().catch(() => undefined)) as { keys?: unknown } | undefined;
         return answer.ok && Array.isArray(body?.keys);
       } catch {

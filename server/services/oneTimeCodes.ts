@@ -18,10 +18,23 @@ interface OneTimeCodeSettings {
 }
 
 export type CheckResult =
-  | { outcome: 'valid'; subject: string; recipient: string }
+  | { outcome: 'valid'; subject: string; recipient: string; answered: AnsweredChallenge }
   | { outcome: 'wrong'; attemptsLeft: number }
   | { outcome: 'blocked'; retryAfterSeconds: number }
   | { outcome: 'expired' };
+
+/** A challenge a right answer used up, at the time it did: `reopen` gives it back when what it allowed failed. */
+interface AnsweredChallenge {
+  id: string;
+  at: string;
+}
+
+/** A code made to be sent: `notDelivered` gives back what making it took when its message does not go. */
+export interface MadeCode {
+  challengeId: string;
+  code: string;
+  madeAt: Date;
+}
 
 /** What a code is for: wrong answers count per person and purpose. */
 type Purpose = 'login' | 'recovery' | 'email' | 'phone' | 'contract';
@@ -81,7 +94,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
       await codes.clearFailures(purpose, keysOf(people));
       // The code arrived: the next one (another number, a new signature) may go at once.
       await codes.endCooldown(purpose, row.subject, now);
-      return { outcome: 'valid', subject: row.subject, recipient: row.recipient };
+      return { outcome: 'valid', subject: row.subject, recipient: row.recipient, answered: { id: row.id, at: toDbTime(now) } };
     }
     if (row) await codes.countWrongAnswer(row.id);
     if (attempt >= settings.maxAttempts) {
@@ -129,7 +142,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     async issue(
       input: { purpose: Purpose; subject: string; recipient: string; sessionId?: string },
       now: Date = clock(),
-    ): Promise<{ token: string; code: string; resendAfterSeconds: number }> {
+    ): Promise<{ token: string; resendAfterSeconds: number } & MadeCode> {
       const token = randomBytes(32).toString('base64url');
       const code = newCode();
       await codes.useUpOpen(input.purpose, input.subject, now);
@@ -147,7 +160,7 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
         resend_available_at: toDbTime(later(now, settings.resendSeconds)),
         consumed_at: null,
       });
-      return { token, code, resendAfterSeconds: settings.resendSeconds };
+      return { token, code, resendAfterSeconds: settings.resendSeconds, challengeId: hashToken(token), madeAt: now };
     },
 
     /**
@@ -231,18 +244,18 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     async reissue(
       input: { purpose: Purpose; subject: string; recipient: string },
       now: Date = clock(),
-    ): Promise<{ outcome: 'sent'; code: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number }> {
+    ): Promise<({ outcome: 'sent'; resendAfterSeconds: number } & MadeCode) | { outcome: 'too-soon'; retryAfterSeconds: number }> {
       const newest = await codes.newest(input.purpose, input.subject);
       if (newest && !(await codes.claimReissue(newest.id, later(now, settings.resendSeconds), now))) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
-      const { code, resendAfterSeconds } = await this.issue(input, now);
-      return { outcome: 'sent', code, resendAfterSeconds };
+      const { code, resendAfterSeconds, challengeId, madeAt } = await this.issue(input, now);
+      return { outcome: 'sent', code, resendAfterSeconds, challengeId, madeAt };
     },
 
     /** A new code for an open challenge, once the cooldown is over; wrong answers so far still count. */
     async resend(
       id: string,
       now: Date = clock(),
-    ): Promise<{ outcome: 'sent'; code: string; recipient: string; resendAfterSeconds: number } | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
+    ): Promise<({ outcome: 'sent'; recipient: string; resendAfterSeconds: number } & MadeCode) | { outcome: 'too-soon'; retryAfterSeconds: number } | { outcome: 'blocked' | 'expired' }> {
       const ready = await this.resendable(id, now);
       if (ready.outcome !== 'ready') return ready;
       // The person's turn first: a new challenge asked for at the same moment (another number) cannot also send.
@@ -251,8 +264,28 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
       // One conditional statement: two simultaneous resends cannot both pass the cooldown or the send limit.
       const sent = await codes.replaceCode(id, { codeHash: hash(code), expiresAt: later(now, settings.ttlSeconds), resendAt: later(now, settings.resendSeconds) }, settings.maxSends, now);
       if (!sent) return { outcome: 'too-soon', retryAfterSeconds: settings.resendSeconds };
-      return { outcome: 'sent', code, recipient: ready.recipient, resendAfterSeconds: settings.resendSeconds };
+      return { outcome: 'sent', code, recipient: ready.recipient, resendAfterSeconds: settings.resendSeconds, challengeId: id, madeAt: now };
     },
+
+    /**
+     * The message carrying `made` did not go: the send it counted and the waits it started are given back, so the
+     * person may ask again at once (the challenge's resend wait, and their turn in the cooldown when it is still the
+     * one this code took). The code stays as it is: nobody was told it, and should the provider deliver it after
+     * all, it works. Each change is one conditional statement: a newer code or turn of the person is left alone.
+     */
+    async notDelivered(made: MadeCode, now: Date = clock()): Promise<void> {
+      const row = await codes.find(made.challengeId);
+      if (!row) return;
+      await codes.takeBackSend(made.challengeId, hash(made.code), now);
+      await codes.releaseCooldown(row.purpose, row.subject, later(made.madeAt, settings.resendSeconds), now);
+    },
+
+    /**
+     * Gives a right answer's challenge back (open again, the same code) when what it was to allow could not be
+     * done: the identity service unreachable at the login's last step or at a new password. The person answers
+     * the same code again once it is back, within its life. Only the use that answer made is undone.
+     */
+    reopen: (answered: AnsweredChallenge): Promise<void> => codes.reopen(answered.id, answered.at),
   };
 }
 

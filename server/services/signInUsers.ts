@@ -9,7 +9,7 @@ import type { Database } from '../db';
 import type { Application, ApplicationRepository } from '../repositories/applicationRepository';
 import { idDocumentHoldRepository } from '../repositories/idDocumentHoldRepository';
 import { pendingPasswordRepository, type PendingPasswordRepository } from '../repositories/pendingPasswordRepository';
-import { IdentityError, type IdentityService } from './identity';
+import { IdentityError, type IdentityService, type IdentityUser } from './identity';
 import { ONBOARDING_STATUS_ATTRIBUTE } from './onboardingGate';
 
 /** Another application's verified identity holds the ID document. */
@@ -64,48 +64,82 @@ interface SignInUserDependencies {
   passwordKey: Buffer;
 }
 
+/**
+ * A user of the application's ID document that the application itself made and did not get to record: made after
+ * the application said it was making one (`signInUserStarted`), for its e-mail, still waiting for approval. A try
+ * whose answer was lost (the identity service went away after making it, the SDK's retry then found the name taken)
+ * or whose password did not follow leaves such a user; the next try takes it as its own instead of refusing the
+ * document as a customer's, or making a second one.
+ */
+export function madeForApplication(application: Pick<Application, 'email' | 'answers'>, user: IdentityUser): boolean {
+  const started = application.answers.signInUserStarted;
+  if (typeof started !== 'string') return false;
+  const madeAfter = user.createdAt === undefined || user.createdAt.getTime() >= Date.parse(started) - CLOCK_SKEW_MS;
+  return madeAfter && user.attributes.email === application.email && user.attributes[ONBOARDING_STATUS_ATTRIBUTE] === 'pending';
+}
+
+/** How far the identity service's clock may be behind this server's when it dates a user. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 export function signInUsers(deps: SignInUserDependencies) {
   const holds = idDocumentHoldRepository(deps.db);
   const passwords = pendingPasswords(pendingPasswordRepository(deps.db), deps.passwordKey);
 
+  /** Saves `answers` over the application's, on its version, read again when another save came first. */
+  async function saveAnswers(application: Application, answers: Record<string, unknown>, now: Date): Promise<Application> {
+    // Until it is saved, not three times as other changes (applicationChanges.ts): what it records exists now.
+    for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
+      const saved = await deps.applications.save(current, { answers: { ...current.answers, ...answers } }, now);
+      if (saved) return saved;
+    }
+    throw new Error(`Application ${application.id} is gone`);
+  }
+
   /**
    * Makes the application's sign-in user when it holds its ID document and has chosen a password: the document as
    * username, the verified phone, unable to sign in until approval. Answers the application as saved (with
-   * `identityUserSub`). Again for one that has its user: nothing changes.
+   * `identityUserSub`). Again for one that has its user: nothing changes. A try cut short by the identity service
+   * going away is finished by the next: the user it made is taken as the application's own (madeForApplication).
    */
   async function ensureUser(application: Application, now: Date): Promise<Application> {
     if ((await holds.holderOf(application.idDocument)) !== application.id) return application;
     const username = application.idDocument;
     const existing = await deps.identity.getUser(username);
     if (existing && existing.sub === application.answers.identityUserSub) return application;
+    const unrecorded = existing !== undefined && madeForApplication(application, existing);
+    // Said before the user is made, so that a user made whose answer is lost is known as this application's.
+    const making = existing ? application : await saveAnswers(application, { signInUserStarted: now.toISOString() }, now);
     // Taken out while the user is made: a second call at the same time (a provider's result delivered twice, an
     // approval) finds none and leaves it to the first.
     const made = await passwords.spend(application.id, async (password) => {
-      if (existing) throw new IdDocumentHeldError(username, 'a customer');
-      const { sub } = await deps.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' });
-      try {
-        await deps.identity.setPassword(username, password, true);
-      } catch (error) {
-        // A user without the password would hold the name against the next try: it goes, the password is put back.
-        await deps.identity.deleteUser(username).catch(() => undefined);
-        throw error;
-      }
+      if (existing && !unrecorded) throw new IdDocumentHeldError(username, 'a customer');
+      const sub = unrecorded ? existing.sub : await createUser(making, username);
+      // Failing, the user stays without it, and the next try sets it (the password is put back meanwhile).
+      await deps.identity.setPassword(username, password, true);
       return sub;
     });
     if (made === undefined) return application;
-    // Until it is recorded, not three times as other changes (applicationChanges.ts): the user exists now, and only
-    // this save ties it to the application.
-    for (let current: Application | undefined = application; current; current = await deps.applications.find(application.id)) {
-      const saved = await deps.applications.save(current, { answers: { ...current.answers, identityUserSub: made } }, now);
-      if (saved) return saved;
+    return saveAnswers(making, { identityUserSub: made }, now);
+  }
+
+  /** Creates the user; one that an earlier attempt of the same call made (its answer lost) is taken as made. */
+  async function createUser(application: Application, username: string): Promise<string> {
+    try {
+      return (await deps.identity.createUser(username, String(application.answers.telephoneNumber), { email: application.email, [ONBOARDING_STATUS_ATTRIBUTE]: 'pending' })).sub;
+    } catch (error) {
+      if (!(error instanceof IdentityError && error.code === 'USERNAME_EXISTS')) throw error;
+      const found = await deps.identity.getUser(username);
+      if (!found || !madeForApplication(application, found)) throw new IdDocumentHeldError(username, 'a customer');
+      return found.sub;
     }
-    throw new Error(`Application ${application.id} is gone`);
   }
 
   return {
     holds,
     passwords,
     ensureUser,
+    /** Whether `user`, of the application's ID document, is the application's own: recorded, or made and not recorded yet. */
+    isOwn: (application: Pick<Application, 'email' | 'answers'>, user: IdentityUser) => user.sub === application.answers.identityUserSub || madeForApplication(application, user),
 
     /**
      * The application's identity is verified: it takes its ID document, unless another verified application holds

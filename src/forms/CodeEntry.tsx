@@ -1,7 +1,7 @@
 import { useEffect, useState, type RefObject } from 'react';
 import { useIntl, type MessageDescriptor } from 'react-intl';
 import { CodeInput, LoadingButton, type TextInputProps } from '../components';
-import type { CodeFeedbackId, CodeFeedbackState } from './useCodeFeedback';
+import { ALERTS, type CodeFeedbackId, type CodeFeedbackState } from './useCodeFeedback';
 import type { FieldErrorProps } from './useFieldErrors';
 
 /** A feature's wording of its code entry: each answer of the server, "send me a new code" and its countdown. */
@@ -52,7 +52,7 @@ export function CodeEntry({ label, field: { ref, name, value, onChange, onBlur, 
         aria-describedby={feedback ? `${name}-feedback` : undefined}
       />
       {/* A refusal to send says nothing about the code typed: announced, but the field is not marked. */}
-      <p id={`${name}-feedback`} className={feedbackClassName} role={problem || feedback?.id === 'budget' ? 'alert' : 'status'}>
+      <p id={`${name}-feedback`} className={feedbackClassName} role={problem || (feedback !== null && ALERTS.includes(feedback.id)) ? 'alert' : 'status'}>
         {feedback &&
           intl.formatMessage(
             messages[feedback.id],

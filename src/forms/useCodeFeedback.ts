@@ -1,15 +1,18 @@
 import { useState } from 'react';
 import type { ApiError } from '../services/baseQuery';
+import { outageOf } from '../services/outage';
 import { codeProblem } from './codeProblem';
 import { useCountdown } from './useCountdown';
 
 /** The server's answers a code field shows: about the code typed, or about sending a new one. */
-export type CodeFeedbackId = 'wrongCode' | 'blocked' | 'blockedWhile' | 'expired' | 'failed' | 'resent' | 'tooSoon' | 'budget';
+export type CodeFeedbackId = 'wrongCode' | 'blocked' | 'blockedWhile' | 'expired' | 'failed' | 'resent' | 'tooSoon' | 'budget' | 'notSent' | 'unavailable';
 
 type CodeFeedback = { id: CodeFeedbackId; values?: Record<string, number> } | null;
 
-/** Answers about sending, not about the code typed: they do not mark the field. */
-const NOTICES: readonly CodeFeedbackId[] = ['resent', 'tooSoon', 'budget'];
+/** Answers about sending, or about a service that is away, not about the code typed: they do not mark the field. */
+const NOTICES: readonly CodeFeedbackId[] = ['resent', 'tooSoon', 'budget', 'notSent', 'unavailable'];
+/** Notices that call for the person's attention at once. */
+export const ALERTS: readonly CodeFeedbackId[] = ['budget', 'notSent', 'unavailable'];
 
 /** Whether a failed check is the block after too many wrong codes. */
 export const isBlock = (error: unknown) => ((error ?? {}) as ApiError).errorCode === 'CODE_BLOCKED';
@@ -27,6 +30,11 @@ export function useCodeFeedback(firstResendAt: () => number | null) {
   const secondsToResend = useCountdown(resendAt);
   const failure = (error: unknown): boolean => {
     const { errorCode, data } = (error ?? {}) as ApiError;
+    // A service behind the code's check is away: nothing is wrong with the code typed, which stays to be sent again.
+    if (outageOf(error)) {
+      setFeedback({ id: 'unavailable' });
+      return true;
+    }
     if (!errorCode || !errorCode.startsWith('CODE_')) return false;
     const problem = codeProblem(errorCode, data);
     if (problem.kind === 'blocked') {
@@ -53,6 +61,11 @@ export function useCodeFeedback(firstResendAt: () => number | null) {
       const retry = retryAfterOf(data);
       if (typeof retry === 'number') setResendAt(Date.now() + retry * 1000);
       setFeedback({ id: 'tooSoon' });
+    } else if (outageOf(error)) {
+      // Not sent (its provider failed) or not asked (a service away): the server gave the turn back, so "send me a
+      // new code" may be pressed again at once.
+      setResendAt(null);
+      setFeedback({ id: outageOf(error) === 'notSent' ? 'notSent' : 'unavailable' });
     } else if (errorCode === 'MESSAGE_BUDGET_EXCEEDED') {
       // Too many messages to this phone or address, for this application or from this connection, for now.
       const retry = retryAfterOf(data);

@@ -11,6 +11,7 @@ export type LoginProblem =
   | { kind: 'blocked'; until: number | null }
   | { kind: 'tooManyMessages'; until: number }
   | { kind: 'unreachable' }
+  | { kind: 'notSent' }
   | { kind: 'captcha' };
 
 /** The answer of a sign-in: the masked phone the SMS went to, the session token, and the status. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../apiError';
 
 const SESSION_ID = { type: 'string', pattern: '^[A-Za-z0-9-]{8,64}$' } as const;
 
@@ -27,11 +28,14 @@ export async function captchaRoutes(app: FastifyInstance) {
           properties: { response: { type: 'string', minLength: 1, maxLength: 8192 }, sessionId: SESSION_ID },
           required: ['response', 'sessionId'],
         },
-        response: { 200: { type: 'object', properties: { success: { type: 'boolean' } }, required: ['success'] } },
+        description: '503 SERVICE_UNAVAILABLE when the captcha provider cannot be reached (the browser says so and asks to try again).',
+        response: { 200: { type: 'object', properties: { success: { type: 'boolean' } }, required: ['success'] }, 503: { $ref: 'error#' } },
       },
     },
     async (request) => {
       const result = await app.captcha.verify(request.query.response, { remoteIp: request.ip, action: undefined });
+      // Not the person's failure: Google's verification did not answer (FETCH_TIMEOUT_MS) or answered an error.
+      if (result.reason === 'unavailable') throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The captcha provider is not reachable right now; try again in a moment');
       if (result.success) await app.captchaGate.grantPass(request.query.sessionId, app.clock());
       else request.log.info({ reason: result.reason }, 'captcha refused');
       return { success: result.success };

@@ -5,6 +5,7 @@ import { IdentityError } from '../../services/identity';
 import { SealedDataError, unseal } from '../../services/sealedData';
 import { codeFailure } from '../codeAnswers';
 import { MessageBudgetExceeded, requesterOf, type Requester } from '../../services/messaging/budget';
+import { MessageNotSent } from '../../services/messaging/messaging';
 import { codeText, messageLocale, type MessageLocale } from '../../services/messaging/texts';
 
 const ANSWER = { type: 'object', properties: { response: { type: 'string' }, resendAfterSeconds: { type: 'integer' } }, required: ['response'] } as const;
@@ -49,8 +50,8 @@ export async function credentialsRoutes(app: FastifyInstance) {
         void sendRecoveryCode(app, username, requesterOf(request, `user:${username}`), messageLocale(request.headers['accept-language'])).catch((error: unknown) => {
           // A user id the identity service refuses is the client's mistake: noted, without a stack. Faults stay errors.
           if (error instanceof IdentityError) request.log.info({ reason: error.code }, 'recovery code not sent: the identity service refused the user id');
-          // A spent budget was logged as a warning, with its counts, where it was refused.
-          else if (!(error instanceof MessageBudgetExceeded)) request.log.error({ err: error }, 'recovery code not sent');
+          // A spent budget was logged as a warning, with its counts, where it was refused; a provider's failure where it failed.
+          else if (!(error instanceof MessageBudgetExceeded) && !(error instanceof MessageNotSent)) request.log.error({ err: error }, 'recovery code not sent');
         });
       });
       return { response: 'OK', resendAfterSeconds: app.codes.settings.resendSeconds };
@@ -106,11 +107,17 @@ export async function credentialsRoutes(app: FastifyInstance) {
         await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
-      await app.identity.setPassword(username, data.newPassword, true);
-      const user = await app.identity.getUser(username);
-      // A new password ends every session the old one opened.
-      await app.identity.globalSignOut(username);
-      if (user) await app.loginSessions.revokeAllForUser(user.sub, app.clock());
+      try {
+        await app.identity.setPassword(username, data.newPassword, true);
+        const user = await app.identity.getUser(username);
+        // A new password ends every session the old one opened.
+        await app.identity.globalSignOut(username);
+        if (user) await app.loginSessions.revokeAllForUser(user.sub, app.clock());
+      } catch (error) {
+        // Not done (the identity service unreachable: 503): the same code and password go again, once it is back.
+        await app.codes.reopen(result.answered);
+        throw error;
+      }
       await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.password_changed', subject: `user:${username}`, requestId: request.id }, app.clock());
       return { response: 'OK' };
     },
@@ -129,6 +136,7 @@ async function sendRecoveryCode(app: FastifyInstance, username: string, requeste
   if ((await app.codes.claimTurn('recovery', username)) > 0) return;
   const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'recovery-code' }, requester);
   const issued = await app.codes.issue({ purpose: 'recovery', subject: username, recipient: phone });
-  await app.messages.send(ticket, { text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds) });
+  // Not sent: logged where it failed; the cooldown is given back, so "send me a new code" goes at once.
+  await app.messages.send(ticket, { text: codeText('recovery', locale, issued.code, app.codes.settings.ttlSeconds) }, () => app.codes.notDelivered(issued));
   await app.auditLog.append({ actor: `user:${username}`, action: 'recovery.code_sent', subject: `user:${username}`, requestId: requester.requestId }, app.clock());
 }

@@ -285,7 +285,7 @@ export async function contractRoutes(app: FastifyInstance) {
         if (recorded) await audit(request, application, 'onboarding.contract_consent', { electronicIdentificationDate: consentedAt });
       }
       const issued = await app.codes.issue({ purpose: 'contract', subject: application.id, recipient: phone });
-      await sendCode(request, ticket, issued.code);
+      await sendCode(request, ticket, issued);
       await audit(request, application, 'onboarding.contract_code_sent');
       return { maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds };
     },

@@ -41,8 +41,9 @@ export async function passwordRoutes(app: FastifyInstance) {
       const username = application.idDocument;
       const existing = await app.identity.getUser(username);
       const ours = existing !== undefined && existing.sub === application.answers.identityUserSub;
-      // Any user of this ID but the one this application made is a customer's, or a verified applicant's.
-      if (existing && !ours) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
+      // Any user of this ID but the one this application made is a customer's, or a verified applicant's. One it made
+      // and did not get to record (the identity service went away meanwhile) is its own: ensureUser below records it.
+      if (existing && !app.signInUsers.isOwn(application, existing)) throw new ApiError(409, 'ALREADY_A_CUSTOMER', 'This ID document already has an account');
       const now = app.clock();
       try {
         // Verified already (a password chosen again): the user has it at once; otherwise it waits, sealed.

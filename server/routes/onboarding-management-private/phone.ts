@@ -76,7 +76,7 @@ export async function phoneRoutes(app: FastifyInstance) {
         };
       });
       const issued = await app.codes.issue({ purpose: 'phone', subject: application.id, recipient: phone });
-      await sendCode(request, ticket, issued.code);
+      await sendCode(request, ticket, issued);
       const actor = `application:${application.id}`;
       await app.auditLog.append({ actor, action: 'onboarding.phone_code_sent', subject: actor, requestId: request.id }, app.clock());
       return { next: nextAfter('contact-phone', saved), maskedPhone: maskPhone(phone), resendAfterSeconds: issued.resendAfterSeconds, application: applicationView(saved) };

@@ -4,6 +4,7 @@ import { toFieldErrors, validateSchema } from '../../../src/validation/validate'
 import { ApiError } from '../../plugins/errors';
 import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
+import type { MadeCode } from '../../services/oneTimeCodes';
 import { codeText, EMAIL_CODE_SUBJECT } from '../../services/messaging/texts';
 import { applicationView, confirmRegistration } from '../../services/onboardingApplications';
 import { codeFailure, resendTooSoon } from '../codeAnswers';
@@ -81,7 +82,11 @@ export async function registrationRoutes(app: FastifyInstance) {
         throw codeFailure(result);
       }
       const now = app.clock();
-      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now);
+      // The identity service unreachable (503): the code is not used up, and the same code confirms once it is back.
+      const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now).catch(async (error: unknown) => {
+        await app.codes.reopen(result.answered);
+        throw error;
+      });
       await app.applications.removeRegistration(registrationId);
       if (confirmed.outcome === 'already-exists') {
         await app.auditLog.append({ actor, action: 'onboarding.already_exists', subject: actor, requestId: request.id }, app.clock());
@@ -118,7 +123,7 @@ export async function registrationRoutes(app: FastifyInstance) {
       const charge = () => app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));
       const challenge = await app.codes.findLatest('email', registration.id);
       let ticket: MessageTicket;
-      let sent: { code: string; resendAfterSeconds: number };
+      let sent: MadeCode & { resendAfterSeconds: number };
       if (challenge) {
         const ready = await app.codes.resendable(challenge.id);
         if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);
@@ -137,7 +142,9 @@ export async function registrationRoutes(app: FastifyInstance) {
         if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
         sent = result;
       }
-      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, sent.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[registration.language], text: codeText('email', registration.language, sent.code, app.codes.settings.ttlSeconds) }, () =>
+        app.codes.notDelivered(sent),
+      );
       await app.auditLog.append({ actor, action: 'onboarding.email_code_sent', subject: actor, requestId: request.id }, app.clock());
       return { resendAfterSeconds: sent.resendAfterSeconds };
     },

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requesterOf } from '../../services/messaging/budget';
 import type { MessageTicket } from '../../services/messaging/messaging';
+import type { MadeCode } from '../../services/oneTimeCodes';
 import { codeText, messageLocale } from '../../services/messaging/texts';
 import { codeFailure, resendTooSoon } from '../codeAnswers';
 
@@ -13,8 +14,11 @@ const BUDGET_PURPOSE = { phone: 'phone-code', contract: 'signature-code' } as co
 export function smsCodes(app: FastifyInstance, purpose: SmsPurpose) {
   const charge = (request: FastifyRequest, applicationId: string, phone: string) =>
     app.messages.charge({ channel: 'sms', to: phone, purpose: BUDGET_PURPOSE[purpose] }, requesterOf(request, `application:${applicationId}`));
-  const send = (request: FastifyRequest, ticket: MessageTicket, code: string) =>
-    app.messages.send(ticket, { text: codeText(purpose, messageLocale(request.headers['accept-language']), code, app.codes.settings.ttlSeconds) });
+  /** Not sent, the code's send and cooldown are given back (the route answers 503 MESSAGE_NOT_SENT): another ask goes at once. */
+  const send = (request: FastifyRequest, ticket: MessageTicket, made: MadeCode) =>
+    app.messages.send(ticket, { text: codeText(purpose, messageLocale(request.headers['accept-language']), made.code, app.codes.settings.ttlSeconds) }, () =>
+      app.codes.notDelivered(made),
+    );
 
   /**
    * A new code of the application's latest challenge, to the number it went to, once the cooldown is over: 423
@@ -34,7 +38,7 @@ export function smsCodes(app: FastifyInstance, purpose: SmsPurpose) {
     const result = await app.codes.resend(challenge.id);
     if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
     if (result.outcome !== 'sent') throw codeFailure(result);
-    await send(request, ticket, result.code);
+    await send(request, ticket, result);
     return result.resendAfterSeconds;
   };
 

@@ -100,7 +100,10 @@ export async function onboardingRoutes(app: FastifyInstance) {
         now,
       );
       const issued = await app.codes.issue({ purpose: 'email', subject: registration.id, recipient: email }, now);
-      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[language], text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds) });
+      // Not sent: the sign-up goes too (its token never reaches the browser), and the form is sent again.
+      await app.messages.send(ticket, { subject: EMAIL_CODE_SUBJECT[language], text: codeText('email', language, issued.code, app.codes.settings.ttlSeconds) }, () =>
+        app.applications.removeRegistration(registration.id),
+      );
       await app.auditLog.append({ actor: `registration:${registration.id}`, action: 'onboarding.registered', subject: `registration:${registration.id}`, requestId: request.id }, app.clock());
       // The sign-up's session ends with the sign-up: its renewals do not outlive it.
       const session = await app.onboardingTokens.grant(`registration:${registration.id}`, Math.floor(Date.parse(registration.expiresAt) / 1000));

@@ -140,8 +140,12 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
           await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id }, app.clock());
           throw codeFailure(result);
         }
-        // The account as it is now: still enabled, and the code went to the phone it still has.
-        const user = await app.identity.getUser(result.subject);
+        // The account as it is now: still enabled, and the code went to the phone it still has. The identity service
+        // unreachable (503), the code stays good for the same answer once it is back.
+        const user = await app.identity.getUser(result.subject).catch(async (error: unknown) => {
+          await app.codes.reopen(result.answered);
+          throw error;
+        });
         if (!user || !user.enabled || user.attributes.phone_number !== result.recipient) throw codeFailure({ outcome: 'expired' });
         const refusal = signInRefusal(user.attributes);
         if (refusal) {
@@ -177,7 +181,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       if (!phone) throw new ApiError(409, 'NO_PHONE', 'There is no phone to send the code to');
       const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'login-code' }, requesterOf(request, `user:${username}`));
       const issued = await app.codes.issue({ purpose: 'login', subject: username, recipient: phone, sessionId });
-      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), issued.code, app.codes.settings.ttlSeconds) }, () => app.codes.notDelivered(issued));
       await app.auditLog.append({ actor: `user:${username}`, action: 'login.code_sent', subject: `user:${username}`, requestId: request.id }, app.clock());
       return { maskedPhone: maskPhone(phone), token: issued.token, resendAfterSeconds: issued.resendAfterSeconds };
     },
@@ -211,7 +215,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const result = await app.codes.resend(challenge.id);
       if (result.outcome === 'too-soon') throw resendTooSoon(result.retryAfterSeconds);
       if (result.outcome !== 'sent') throw codeFailure(result);
-      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) });
+      await app.messages.send(ticket, { text: codeText('login', messageLocale(request.headers['accept-language']), result.code, app.codes.settings.ttlSeconds) }, () => app.codes.notDelivered(result));
       await app.auditLog.append({ actor: `user:${challenge.subject}`, action: 'login.code_resent', subject: `user:${challenge.subject}`, requestId: request.id }, app.clock());
       return { maskedPhone: maskPhone(result.recipient), resendAfterSeconds: result.resendAfterSeconds };
     },

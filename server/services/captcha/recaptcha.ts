@@ -1,3 +1,4 @@
+import { FETCH_TIMEOUT_MS } from '../outboundCalls';
 import type { CaptchaProvider, CaptchaResult } from './types';
 
 interface RecaptchaOptions {
@@ -33,7 +34,7 @@ export function recaptchaProvider(options: RecaptchaOptions): CaptchaProvider {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: form,
-          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+          signal: AbortSignal.timeout(options.timeoutMs ?? FETCH_TIMEOUT_MS),
         });
         if (!response.ok) return { success: false, reason: 'unavailable' };
         answer = (await response.json()) as SiteVerifyAnswer;

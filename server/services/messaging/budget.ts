@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLogRepository } from '../../repositories/auditLogRepository';
-import type { BudgetBucket, MessageBudgetRepository } from '../../repositories/messageBudgetRepository';
+import type { BudgetBucket, ChargedBucket, MessageBudgetRepository } from '../../repositories/messageBudgetRepository';
 import { LOG_SIGNALS } from '../../telemetry/logSignals';
 import type { ServerMetrics } from '../../telemetry/metrics';
 import { maskEmail } from '../onboardingApplications';
@@ -72,7 +72,8 @@ function normalisedRecipient(channel: Channel, to: string): string {
   return channel === 'email' ? to.trim().toLowerCase() : to.replace(/[^\d+]/g, '');
 }
 
-const masked = (channel: Channel, to: string) => (channel === 'email' ? maskEmail(to) : maskPhone(to));
+/** The recipient as logs may show it: `********678`, `a***@example.com`. */
+export const masked = (channel: Channel, to: string) => (channel === 'email' ? maskEmail(to) : maskPhone(to));
 
 export function messageBudget(
   repository: MessageBudgetRepository,
@@ -99,13 +100,13 @@ export function messageBudget(
 
     /**
      * Charges one message to `to` to its budgets, or throws MessageBudgetExceeded (logged as a warning with the
-     * counts, and audited) and charges none.
+     * counts, and audited) and charges none. Answers what it charged, for `refund`.
      */
-    async charge(channel: Channel, to: string, purpose: OutgoingMessage['purpose'], requester: Requester): Promise<void> {
+    async charge(channel: Channel, to: string, purpose: OutgoingMessage['purpose'], requester: Requester): Promise<ChargedBucket[]> {
       const now = settings.clock();
       const buckets = bucketsFor(channel, to, requester);
       const result = await repository.take(buckets, settings.windowSeconds, now);
-      if (result.taken) return;
+      if (result.taken) return result.charged;
 
       const states = new Map((await repository.read(buckets.map((bucket) => bucket.key), now)).map((state) => [state.key, state]));
       const counts = Object.fromEntries(buckets.map((bucket) => [bucket.kind, { sent: states.get(bucket.key)?.sent ?? 0, limit: bucket.limit }]));
@@ -128,6 +129,9 @@ export function messageBudget(
       );
       throw new MessageBudgetExceeded(retryAfterSeconds);
     },
+
+    /** Hands back what `charge` took for a message that was not sent: it costs no budget anything. */
+    refund: (charged: ChargedBucket[]) => repository.refund(charged),
   };
 }
 

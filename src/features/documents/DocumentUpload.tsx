@@ -4,6 +4,7 @@ import { CheckIcon } from '../../components/icons';
 import { getRuntimeConfig } from '../../config';
 import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
+import { outageOf } from '../../services/outage';
 import { isPdfFile } from '../../validation';
 import { APPLICATION_STORAGE_MAX_BYTES, documentMaxBytes } from '../../validation/documentLimits';
 import { useGetStorageIdentityMutation, useReportDocumentMutation, type CheckedDocument, type DocumentKind } from './documentsApi';
@@ -26,6 +27,11 @@ const messages = describeMessages({
     id: 'documents.serverFull',
     defaultMessage: "We can't store documents at the moment: the problem is on our side, not with your file. Please try again later; the documents you already sent are safe.",
   },
+  unavailable: {
+    id: 'documents.unavailable',
+    defaultMessage: "We can't reach our document service right now, so your file has not been checked yet. Nothing is lost: try again in a moment.",
+  },
+  tryAgain: { id: 'documents.tryAgain', defaultMessage: 'Try again' },
   storageFull: {
     id: 'documents.storageFull',
     defaultMessage: 'Your application has no room left for this file: its files may take {total} in all. Files that were never submitted are removed after a day.',
@@ -82,7 +88,7 @@ type Phase =
   | { name: 'checking' }
   | { name: 'stored'; size: number }
   | { name: 'cancelled' }
-  | { name: 'failed'; message: Refusal };
+  | { name: 'failed'; message: Refusal; retry?: () => void };
 
 /** A message that tells why a file was refused. */
 type Refusal = keyof typeof messages;
@@ -189,7 +195,7 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
     if (lost) (outcome.name === 'failed' ? errorRef : statusRef).current?.focus();
   }, [outcome]);
 
-  async function upload(file: File) {
+  async function upload(file: File, uploadedKey?: string) {
     // Said before anything is sent, each in its own words: an empty file, one of another type, one too large.
     if (file.size === 0) return setPhase({ name: 'failed', message: REFUSALS[format].DOCUMENT_EMPTY });
     const fits = format === 'pdf' ? isPdfFile(file) : IMAGE_TYPES.includes(file.type);
@@ -198,7 +204,10 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
     const abort = new AbortController();
     controller.current = abort;
     setPhase({ name: 'uploading', fileName: file.name, fraction: 0 });
+    // Once in storage, a try again only asks for the check again: the file is not sent twice.
+    let storedKey = uploadedKey;
     try {
+      if (storedKey !== undefined) return await report(storedKey);
       const identity = await getStorageIdentity().unwrap();
       const { applicantCredentials, uploadDocument } = await import(/* webpackChunkName: "upload" */ '../../documentStorage/uploadDocument');
       const config = getRuntimeConfig();
@@ -213,16 +222,23 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
         signal: abort.signal,
         onProgress: (fraction) => setPhase((current) => (current.name === 'uploading' ? { ...current, fraction } : current)),
       });
-      setPhase({ name: 'checking' });
-      const checked = await reportDocument({ kind, key: stored.key }).unwrap();
-      setPhase({ name: 'stored', size: checked.size });
-      onUploaded?.(checked);
+      storedKey = stored.key;
+      await report(stored.key);
     } catch (error) {
       if (abort.signal.aborted) return setPhase({ name: 'cancelled' });
+      // A service behind the upload is away: the same file, and the same upload if it went, can be tried again.
+      if (outageOf(error)) return setPhase({ name: 'failed', message: 'unavailable', retry: () => void upload(file, storedKey) });
       setPhase({ name: 'failed', message: refusalMessage(error, format) });
     } finally {
       if (controller.current === abort) controller.current = null;
     }
+  }
+
+  async function report(key: string) {
+    setPhase({ name: 'checking' });
+    const checked = await reportDocument({ kind, key }).unwrap();
+    setPhase({ name: 'stored', size: checked.size });
+    onUploaded?.(checked);
   }
 
   function onChange(event: ChangeEvent<HTMLInputElement>) {
@@ -292,6 +308,12 @@ export function DocumentUpload({ kind, label, description, document, onUploaded,
           {phase.name === 'failed' && intl.formatMessage(messages[phase.message], { max: formatSize(intl, maxBytes), total: formatSize(intl, APPLICATION_STORAGE_MAX_BYTES) })}
         </p>
       </div>
+      {phase.name === 'failed' && phase.retry && (
+        <button type="button" className="dv-upload__button dv-upload__retry" onClick={phase.retry}>
+          {intl.formatMessage(messages.tryAgain)}
+          <span className="dv-visually-hidden">: {label}</span>
+        </button>
+      )}
     </div>
   );
 }

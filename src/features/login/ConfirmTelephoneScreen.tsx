@@ -10,6 +10,7 @@ import { isBlock, useCodeFeedback } from '../../forms/useCodeFeedback';
 import { useFormFields } from '../../forms/useFormFields';
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
+import { outageOf } from '../../services/outage';
 import { ensureSessionId } from '../../services/sessionId';
 import { validateSchema } from '../../validation';
 import { codeResent, selectSignInResult } from '../../state/authSlice';
@@ -43,6 +44,8 @@ const messages = describeMessages({
   failed: { id: 'login.confirm.failed', defaultMessage: 'We could not check the code. Please try again.' },
   tooSoon: { id: 'login.confirm.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
   tooManyMessages: { id: 'login.confirm.tooManyMessages', defaultMessage: 'For your security, we have sent too many codes by SMS for now. You can ask again at {time}.' },
+  notSent: { id: 'login.confirm.notSent', defaultMessage: "We couldn't send the new code. Ask for it again in a moment." },
+  unavailable: { id: 'login.confirm.unavailable', defaultMessage: "We can't reach our service right now. Your code still works: confirm it again in a moment." },
 });
 
 /** The shared code entry in the login's words; a block is a page of its own (blockedUntil, blocked). */
@@ -55,6 +58,8 @@ const codeMessages: CodeMessages = {
   resent: messages.resent,
   tooSoon: messages.tooSoon,
   budget: messages.tooManyMessages,
+  notSent: messages.notSent,
+  unavailable: messages.unavailable,
   resend: messages.resend,
   resendIn: messages.resendIn,
 };
@@ -86,7 +91,8 @@ export function ConfirmTelephoneScreen() {
         store.navigation.leaveApp(getRuntimeConfig().mainAppUrl);
       } catch (error) {
         if (!code.failure(error)) code.setFeedback({ id: 'failed' });
-        if (isBlock(error)) return;
+        // Blocked, or the identity service away (the code was not used up: it stays to be confirmed again).
+        if (isBlock(error) || outageOf(error)) return;
         void formik.setFieldValue('code', '', false);
         field('code').ref.current?.focus();
       }

@@ -42,6 +42,10 @@ const messages = describeMessages({
     id: 'login.problem.unreachable',
     defaultMessage: 'We could not reach our service. Nothing is wrong with what you typed: try again in a moment.',
   },
+  notSent: {
+    id: 'login.problem.notSent',
+    defaultMessage: "We couldn't send your SMS code just now. Nothing is wrong with what you typed: log in again in a moment.",
+  },
   captcha: { id: 'login.problem.captcha', defaultMessage: 'We could not check that this is not an automated attempt. Reload the page and try again.' },
   problemTitle: { id: 'login.problem.title', defaultMessage: 'We could not log you in' },
   loggedOut: { id: 'login.loggedOut', defaultMessage: 'You have logged out. See you soon.' },

@@ -15,6 +15,8 @@ export function loginProblemOf(stage: LoginStage, error: unknown, now: number = 
     return { kind: 'unreachable' };
   }
   const { status, errorCode, data } = (error ?? {}) as Partial<ApiError>;
+  // The password was right and the SMS provider failed: logging in again sends a code at once.
+  if (errorCode === 'MESSAGE_NOT_SENT') return { kind: 'notSent' };
   if (isUnreachable(status)) return { kind: 'unreachable' };
   if (stage === 'captcha') return { kind: 'captcha' };
   const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;

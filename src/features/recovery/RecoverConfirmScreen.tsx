@@ -15,6 +15,7 @@ import { PRODUCT_PASSWORD_MAX_LENGTH, PRODUCT_PASSWORD_MIN_LENGTH } from '../../
 import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import type { ApiError } from '../../services/baseQuery';
+import { outageOf } from '../../services/outage';
 import { validateSchema } from '../../validation';
 import { recoveryStarted, selectRecovery } from '../../state/authSlice';
 import { recoveryApi } from './recoveryApi';
@@ -47,7 +48,15 @@ const messages = describeMessages({
   blocked: { id: 'recovery.confirm.blocked', defaultMessage: 'Too many wrong codes. For your security, start again later.' },
   expired: { id: 'recovery.confirm.expired', defaultMessage: 'That code has expired. Start again to get a new one.' },
   failed: { id: 'recovery.confirm.failed', defaultMessage: 'We could not change your password. Please try again.' },
+  unavailable: {
+    id: 'recovery.confirm.unavailable',
+    defaultMessage: "We can't reach our service right now, so your password has not changed yet. Your code still works: try again in a moment.",
+  },
+  resendUnavailable: { id: 'recovery.confirm.resendUnavailable', defaultMessage: "We can't reach our service right now. Ask for a new code again in a moment." },
 });
+
+/** What went wrong on this screen: the code's answer, or a service behind it that is away. */
+type Problem = CodeProblem | { kind: 'unavailable' | 'resendUnavailable' };
 
 
 /** Step 2 of password recovery: code and new password, encrypted in the browser for the server. */
@@ -58,7 +67,7 @@ export function RecoverConfirmScreen() {
   const recovery = useAppSelector(selectRecovery);
   const [getKey] = recoveryApi.useLazyGetPublicKeyQuery();
   const [resetPassword] = recoveryApi.useResetPasswordMutation();
-  const [problem, setProblem] = useState<CodeProblem | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [startRecovery, { isLoading: resending }] = recoveryApi.useStartRecoveryMutation();
   const [resent, setResent] = useState(false);
   const dispatch = useAppDispatch();
@@ -81,8 +90,8 @@ export function RecoverConfirmScreen() {
       setProblem(null);
       setResent(true);
       notice.current?.focus();
-    } catch {
-      setProblem({ kind: 'failed' });
+    } catch (error) {
+      setProblem({ kind: outageOf(error) ? 'resendUnavailable' : 'failed' });
     }
   };
 
@@ -100,6 +109,8 @@ export function RecoverConfirmScreen() {
         // The success screen ends the recovery: ending it here would send this screen back to step 1.
         navigate(carryQuery('/recover-password/success', location.search), { replace: true });
       } catch (error) {
+        // The identity service away: the code was not used up, and everything typed stays for another try.
+        if (outageOf(error)) return setProblem({ kind: 'unavailable' });
         const { errorCode, data } = error as ApiError;
         const found = codeProblem(errorCode, data);
         setProblem(found);
@@ -115,7 +126,7 @@ export function RecoverConfirmScreen() {
   if (!recovery) return <Navigate to={carryQuery('/recover-password/init', location.search)} replace />;
   const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired';
   const codeField = field('code');
-  const problemWithCode = problem !== null && problem.kind !== 'failed';
+  const problemWithCode = problem !== null && (problem.kind === 'wrongCode' || problem.kind === 'blocked' || problem.kind === 'expired');
 
   return (
     <section className="dv-recovery" aria-labelledby="recovery-title">

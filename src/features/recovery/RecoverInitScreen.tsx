@@ -10,6 +10,7 @@ import { carryQuery } from '../../routing/query';
 import { RouteTitle } from '../../routing/RouteTitle';
 import { useCaptcha } from '../../services/captcha';
 import { captchaApi } from '../../services/captchaApi';
+import { outageOf } from '../../services/outage';
 import { ensureSessionId } from '../../services/sessionId';
 import { canonicalIdDocument, validateSchema } from '../../validation';
 import { recoveryStarted } from '../../state/authSlice';
@@ -26,6 +27,7 @@ const messages = describeMessages({
   submit: { id: 'recovery.init.submit', defaultMessage: 'Send me a code' },
   back: { id: 'recovery.backToLogin', defaultMessage: 'Back to log in' },
   failed: { id: 'recovery.init.failed', defaultMessage: 'We could not start the recovery. Please try again.' },
+  unavailable: { id: 'recovery.init.unavailable', defaultMessage: "We can't reach our service right now. Your ID document is still here: try again in a moment." },
 });
 
 /** Step 1 of password recovery: the ID document number, then an SMS code (the answer never says if it exists). */
@@ -38,14 +40,14 @@ export function RecoverInitScreen() {
   const captcha = useCaptcha();
   const [verifyCaptcha] = captchaApi.useLazyVerifyCaptchaQuery();
   const [startRecovery] = recoveryApi.useStartRecoveryMutation();
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<'failed' | 'unavailable' | null>(null);
 
   const formik = useFormik<RecoverInitValues>({
     initialValues: { userId: '' },
     validate: (values) => validateSchema(recoverInitSchema, values),
     validateOnChange: false,
     onSubmit: async (values) => {
-      setFailed(false);
+      setFailed(null);
       const userId = canonicalIdDocument(values.userId);
       try {
         const sessionId = ensureSessionId(store.getState(), dispatch);
@@ -55,8 +57,8 @@ export function RecoverInitScreen() {
         const resendAvailableAt = answer.resendAfterSeconds ? Date.now() + answer.resendAfterSeconds * 1000 : null;
         dispatch(recoveryStarted({ userId, resendAvailableAt }));
         navigate(carryQuery('/recover-password/confirm', location.search));
-      } catch {
-        setFailed(true);
+      } catch (error) {
+        setFailed(outageOf(error) ? 'unavailable' : 'failed');
       }
     },
   });
@@ -69,7 +71,7 @@ export function RecoverInitScreen() {
       <form className="dv-recovery__form" noValidate onSubmit={formik.handleSubmit}>
         <DocumentNumberInput label={intl.formatMessage(messages.userId)} {...field('userId')} />
         <p className="dv-recovery__error" role="alert">
-          {failed && intl.formatMessage(messages.failed)}
+          {failed && intl.formatMessage(messages[failed])}
         </p>
         <LoadingButton type="submit" loading={formik.isSubmitting}>
           {intl.formatMessage(messages.submit)}

@@ -7,6 +7,7 @@ import {
   type ResendCodeProps,
 } from '../../forms/CodeEntry';
 import { isBlock, useCodeFeedback } from '../../forms/useCodeFeedback';
+import { outageOf } from '../../services/outage';
 import { describeMessages } from '../../i18n/messages';
 import { sendRefusalMessages } from './sendRefusal';
 import type { StepId } from '../../onboarding/flow';
@@ -29,6 +30,11 @@ const messages: CodeMessages = {
     expired: { id: 'onboarding.code.expired', defaultMessage: 'That code has expired. Ask for a new one.' },
     failed: { id: 'onboarding.code.failed', defaultMessage: 'We could not check the code. Please try again.' },
     tooSoon: { id: 'onboarding.code.tooSoon', defaultMessage: 'Please wait a little before asking for another code.' },
+    notSent: { id: 'onboarding.code.notSent', defaultMessage: "We couldn't send the new code. Ask for it again in a moment." },
+    unavailable: {
+      id: 'onboarding.code.unavailable',
+      defaultMessage: "We can't reach our service right now. Try again in a moment with the same code; if it has expired by then, ask for a new one.",
+    },
   }),
 };
 
@@ -75,6 +81,8 @@ export function useCodeStep({
       }),
     onFailure: (error) => {
       if (!code.failure(error)) return false;
+      // A service away: the code typed was not judged, and stays to be sent again.
+      if (outageOf(error)) return true;
       void form.formik.setFieldValue('code', '', false);
       if (!isBlock(error)) form.field('code').ref.current?.focus();
       return true;

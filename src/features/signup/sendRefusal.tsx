@@ -1,6 +1,7 @@
 import { useIntl } from 'react-intl';
 import { describeMessages } from '../../i18n/messages';
 import type { ApiError } from '../../services/baseQuery';
+import { outageOf } from '../../services/outage';
 
 export const sendRefusalMessages = describeMessages({
   tooSoon: {
@@ -10,13 +11,17 @@ export const sendRefusalMessages = describeMessages({
   budget: { id: 'onboarding.send.budget', defaultMessage: 'We have sent too many messages for now. For your security, you can ask again at {time}.' },
   blocked: { id: 'onboarding.send.blocked', defaultMessage: 'Too many wrong codes. For your security, you can ask for a new code at {time}.' },
   blockedWhile: { id: 'onboarding.send.blockedWhile', defaultMessage: 'Too many wrong codes. For your security, wait a few minutes and ask for a new code.' },
+  notSent: { id: 'onboarding.send.notSent', defaultMessage: "We couldn't send your code just now. What you typed is kept: try again in a moment." },
+  unavailable: { id: 'onboarding.send.unavailable', defaultMessage: "We can't reach our service right now, so nothing was sent or saved. What you typed is kept: try again in a moment." },
 });
 
 /**
  * Why the server would not send a code now: asked again within the cooldown, blocked after wrong codes, or the
- * message budgets (of this phone or address, this application, this connection or everyone's) spent for now.
+ * message budgets (of this phone or address, this application, this connection or everyone's) spent for now; or why
+ * it could not: the message's provider failed (`notSent`), or a service behind it is unreachable (`unavailable`).
+ * Either of those two may be tried again at once.
  */
-export type SendRefusal = { kind: 'tooSoon'; seconds: number } | { kind: 'budget'; until: number } | { kind: 'blocked'; until: number | null };
+export type SendRefusal = { kind: 'tooSoon'; seconds: number } | { kind: 'budget'; until: number } | { kind: 'blocked'; until: number | null } | { kind: 'notSent' | 'unavailable' };
 
 /** The refusal a failed call carries, or null for any other failure. */
 export function sendRefusalOf(error: unknown, now: number = Date.now()): SendRefusal | null {
@@ -30,8 +35,10 @@ export function sendRefusalOf(error: unknown, now: number = Date.now()): SendRef
       return { kind: 'budget', until: now + (seconds ?? 3600) * 1000 };
     case 'CODE_BLOCKED':
       return { kind: 'blocked', until: seconds === null ? null : now + seconds * 1000 };
-    default:
-      return null;
+    default: {
+      const outage = outageOf(error);
+      return outage ? { kind: outage } : null;
+    }
   }
 }
 
@@ -44,6 +51,7 @@ export function SendRefusalNotice({ refusal, id }: { refusal: SendRefusal | null
   else if (refusal?.kind === 'budget') text = intl.formatMessage(sendRefusalMessages.budget, { time: time(refusal.until) });
   else if (refusal?.kind === 'blocked')
     text = refusal.until === null ? intl.formatMessage(sendRefusalMessages.blockedWhile) : intl.formatMessage(sendRefusalMessages.blocked, { time: time(refusal.until) });
+  else if (refusal) text = intl.formatMessage(sendRefusalMessages[refusal.kind]);
   return (
     <p id={id} className="dv-step__feedback" role="alert">
       {text}

@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useFieldErrors, type FieldErrorProps } from '../../forms/useFieldErrors';
 import { carryQuery } from '../../routing/query';
+import { OUTAGE_MESSAGE_IDS, outageOf } from '../../services/outage';
 import { errorRaised } from '../../services/requestEvents';
 import { toFormErrors, validateSchema, type ValidatableSchema } from '../../validation/validate';
 import type { ValidationMessage } from '../../validation/messages';
@@ -129,8 +130,10 @@ export function useStepForm<Values extends object>({ step, schema, fields, initi
         // Sent back by the bank for other steps: said, then taken to the next one it asked about.
         if (errorCode === 'STEP_NOT_REOPENED') dispatch(errorRaised('error.stepNotReopened'));
         if (resumeAt) return goTo(resumeAt);
-        // The identity check compared these answers already: saying so beats "check your connection".
-        dispatch(errorRaised(errorCode === 'IDENTITY_DATA_FROZEN' ? 'error.identityDataFrozen' : 'error.errorSendingData'));
+        // The identity check compared these answers already, or a service behind the API is away (or the code's message
+        // was not sent): saying so beats "check your connection". Everything typed stays; Continue tries again.
+        const outage = outageOf(error);
+        dispatch(errorRaised(outage ? OUTAGE_MESSAGE_IDS[outage] : errorCode === 'IDENTITY_DATA_FROZEN' ? 'error.identityDataFrozen' : 'error.errorSendingData'));
       }
     },
   });

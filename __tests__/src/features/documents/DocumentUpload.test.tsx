@@ -74,6 +74,22 @@ describe('DocumentUpload against the server', () => {
     expect(await call('listDocuments', 'application-field-full')).toEqual([]);
   });
 
+  it('storage unreachable at the check: says so, keeps the upload, and "Try again" checks it again without sending it twice', async () => {
+    const { user, input, onUploaded } = await renderField('application-field-away');
+    await call('storageAwayOnce');
+    await user.upload(input, pdf(2048));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent("We can't reach our document service right now, so your file has not been checked yet. Nothing is lost: try again in a moment."), {
+      timeout: 20_000,
+    });
+    expect(onUploaded).not.toHaveBeenCalled();
+    expect(await call('listDocuments', 'application-field-away')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: /^Try again ?: Modelo 036$/ }));
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent(/Document received \(2 kB\)\./), { timeout: 20_000 });
+    expect(screen.queryByRole('button', { name: /Try again/ })).not.toBeInTheDocument();
+    const stored = await call<string[]>('storedFiles', 'application-field-away');
+    expect(stored).toEqual([onUploaded.mock.calls[0][0].key]);
+  });
+
   it("shows the server's refusal of a file that only looks like a PDF, and keeps nothing", async () => {
     const { user, input, onUploaded } = await renderField('application-field-3');
     const fake = file(['\x89PNG not a pdf at all'], 'scan.pdf', 'application/pdf');

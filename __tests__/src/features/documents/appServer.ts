@@ -1,6 +1,6 @@
 // The whole server in a process of its own for the browser-side tests (jsdom cannot host it), with an IPC
 // channel for what the test must arrange or look at: onboarding tokens and the recorded documents.
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { startLoginServer } from '../../../server/login/loginServer';
 
 async function main() {
@@ -15,7 +15,7 @@ async function main() {
     }
     return ids.get(name)!;
   };
-  process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'close'; applicationId?: string; bytes?: number }) => {
+  process.on('message', async (message: { id: number; call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'storedFiles' | 'storageAwayOnce' | 'close'; applicationId?: string; bytes?: number }) => {
     let result: unknown;
     if (message.call === 'issueToken') result = await server.app.onboardingTokens.issue(await applicationNamed(message.applicationId!));
     if (message.call === 'listDocuments') result = await server.app.onboardingDocuments.list(await applicationNamed(message.applicationId!));
@@ -24,6 +24,21 @@ async function main() {
       const { identityId } = await server.app.documents.storageIdentity(await applicationNamed(message.applicationId!));
       const { client, bucket } = server.app.documents.storage;
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: `private/${identityId}/model036/earlier.pdf`, Body: Buffer.alloc(message.bytes!) }));
+    }
+    if (message.call === 'storedFiles') {
+      // What the application's area holds, whether reported or not.
+      const { identityId } = await server.app.documents.storageIdentity(await applicationNamed(message.applicationId!));
+      const { client, bucket } = server.app.documents.storage;
+      result = ((await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `private/${identityId}/` }))).Contents ?? []).map((object) => object.Key);
+    }
+    if (message.call === 'storageAwayOnce') {
+      // The embedded storage cannot be stopped apart from the server: its next check fails as an unreachable bucket would.
+      const documents = server.app.documents;
+      const check = documents.check;
+      documents.check = async () => {
+        documents.check = check;
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+      };
     }
     if (message.call === 'close') await server.close();
     process.send!({ id: message.id, result });

@@ -14,7 +14,7 @@ import { testRuntimeConfig } from '../../testConfig';
 
 export interface AppServerProcess {
   /** What appServer.ts arranges or looks at for the test: onboarding tokens, recorded documents, stored files. */
-  call<T>(call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'close', applicationId?: string, bytes?: number): Promise<T>;
+  call<T>(call: 'issueToken' | 'listDocuments' | 'fillStorage' | 'storedFiles' | 'storageAwayOnce' | 'close', applicationId?: string, bytes?: number): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -141,4 +141,32 @@ describe('the SMS code step', () => {
     expect(alert).toHaveTextContent(/^Por tu seguridad, hemos enviado demasiados códigos por SMS por ahora\. Podrás volver a pedirlo a las \d{2}:\d{2}\.$/);
     expect(screen.getByLabelText('Código SMS')).not.toHaveAttribute('aria-invalid', 'true');
   });
+
+  it('the identity service away while the code is checked: says the code still works, keeps it typed, and confirms it again', async () => {
+    let calls = 0;
+    answer = (request) =>
+      request.url.endsWith('create-session') && (calls += 1) === 1 ? [503, { code: 'SERVICE_UNAVAILABLE', message: 'Away' }] : [201, { maskedPhone: '******789', token: '' }];
+    const { user, navigation } = renderConfirm();
+    const code = await screen.findByLabelText('SMS code');
+    await user.click(code);
+    await user.paste('123456');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent("We can't reach our service right now. Your code still works: confirm it again in a moment.");
+    expect(code).toHaveValue('123456');
+    expect(code).not.toHaveAttribute('aria-invalid', 'true');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(navigation.leaveApp).toHaveBeenCalled());
+  });
+
+  it('a new code not sent, in Spanish: says to ask again, and the button may be pressed again at once', async () => {
+    let calls = 0;
+    answer = () => ((calls += 1) === 1 ? [503, { code: 'MESSAGE_NOT_SENT', message: 'Not sent', retryAfterSeconds: 5 }] : [200, { maskedPhone: '******789', resendAfterSeconds: 30 }]);
+    const { user } = renderConfirm('es');
+    await user.click(await screen.findByRole('button', { name: 'Enviarme un código nuevo' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('No hemos podido enviarte el código nuevo. Vuelve a pedirlo en un momento.');
+    const resend = screen.getByRole('button', { name: 'Enviarme un código nuevo' });
+    expect(resend).toBeEnabled();
+    await user.click(resend);
+    expect(await screen.findByText('Te hemos enviado un código nuevo.')).toBeInTheDocument();
+  });
 });

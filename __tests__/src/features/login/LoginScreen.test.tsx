@@ -36,8 +36,29 @@ describe('the reason a login failed, left on the form', () => {
     const now = new Date(2026, 10, 25, 14, 0).getTime();
     const refused = { status: 429, errorCode: 'MESSAGE_BUDGET_EXCEEDED', data: { code: 'MESSAGE_BUDGET_EXCEEDED', retryAfterSeconds: 1200 }, message: '' };
     expect(loginProblemOf('session', refused, now)).toEqual({ kind: 'tooManyMessages', until: now + 1_200_000 });
+    // The SMS provider failed: its own reason; the identity service away: unreachable, never the password's fault.
+    expect(loginProblemOf('session', { status: 503, errorCode: 'MESSAGE_NOT_SENT', message: '' }, now)).toEqual({ kind: 'notSent' });
+    expect(loginProblemOf('session', { status: 503, errorCode: 'SERVICE_UNAVAILABLE', message: '' }, now)).toEqual({ kind: 'unreachable' });
+    expect(loginProblemOf('session', { status: 503, errorCode: 'IDENTITY_UNAVAILABLE', message: '' }, now)).toEqual({ kind: 'unreachable' });
+    expect(loginProblemOf('captcha', { status: 503, errorCode: 'SERVICE_UNAVAILABLE', message: '' }, now)).toEqual({ kind: 'unreachable' });
     // The request rate limit is not the message budget: a plain 429 stays "try again in a moment".
     expect(loginProblemOf('session', { status: 429, errorCode: 'RATE_LIMITED', message: '' }, now)).toEqual({ kind: 'unreachable' });
+  });
+
+  it('the SMS code not sent, in both languages: says to log in again, nothing about the password', async () => {
+    const { store } = renderApp('/login', { locale: 'es' });
+    await screen.findByLabelText('DNI o NIE');
+    store.dispatch(loginFailed({ kind: 'notSent' }));
+    expect(await screen.findByRole('alert', { name: 'No hemos podido darte acceso' })).toHaveTextContent(
+      'No hemos podido enviarte el código por SMS. Lo que has escrito está bien: vuelve a entrar en un momento.',
+    );
+  });
+
+  it('the SMS code not sent, in English', async () => {
+    const { store } = renderApp('/login');
+    await screen.findByLabelText('ID document (DNI or NIE)');
+    store.dispatch(loginFailed({ kind: 'notSent' }));
+    expect(await screen.findByRole('alert', { name: 'We could not log you in' })).toHaveTextContent("We couldn't send your SMS code just now. Nothing is wrong with what you typed: log in again in a moment.");
   });
 });
 

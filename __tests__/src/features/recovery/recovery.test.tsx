@@ -22,6 +22,7 @@ const spki = publicKey.export({ type: 'spki', format: 'der' }).toString('base64'
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let onReset: (payload: Record<string, string>) => [number, unknown];
+let onStart: () => [number, unknown] = () => [200, { response: 'OK', resendAfterSeconds: 30 }];
 
 function unseal(data: string): Record<string, string> {
   const sealed = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as Record<string, string>;
@@ -41,7 +42,7 @@ async function answer(request: RecordedRequest): Promise<[number, unknown]> {
     return [200, { success: (await captcha.verify(token, {})).success }];
   }
   if (path.endsWith('getKey')) return [200, { keyId: 'k1', publicKey: spki }];
-  if (path.endsWith('credentials-management/password') && request.method === 'POST') return [200, { response: 'OK', resendAfterSeconds: 30 }];
+  if (path.endsWith('credentials-management/password') && request.method === 'POST') return onStart();
   if (path.endsWith('credentials-management/password') && request.method === 'PUT') return onReset(unseal((request.body as { data: string }).data));
   return [404, { code: 'NOT_FOUND' }];
 }
@@ -58,6 +59,7 @@ afterAll(() => server.close());
 beforeEach(() => {
   localStorage.clear();
   server.requests.length = 0;
+  onStart = () => [200, { response: 'OK', resendAfterSeconds: 30 }];
   setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
 });
 
@@ -143,5 +145,42 @@ describe('password recovery', () => {
     // The answer is tied to the code field: marked invalid and described by the message.
     expect(screen.getByLabelText('SMS code')).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByLabelText('SMS code').getAttribute('aria-describedby')?.split(' ')).toContain(screen.getByRole('alert').id);
+  });
+
+  it('step 1 with the service away says so in Spanish, keeps the ID typed, and the same button goes on once it is back', async () => {
+    let calls = 0;
+    onStart = () => ((calls += 1) === 1 ? [503, { code: 'SERVICE_UNAVAILABLE', message: 'Away' }] : [200, { response: 'OK', resendAfterSeconds: 30 }]);
+    const { user } = renderApp('/recover-password/init', { locale: 'es' });
+    const id = await screen.findByLabelText('DNI o NIE');
+    await user.type(id, '12345678Z');
+    await user.click(screen.getByRole('button', { name: 'Enviarme un código' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Ahora mismo no podemos conectar con nuestro servicio. Tu documento de identidad sigue aquí: inténtalo de nuevo en un momento.'), { timeout: 10_000 });
+    expect(id).toHaveValue('12345678Z');
+    await user.click(screen.getByRole('button', { name: 'Enviarme un código' }));
+    await screen.findByRole('heading', { name: 'Elige una nueva contraseña' }, { timeout: 10_000 });
+  });
+
+  it('step 2 with the identity service away: the password has not changed, everything typed stays, the code is not marked, and the same answer goes through once it is back', async () => {
+    let calls = 0;
+    const codes: string[] = [];
+    onReset = (payload) => {
+      codes.push(payload.code);
+      return (calls += 1) === 1 ? [503, { code: 'SERVICE_UNAVAILABLE', message: 'Away' }] : [200, { response: 'OK' }];
+    };
+    const { user, store } = renderApp('/recover-password/confirm');
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    await user.type(await screen.findByLabelText('SMS code'), '123456');
+    await user.type(screen.getByLabelText('New password'), 'Nueva-Clave-2026');
+    await user.type(screen.getByLabelText('Repeat the new password'), 'Nueva-Clave-2026');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent("We can't reach our service right now, so your password has not changed yet. Your code still works: try again in a moment."),
+    );
+    expect(screen.getByLabelText('SMS code')).toHaveValue('123456');
+    expect(screen.getByLabelText('SMS code')).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('New password')).toHaveValue('Nueva-Clave-2026');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await screen.findByRole('heading', { name: 'Password changed' });
+    expect(codes).toEqual(['123456', '123456']);
   });
 });

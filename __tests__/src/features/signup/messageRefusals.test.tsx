@@ -1,41 +1,14 @@
 // The wizard's screens when the server will not send a code (asked again too soon, blocked, too many messages)
 // and the phone step's own refusals of numbers the bank does not text.
 import { screen, waitFor } from '@testing-library/react';
-import { altchaProvider } from '../../../../server/services/captcha/altcha';
 import type { RootState } from '../../../../src/app/store';
-import { setRuntimeConfig } from '../../../../src/config';
 import { initialFormState, type OnboardingForm } from '../../../../src/state/formSlice';
 import { initialSessionState } from '../../../../src/state/sessionSlice';
 import { renderApp } from '../../app/renderApp';
-import { json, startTestServer, type RecordedRequest } from '../../services/testServer';
-import { testRuntimeConfig } from '../../testConfig';
 import { liveToken } from '../../tokens';
+import { wizardApi } from './wizardApi';
 
-const captcha = altchaProvider({ hmacSecret: 'test-secret', hmacKeySecret: 'test-key-secret', cost: 20, counterRange: [2, 8], ttlSeconds: 120, rememberSolved: async () => true });
-
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let answers: Record<string, (request: RecordedRequest) => [number, unknown]>;
-const pathOf = (request: RecordedRequest) => request.url.split('?')[0].replace(/^\/api\//, '');
-const requestsTo = (path: string) => server.requests.filter((request) => pathOf(request) === path);
-
-async function answer(request: RecordedRequest): Promise<[number, unknown]> {
-  const path = pathOf(request);
-  if (answers[path]) return answers[path](request);
-  if (path === 'captcha/challenge') return [200, await captcha.createChallenge!()];
-  if (path === 'captcha/verify') return [200, { success: (await captcha.verify(new URL(request.url, 'http://x').searchParams.get('response') ?? '', {})).success }];
-  return [404, { code: 'NOT_FOUND' }];
-}
-
-beforeAll(async () => {
-  server = await startTestServer((request, res) => void answer(request).then(([status, body]) => json(res, status, body)));
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  localStorage.clear();
-  server.requests.length = 0;
-  answers = {};
-  setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api` }));
-});
+const { answers, requestsTo, setRuntimeConfigWith } = wizardApi();
 
 /** An applicant with a session, whose application the server holds begun, nothing answered yet. */
 function midWizard(form: Partial<OnboardingForm> = {}): Partial<RootState> {
@@ -50,7 +23,7 @@ const PHONE = 'onboarding-management-private/phone';
 
 describe('/contact-phone', () => {
   it('offers only the countries the bank texts', async () => {
-    setRuntimeConfig(testRuntimeConfig({ apiBaseUrl: `${server.url}/api`, smsCountries: ['ES', 'PT'] }));
+    setRuntimeConfigWith({ smsCountries: ['ES', 'PT'] });
     const { user } = renderApp('/contact-phone', { state: midWizard() });
     const country = await screen.findByRole('combobox', { name: 'Country code' });
     await user.clear(country);

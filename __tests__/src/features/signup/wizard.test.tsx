@@ -315,6 +315,26 @@ describe('a step: /personal-info', () => {
     expect(screen.getByLabelText('Date of birth')).toHaveValue('24/05/1988');
   });
 
+  it('a save refused while the database is away says to try again, keeps everything typed, and the same press then saves', async () => {
+    let away = true;
+    answers[PERSONAL_INFO] = () =>
+      away ? [503, { code: 'DATABASE_UNAVAILABLE', message: 'The service is not available right now; try again in a moment' }] : saved('contact-phone', {});
+    const { user, router } = renderApp('/personal-info', { state: midWizard(liveToken()) });
+    await fillPersonalInfo(user);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent("We can't reach our service right now, so nothing has been saved yet. What you typed is still here: try again in a moment.");
+    await user.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    expect(router.state.location.pathname).toBe('/personal-info');
+    expect(screen.getByLabelText('First name')).toHaveValue('Ana');
+
+    away = false;
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByRole('heading', { name: 'Your mobile phone' });
+    expect(requestsTo(PERSONAL_INFO)).toHaveLength(2);
+  });
+
   it('a step out of order moves to the step the server names', async () => {
     answers[PERSONAL_INFO] = () => [409, { code: 'STEP_OUT_OF_ORDER', message: 'An earlier step is not done yet', currentStep: 'contact-phone' }];
     const { user, router } = renderApp('/personal-info?promo=SUMMER26', { state: midWizard(liveToken()) });
