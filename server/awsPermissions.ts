@@ -88,6 +88,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
     grants: [{ action: 'cognito-identity:GetOpenIdTokenForDeveloperIdentity', resource: 'identityPool' }],
     why: "gives an application its storage identity and a token the browser trades for upload credentials",
   },
+  { call: 'cognito-identity:DeleteIdentities', grants: [{ action: 'cognito-identity:DeleteIdentities', resource: 'identityPool' }], why: "forgets an erased application's storage identity" },
   { call: 'cognito-identity:LookupDeveloperIdentity', grants: [{ action: 'cognito-identity:LookupDeveloperIdentity', resource: 'identityPool' }], why: "reads an application's storage identity when a document is reported" },
   // Without s3:ListBucket, S3 answers a missing key 403 instead of 404, and "no such document" would become a 500.
   { call: 's3:HeadObject', grants: [{ action: 's3:GetObject', resource: 'objects' }, { action: 's3:ListBucket', resource: 'bucket' }], why: "checks a reported document's size and type" },
@@ -98,8 +99,18 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
     grants: [{ action: 's3:PutObject', resource: 'evidenceObjects', condition: CREATE_ONLY }],
     why: "copies a checked document into the server's own evidence/ area when it is frozen, only where nothing is yet (If-None-Match: *)",
   },
-  { call: 's3:DeleteObject', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes a refused or replaced document, in the applicant's area" },
-  { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents" },
+  // Evidence is removed only with the application it belongs to, when nothing holds it any more (an application abandoned,
+  // or erased without a relationship); what the bank relied on is under Object Lock, which no delete passes, and a
+  // delete on the versioned bucket keeps the version before it (docs/storage.md, "Versions").
+  {
+    call: 's3:DeleteObject',
+    grants: [
+      { action: 's3:DeleteObject', resource: 'applicantObjects' },
+      { action: 's3:DeleteObject', resource: 'evidenceObjects' },
+    ],
+    why: "removes a refused or replaced document in the applicant's area, and an erased application's files and evidence",
+  },
+  { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents, and an erased application's areas" },
   { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes uploads never reported as documents, a day after they were stored, in the applicants' areas" },
   { call: 'sns:Publish', grants: [{ action: 'sns:Publish', resource: 'phoneNumbers' }], why: 'sends an SMS (a code) straight to a phone number, never to a topic or an endpoint' },
 ];

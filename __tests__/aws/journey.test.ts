@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -257,12 +257,22 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     const before = await bytesAt(copy);
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced' }))).rejects.toMatchObject({ name: 'AccessDenied' });
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
-    await expect(asServer.send(new DeleteObjectCommand({ ...inBucket, Key: copy }))).rejects.toMatchObject({ name: 'AccessDenied' });
     expect((await bytesAt(copy)).equals(before)).toBe(true);
+    // An erased application's evidence goes with a delete (allowed, for it alone holds nothing Object Lock keeps), and
+    // the versioned bucket keeps the version before it until the lifecycle removes it: a delete brings back what it hid.
+    const scratch = `evidence/${id}/model036/${'f'.repeat(64)}`;
+    await asServer.send(new PutObjectCommand({ ...inBucket, Key: scratch, Body: 'erased', IfNoneMatch: '*' }));
+    await asServer.send(new DeleteObjectCommand({ ...inBucket, Key: scratch }));
+    await expect(asServer.send(new GetObjectCommand({ ...inBucket, Key: scratch }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    const asAdmin = new S3Client({ region: REGION, endpoint: moto.endpoint, forcePathStyle: true, credentials: moto.admin, maxAttempts: 1 });
+    const versions = await asAdmin.send(new ListObjectVersionsCommand(inBucket));
+    asAdmin.destroy();
+    expect(versions.Versions?.filter((version) => version.Key === scratch).map((version) => version.IsLatest)).toEqual([false]);
+    expect(versions.DeleteMarkers?.filter((marker) => marker.Key === scratch).map((marker) => marker.IsLatest)).toEqual([true]);
     // Not even a new key without the header, and no write at all outside evidence/.
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: `evidence/${id}/model036/${'0'.repeat(64)}`, Body: 'x' }))).rejects.toMatchObject({ name: 'AccessDenied' });
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: `${model036}.copy`, Body: 'x', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'AccessDenied' });
-    // Deletes are the applicants' areas' alone.
+    // And in the applicants' areas.
     await asServer.send(new DeleteObjectCommand({ ...inBucket, Key: model036 }));
     asServer.destroy();
 

@@ -69,13 +69,15 @@ describe("the server's AWS permissions", () => {
     expect(SERVER_AWS_CALLS.find((entry) => entry.call === 'sns:Publish')?.grants).toEqual([{ action: 'sns:Publish', resource: 'phoneNumbers' }]);
   });
 
-  it('let the server create evidence but never replace or remove it, and remove only in the applicants\' areas', () => {
+  it('let the server create evidence but never replace it, and remove only in the applicants\' areas and an erased application\'s evidence', () => {
     const policy = serverPolicyDocument({ partition: 'aws', region: 'eu-west-1', account: '123456789012', userPoolId: 'eu-west-1_A', identityPoolId: 'eu-west-1:x', bucket: 'docs' });
     const onObjects = policy.Statement.filter((statement) => statement.Resource.startsWith('arn:aws:s3:::docs/'));
     expect(onObjects).toEqual([
       { Sid: 'Documents', Effect: 'Allow', Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::docs/*' },
       { Sid: 'ApplicantAreas', Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::docs/private/*' },
-      { Sid: 'Evidence', Effect: 'Allow', Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::docs/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } },
+      // Deleting evidence: what Object Lock holds does not go (docs/storage.md, "Versions").
+      { Sid: 'Evidence', Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::docs/evidence/*' },
+      { Sid: 'Evidence2', Effect: 'Allow', Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::docs/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } },
     ]);
     expect(CREATE_ONLY).toEqual({ StringEquals: { 's3:if-none-match': '*' } });
     expect(STORAGE_AREAS).toEqual({ applicants: 'private/', evidence: 'evidence/' });
@@ -111,6 +113,6 @@ describe("the server's AWS permissions", () => {
       Resource: 'arn:aws:cognito-idp:eu-west-1:123456789012:userpool/eu-west-1_S',
     });
     // Without a staff pool (no back office), no statement names one.
-    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents', 'ApplicantAreas', 'Evidence', 'TextMessages', 'NoTopicsOrEndpoints']);
+    expect(serverPolicyDocument(names).Statement.map((statement) => statement.Sid)).toEqual(['UserPool', 'IdentityPool', 'DocumentsBucket', 'Documents', 'ApplicantAreas', 'Evidence', 'Evidence2', 'TextMessages', 'NoTopicsOrEndpoints']);
   });
 });

@@ -51,10 +51,19 @@ export class Documents extends Construct {
         // An upload the browser never finished (closed tab, lost signal) keeps its parts, billed, until removed.
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Applicants' areas are written and cleaned up all the time: their old versions go after a while (and the
-        // delete markers left with nothing under them). Evidence keeps every version.
+        // delete markers left with nothing under them).
         {
           id: 'applicant-areas-old-versions',
           prefix: STORAGE_AREAS.applicants,
+          noncurrentVersionExpiration: Duration.days(REPLACED_VERSIONS_KEPT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+        // Evidence is never replaced; it is deleted only with an application erased (abandoned, or nothing to keep it
+        // for). Its versions then go as the applicants' do, but for those under Object Lock, which stay until their
+        // retain-until date whatever is deleted (docs/storage.md, "Versions").
+        {
+          id: 'evidence-erased-versions',
+          prefix: STORAGE_AREAS.evidence,
           noncurrentVersionExpiration: Duration.days(REPLACED_VERSIONS_KEPT_DAYS),
           expiredObjectDeleteMarker: true,
         },

@@ -99,14 +99,16 @@ describe('the deployment', () => {
     const granted = new Set(deployed.Statement.flatMap((statement) => statement.Action));
     expect([...granted].sort()).toEqual([...needed].sort());
 
-    // Evidence only created (If-None-Match: *), never replaced or deleted; deletes only in the applicants' areas.
+    // Evidence only created (If-None-Match: *), never replaced; deleted only with an erased application (Object Lock
+    // keeps what the bank relied on); nothing deleted elsewhere.
     const onObjects = (deployed.Statement as { Action: string[]; Resource: string; Condition?: unknown }[]).filter((statement) => statement.Resource.startsWith('arn:aws:s3:::documents/'));
     expect(onObjects).toEqual([
       expect.objectContaining({ Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::documents/*' }),
       expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/private/*' }),
+      expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/evidence/*' }),
       expect.objectContaining({ Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::documents/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } }),
     ]);
-    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject']);
+    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject', 's3:DeleteObject']);
 
     // Attached beside it, two policies only: ECS Exec's channel, which names none of the product's services, and the
     // telemetry collector's (the task's containers share one role), exactly its actions.
@@ -294,22 +296,17 @@ describe('the deployment', () => {
     });
   });
 
-  it('versions the bucket and makes it with Object Lock (no default retention); old versions expire in the applicants\' areas only', () => {
+  it('versions the bucket and makes it with Object Lock (no default retention); old versions of both areas expire', () => {
     const bucket = resources[logicalId('AWS::S3::Bucket', 'Documents')];
     expect(bucket.Properties).toMatchObject({ VersioningConfiguration: { Status: 'Enabled' }, ObjectLockEnabled: true });
     // Retention is decided per object when it is written, not for the whole bucket.
     expect(bucket.Properties.ObjectLockConfiguration).toBeUndefined();
     const rules = (bucket.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
-    expect(rules).toContainEqual({
-      Id: 'applicant-areas-old-versions',
-      Prefix: 'private/',
-      NoncurrentVersionExpiration: { NoncurrentDays: REPLACED_VERSIONS_KEPT_DAYS },
-      ExpiredObjectDeleteMarker: true,
-      Status: 'Enabled',
-    });
-    // No rule expires anything of the evidence: every rule that removes versions or objects names the applicants' prefix.
-    const removing = rules.filter((rule) => rule.NoncurrentVersionExpiration || rule.ExpirationInDays || rule.ExpiredObjectDeleteMarker);
-    expect(removing.map((rule) => rule.Prefix)).toEqual(['private/']);
+    for (const [Id, Prefix] of [['applicant-areas-old-versions', 'private/'], ['evidence-erased-versions', 'evidence/']]) {
+      expect(rules).toContainEqual({ Id, Prefix, NoncurrentVersionExpiration: { NoncurrentDays: REPLACED_VERSIONS_KEPT_DAYS }, ExpiredObjectDeleteMarker: true, Status: 'Enabled' });
+    }
+    // No rule expires a current object: only what a delete or an overwrite left behind goes.
+    expect(rules.filter((rule) => rule.ExpirationInDays || rule.ExpirationDate)).toEqual([]);
   });
 
   it("records every write and delete in the documents bucket (CloudTrail data events), an applicant's included", () => {

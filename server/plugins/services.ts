@@ -139,7 +139,7 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
       },
       // app.documents is decorated by a later plugin: read when the sweep runs, long after every plugin is ready.
       'expire-applications': {
-        run: (now) => expireInactiveApplications({ db: app.db, identity: app.identity, auditLog: app.auditLog, removeDocument: (key: string) => app.documents.remove(key) }, now),
+        run: (now) => expireInactiveApplications({ db: app.db, identity: app.identity, auditLog: app.auditLog, storage: app.documents }, now),
         failure: 'expiring inactive applications failed',
       },
     },

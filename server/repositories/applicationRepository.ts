@@ -253,16 +253,6 @@ export function applicationRepository(db: Kysely<Database>) {
       return row && toApplication(row);
     },
 
-    /** Removes an expired application's rows in one transaction: its documents, sealed password, hold on its ID document, and itself. */
-    async removeExpired(id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('onboarding_documents').where('application_id', '=', id).execute();
-        await trx.deleteFrom('pending_passwords').where('application_id', '=', id).execute();
-        await trx.deleteFrom('id_document_holds').where('application_id', '=', id).execute();
-        await trx.deleteFrom('onboarding_applications').where('id', '=', id).where('status', '=', 'expired').execute();
-      });
-    },
-
     /** `save` and the audit entries that record it, in one transaction: both are kept, or neither. */
     async saveAudited(
       application: Application,

@@ -1,8 +1,8 @@
 // Applicants' documents: the storage identity an applicant uploads under, and the check of each document the
 // applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
 import { createHash } from 'node:crypto';
-import { CognitoIdentityClient, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CognitoIdentityClient, DeleteIdentitiesCommand, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
 import { STORAGE_AREAS } from '../awsPermissions';
 import type { ImageFormat } from './imageHeaders';
@@ -186,6 +186,34 @@ export function createDocumentService(options: DocumentServiceOptions) {
     if (!inspection.ok) throw new DocumentError(inspection.code, inspection.message);
   }
 
+  /**
+   * Removes everything stored under `prefix` (an application's evidence, an applicant's area), page by page; answers
+   * the keys removed. One DeleteObject per key, so that each is allowed or refused on its own (IAM and Object Lock
+   * decide per object). On the versioned bucket a delete leaves the version before it, which the bucket's lifecycle
+   * removes (docs/storage.md, "Versions").
+   */
+  async function removeArea(prefix: string): Promise<string[]> {
+    if (!/^(private|evidence)\/[^/]+\/$/.test(prefix)) throw new Error(`not one application's or applicant's area: ${prefix}`);
+    const removed: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await s3.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: prefix, ContinuationToken: token }));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      for (const { Key } of page.Contents ?? []) {
+        await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key }));
+        removed.push(Key!);
+      }
+    } while (token);
+    return removed;
+  }
+
+  /** Forgets the applicant's storage identity (erasure): the identity pool keeps nothing that names them. */
+  async function forgetIdentity(identityId: string): Promise<void> {
+    const answer = await cognito.send(new DeleteIdentitiesCommand({ IdentityIdsToDelete: [identityId] }));
+    const unprocessed = answer.UnprocessedIdentityIds ?? [];
+    if (unprocessed.length > 0) throw new Error(`the identity pool did not delete the identity: ${unprocessed.map((entry) => entry.ErrorCode).join(', ')}`);
+  }
+
   /** Removes a stored document (a replaced or refused one). Missing is fine. */
   async function remove(key: string): Promise<void> {
     await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key: key }));
@@ -255,6 +283,9 @@ export function createDocumentService(options: DocumentServiceOptions) {
 
   return {
     storageIdentity,
+    identityOf,
+    forgetIdentity,
+    removeArea,
     preserve,
     digest,
     readEvidence,

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { STORAGE_AREAS } from '../awsPermissions';
 import { applicationRepository } from '../repositories/applicationRepository';
+import { erasureRepository } from '../repositories/erasureRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import { loginSessionRepository } from '../repositories/loginSessionRepository';
 import { messageBudgetRepository } from '../repositories/messageBudgetRepository';
@@ -17,6 +18,7 @@ import { oneTimeCodeRepository } from '../repositories/oneTimeCodeRepository';
 import { outboxRepository } from '../repositories/outboxRepository';
 import { webhookDeliveryRepository } from '../repositories/webhookDeliveryRepository';
 import type { IdentityService } from './identity';
+import type { DocumentService } from './documents';
 import { removeSignInUser } from './signInUsers';
 
 interface HousekeepingSettings {
@@ -106,8 +108,8 @@ interface ApplicationExpiryDependencies {
   db: Kysely<Database>;
   identity: Pick<IdentityService, 'getUser' | 'deleteUser'>;
   auditLog: AuditLogRepository;
-  /** Removes a stored document (missing is fine). */
-  removeDocument: (key: string) => Promise<void>;
+  /** The documents' storage: an application's storage identity (if it was given one), removing its areas, forgetting it. */
+  storage: Pick<DocumentService, 'identityOf' | 'removeArea' | 'forgetIdentity'>;
 }
 
 /**
@@ -136,7 +138,11 @@ export async function expireInactiveApplications(
   return ended;
 }
 
-/** Everything an expired application holds but its audit trail: the sign-in user first, then its files, its sealed password, its hold on the ID document, and the row last (it is what a later run retries from). */
+/**
+ * Everything an expired application holds: the sign-in user first, then its files and their evidence copies, then in
+ * one transaction every row that names it or its applicant, the application's row last (what a later run retries
+ * from); its audit entries stay, renamed and without what could name anyone (erasureRepository.ts).
+ */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
   const applications = applicationRepository(deps.db);
   const expired = await applications.findExpired(id);
@@ -144,6 +150,16 @@ async function removeExpired(deps: ApplicationExpiryDependencies, id: string, no
   if (await removeSignInUser(deps.identity, expired)) {
     await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why: 'expired' } }, now);
   }
-  for (const document of await onboardingDocumentRepository(deps.db).list(id)) await deps.removeDocument(document.key);
-  await applications.removeExpired(id);
+  // Every file, reported or not, and every evidence copy, those of photos taken again included.
+  const identityId = await deps.storage.identityOf(id);
+  if (identityId) await deps.storage.removeArea(`${STORAGE_AREAS.applicants}${identityId}/`);
+  await deps.storage.removeArea(`${STORAGE_AREAS.evidence}${id}/`);
+  if (identityId) await deps.storage.forgetIdentity(identityId);
+  const erasure = erasureRepository(deps.db);
+  await erasure.erase(
+    { applicationId: id, identityId, registrationIds: await erasure.registrationsOf(id) },
+    'expired',
+    { actor: 'housekeeping', action: 'onboarding.application_erased', details: { why: 'expired' } },
+    now,
+  );
 }

@@ -278,7 +278,7 @@ describeEachDialect('back office: the onboarding funnel', (dialect) => {
   it('the applications housekeeping removes are still counted where they stopped', async () => {
     const before = await funnel('all');
     const removed = await expireInactiveApplications(
-      { db: server.app.db, identity: server.app.identity, auditLog: server.app.auditLog, removeDocument: async () => undefined },
+      { db: server.app.db, identity: server.app.identity, auditLog: server.app.auditLog, storage: server.app.documents },
       new Date(from.getTime() + 60 * DAY),
     );
     expect(removed).toBe(2);

@@ -110,6 +110,23 @@ export async function lookupDeveloperIdentity(context: PoolContext, body: JsonOb
   return { IdentityId: identityId, DeveloperUserIdentifierList: [userIdentifier] };
 }
 
+/**
+ * Forgets identities and the credentials they were given: an applicant whose data is erased leaves no identity that
+ * names them. Ids of no identity (deleted already) are taken as done, as AWS does; none is left unprocessed.
+ */
+export async function deleteIdentities(context: PoolContext, body: JsonObject): Promise<JsonObject> {
+  const ids = body.IdentityIdsToDelete;
+  if (!Array.isArray(ids) || ids.length < 1 || ids.length > 60) {
+    throw errors.invalidParameter('1 validation error detected: Value at \'identityIdsToDelete\' failed to satisfy constraint: Member must have length between 1 and 60');
+  }
+  if (!ids.every((id): id is string => typeof id === 'string' && id.length <= IDENTITY_ID.max && IDENTITY_ID.pattern.test(id))) {
+    throw errors.invalidParameter('1 validation error detected: Value at \'identityIdsToDelete\' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w-]+:[0-9a-f-]+');
+  }
+  const identityIds = ids;
+  await context.repository.identities.remove(identityIds);
+  return { UnprocessedIdentityIds: [] };
+}
+
 function developerProvider(context: PoolContext): string {
   const provider = context.settings.developerProviderName;
   if (!provider) throw errors.notAuthorized('Developer authentication is not enabled for this identity pool.');

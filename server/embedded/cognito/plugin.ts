@@ -17,7 +17,7 @@ import type { PasswordPolicy, PoolContext, PreTokenGenerationHook } from './cont
 import { isDatabaseUnavailable, unavailabilityReason } from '../../db';
 import { AwsError, errors } from './errors';
 import { adminAddUserToGroup, adminListGroupsForUser, adminRemoveUserFromGroup } from './groupOps';
-import { getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
+import { deleteIdentities, getCredentialsForIdentity, getId, getOpenIdTokenForDeveloperIdentity, lookupDeveloperIdentity, registerCredentialSecret } from './identityPool';
 import type { JsonObject } from './input';
 import { adminDeleteSoftwareToken, adminSetUserMFAPreference, associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfaOps';
 import { MAINTENANCE_INTERVAL_MS, createPools, type AdditionalPoolOptions } from './pools';
@@ -130,6 +130,7 @@ const IDENTITY_POOL_OPERATIONS: Record<string, Operation> = {
 const IDENTITY_POOL_ADMIN_OPERATIONS: Record<string, Operation> = {
   GetOpenIdTokenForDeveloperIdentity: getOpenIdTokenForDeveloperIdentity,
   LookupDeveloperIdentity: lookupDeveloperIdentity,
+  DeleteIdentities: deleteIdentities,
 };
 
 function sendError(reply: FastifyReply, error: AwsError): FastifyReply {

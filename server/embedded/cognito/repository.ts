@@ -364,6 +364,14 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
       const row = await db.selectFrom('cognito_identities').selectAll().where('identity_id', '=', identityId).executeTakeFirst();
       return row && { identityPoolId: row.identity_pool_id, provider: row.provider, sub: row.sub };
     },
+
+    /** The identities and every credential they were given, in one transaction. */
+    async remove(identityIds: string[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('cognito_credentials').where('identity_id', 'in', identityIds).execute();
+        await trx.deleteFrom('cognito_identities').where('identity_id', 'in', identityIds).execute();
+      });
+    },
   };
 
   const credentials = {
