@@ -10,9 +10,18 @@ import { sessionCleared, sessionExpired } from '../../state/sessionSlice';
  */
 export function addOnboardingListeners(startListening: AppStartListening): void {
   startListening({
-    matcher: isAnyOf(formActions.formReset, formActions.formResetForResume, sessionCleared, sessionExpired),
+    actionCreator: formActions.formReset,
     effect: (_action, { dispatch }) => {
       dispatch(api.util.invalidateTags(['Application', 'Documents']));
+    },
+  });
+  // A session that ended forgets every answer read with it, a request still on its way included: its answer, when
+  // it comes, finds no entry to fill (invalidating would read the application again, with no session, while the
+  // page is still leaving).
+  startListening({
+    matcher: isAnyOf(sessionCleared, sessionExpired),
+    effect: (_action, { dispatch }) => {
+      dispatch(api.util.resetApiState());
     },
   });
 }
