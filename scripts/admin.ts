@@ -46,6 +46,8 @@ import { presignGetObject } from '../src/documentStorage/uploadDocument';
 import { onboardingDocumentRepository } from '../server/repositories/onboardingDocumentRepository';
 import { embeddedStorageCredentials } from '../server/plugins/storage';
 import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
+import { documentServiceOf } from '../server/plugins/documents';
+import { evidenceRetainUntil } from '../server/services/retention';
 
 /** What `show` says in place of a document's link when its output is not a terminal. */
 export const LINK_WITHHELD = 'shown on a terminal only';
@@ -105,6 +107,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
   const log = pino({ level: 'warn' });
   const applications = applicationRepository(handle.db);
   const staffIdentity = staffIdentityServiceOf(config, secret);
+  const documents = documentServiceOf(config, secret);
   return {
     db: handle.db,
     documents: documentsWithLinks(handle.db, config, secret),
@@ -117,6 +120,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     supportPhone: config.supportPhone,
     resumeUrl: `${config.publicUrl}/signUp`,
     highRiskCountries: loadHighRiskCountries(config.highRiskCountriesFile),
+    evidence: { retain: (id, decision, decidedAt) => documents.retainEvidence(id, evidenceRetainUntil(decision, decidedAt, config.retention)) },
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),

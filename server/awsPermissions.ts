@@ -101,7 +101,7 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
   },
   // Evidence is removed only with the application it belongs to, when nothing holds it any more (an application abandoned,
   // or erased without a relationship); what the bank relied on is under Object Lock, which no delete passes, and a
-  // delete on the versioned bucket keeps the version before it (docs/storage.md, "Versions").
+  // delete on the versioned bucket keeps the version before it (docs/storage.md, "Versions and Object Lock").
   {
     call: 's3:DeleteObject',
     grants: [
@@ -110,6 +110,8 @@ export const SERVER_AWS_CALLS: readonly AwsCall[] = [
     ],
     why: "removes a refused or replaced document in the applicant's area, and an erased application's files and evidence",
   },
+  // What the bank relied on for a decision is locked for as long as the law keeps it (COMPLIANCE: only ever later).
+  { call: 's3:PutObjectRetention', grants: [{ action: 's3:PutObjectRetention', resource: 'evidenceObjects' }], why: "locks a decided application's evidence copies for their legal retention" },
   { call: 's3:ListObjectsV2', grants: [{ action: 's3:ListBucket', resource: 'bucket' }], why: "lists applicants' areas for uploads never reported as documents, and an erased application's areas" },
   { call: 's3:DeleteObjects', grants: [{ action: 's3:DeleteObject', resource: 'applicantObjects' }], why: "removes uploads never reported as documents, a day after they were stored, in the applicants' areas" },
   { call: 'sns:Publish', grants: [{ action: 'sns:Publish', resource: 'phoneNumbers' }], why: 'sends an SMS (a code) straight to a phone number, never to a topic or an endpoint' },

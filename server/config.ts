@@ -8,6 +8,7 @@ import type { IdentityProvider } from './services/identityCheck';
 import type { MessageBudgetLimits } from './services/messaging/budget';
 import { telemetrySettings, TelemetrySettingError, type TelemetrySettings } from './telemetry/settings';
 import { atRoot } from './paths';
+import { RETENTION_DEFAULTS, type RetentionSettings } from './services/retention';
 
 /** A configuration value that cannot be used: the message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -40,6 +41,8 @@ export interface Config {
    */
   redis?: { url: string; keyPrefix: string };
   supportPhone: string;
+  /** Years the law keeps what the bank relied on (RETENTION_CUSTOMER_YEARS, RETENTION_REFUSED_YEARS; server/services/retention.ts). */
+  retention: RetentionSettings;
   legalBaseUrl: string;
   sessionIdleSeconds: number;
   onboardingTokenSeconds: number;
@@ -468,6 +471,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redis: redisUrl === undefined ? undefined : { url: redisUrl, keyPrefix: matching(env, 'REDIS_KEY_PREFIX', /^[\w:.-]{1,64}$/, 'divilo:', 'letters, digits and _ : . - (at most 64)') },
     supportPhone: matching(env, 'SUPPORT_PHONE', /^\+?[\d ]{6,20}$/, '+34 910 000 000', 'a phone number such as +34 910 000 000'),
+    // Not less than the law's: ten years for a customer's records, five for a refusal (retention.ts).
+    retention: {
+      customerYears: integer(env, 'RETENTION_CUSTOMER_YEARS', RETENTION_DEFAULTS.customerYears, RETENTION_DEFAULTS.customerYears, 30),
+      refusedYears: integer(env, 'RETENTION_REFUSED_YEARS', RETENTION_DEFAULTS.refusedYears, RETENTION_DEFAULTS.refusedYears, 30),
+    },
     legalBaseUrl: url(env, 'LEGAL_BASE_URL', `${publicUrl}/legal`)!,
     sessionIdleSeconds,
     onboardingTokenSeconds,

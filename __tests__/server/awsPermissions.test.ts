@@ -75,8 +75,8 @@ describe("the server's AWS permissions", () => {
     expect(onObjects).toEqual([
       { Sid: 'Documents', Effect: 'Allow', Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::docs/*' },
       { Sid: 'ApplicantAreas', Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::docs/private/*' },
-      // Deleting evidence: what Object Lock holds does not go (docs/storage.md, "Versions").
-      { Sid: 'Evidence', Effect: 'Allow', Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::docs/evidence/*' },
+      // Deleting evidence, and locking it: what Object Lock holds does not go (docs/storage.md, "Versions").
+      { Sid: 'Evidence', Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObjectRetention'], Resource: 'arn:aws:s3:::docs/evidence/*' },
       { Sid: 'Evidence2', Effect: 'Allow', Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::docs/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } },
     ]);
     expect(CREATE_ONLY).toEqual({ StringEquals: { 's3:if-none-match': '*' } });

@@ -105,10 +105,10 @@ describe('the deployment', () => {
     expect(onObjects).toEqual([
       expect.objectContaining({ Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::documents/*' }),
       expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/private/*' }),
-      expect.objectContaining({ Action: ['s3:DeleteObject'], Resource: 'arn:aws:s3:::documents/evidence/*' }),
+      expect.objectContaining({ Action: ['s3:DeleteObject', 's3:PutObjectRetention'], Resource: 'arn:aws:s3:::documents/evidence/*' }),
       expect.objectContaining({ Action: ['s3:PutObject'], Resource: 'arn:aws:s3:::documents/evidence/*', Condition: { StringEquals: { 's3:if-none-match': '*' } } }),
     ]);
-    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject', 's3:DeleteObject']);
+    expect(onObjects.filter((statement) => statement.Condition === undefined).flatMap((statement) => statement.Action)).toEqual(['s3:GetObject', 's3:DeleteObject', 's3:DeleteObject', 's3:PutObjectRetention']);
 
     // Attached beside it, two policies only: ECS Exec's channel, which names none of the product's services, and the
     // telemetry collector's (the task's containers share one role), exactly its actions.

@@ -19,8 +19,9 @@ declare module 'fastify' {
  * Applicants' documents: storage identities from the identity pool (developer-authenticated, one per
  * application) and the check of each uploaded document, against AWS or the embedded endpoints alike.
  */
-export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
-  const documents = createDocumentService({
+/** The documents' service on the configured identity pool and bucket, with the server's credentials (`npm run admin`'s too). */
+export function documentServiceOf(config: Config, secret: Buffer) {
+  return createDocumentService({
     identity: {
       region: config.identity.region,
       endpoint: config.identity.identityPoolEndpoint,
@@ -36,6 +37,10 @@ export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret 
       credentials: config.storage.embedded ? embeddedStorageCredentials(secret) : undefined,
     },
   });
+}
+
+export const documentsPlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+  const documents = documentServiceOf(config, secret);
   app.decorate('documents', documents);
   app.decorate('onboardingDocuments', onboardingDocumentRepository(app.db));
   // Files never reported as documents go a day after they were stored (docs/storage.md, "Quotas"); hourly, so

@@ -27,6 +27,7 @@ import { contractRepository } from '../repositories/contractRepository';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
 import { deriveKey } from '../services/serverSecret';
 import { signInUsers, type SignInUsers } from '../services/signInUsers';
+import { evidenceRetainUntil } from '../services/retention';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,6 +123,8 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
     supportPhone: config.supportPhone,
     resumeUrl: `${config.publicUrl}/signUp`,
     highRiskCountries: app.highRiskCountries,
+    // app.documents is decorated by a later plugin: read when a decision's effect runs.
+    evidence: { retain: (id, decision, decidedAt) => app.documents.retainEvidence(id, evidenceRetainUntil(decision, decidedAt, config.retention)) },
   };
   app.decorate('reviewDependencies', reviewDependencies);
   const reviewEffects = reviewDependencies;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { toDbTime } from '../db/values';
 
-export type ReviewEffectName = 'user-pool-status' | 'sign-in-release' | 'notice-email' | 'more-info-email';
+export type ReviewEffectName = 'evidence-retention' | 'user-pool-status' | 'sign-in-release' | 'notice-email' | 'more-info-email';
 
 export interface ReviewEffect {
   applicationId: string;
@@ -10,6 +10,8 @@ export interface ReviewEffect {
   /** `more-info`: the bank asked the applicant for more information (not a decision, but effects all the same). */
   decision: 'approved' | 'rejected' | 'more-info';
   attempts: number;
+  /** When the decision was recorded: what the evidence's retention counts from. */
+  createdAt: string;
   claimedUntil: string | null;
   lastError: string | null;
   doneAt: string | null;
@@ -22,6 +24,7 @@ const toEffect = (row: ReviewEffectRow): ReviewEffect => ({
   effect: row.effect as ReviewEffectName,
   decision: row.decision as ReviewEffect['decision'],
   attempts: Number(row.attempts),
+  createdAt: row.created_at,
   claimedUntil: row.claimed_until,
   lastError: row.last_error,
   doneAt: row.done_at,

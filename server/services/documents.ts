@@ -2,7 +2,7 @@
 // applicant reports. The same AWS SDK calls against Amazon Cognito + S3 and against the embedded endpoints.
 import { createHash } from 'node:crypto';
 import { CognitoIdentityClient, DeleteIdentitiesCommand, GetOpenIdTokenForDeveloperIdentityCommand, LookupDeveloperIdentityCommand } from '@aws-sdk/client-cognito-identity';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, PutObjectRetentionCommand, S3Client } from '@aws-sdk/client-s3';
 import { documentFormatOf, documentMaxBytes, DOCUMENT_KINDS, type DocumentKind } from '../../src/validation/documentLimits';
 import { STORAGE_AREAS } from '../awsPermissions';
 import type { ImageFormat } from './imageHeaders';
@@ -190,21 +190,39 @@ export function createDocumentService(options: DocumentServiceOptions) {
    * Removes everything stored under `prefix` (an application's evidence, an applicant's area), page by page; answers
    * the keys removed. One DeleteObject per key, so that each is allowed or refused on its own (IAM and Object Lock
    * decide per object). On the versioned bucket a delete leaves the version before it, which the bucket's lifecycle
-   * removes (docs/storage.md, "Versions").
+   * removes (docs/storage.md, "Versions and Object Lock").
    */
   async function removeArea(prefix: string): Promise<string[]> {
     if (!/^(private|evidence)\/[^/]+\/$/.test(prefix)) throw new Error(`not one application's or applicant's area: ${prefix}`);
     const removed: string[] = [];
+    for await (const Key of keysUnder(prefix)) {
+      await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key }));
+      removed.push(Key);
+    }
+    return removed;
+  }
+
+  /** Every key under `prefix`, page by page. */
+  async function* keysUnder(prefix: string): AsyncGenerator<string> {
     let token: string | undefined;
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: storage.bucket, Prefix: prefix, ContinuationToken: token }));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      for (const { Key } of page.Contents ?? []) {
-        await s3.send(new DeleteObjectCommand({ Bucket: storage.bucket, Key }));
-        removed.push(Key!);
-      }
+      for (const { Key } of page.Contents ?? []) yield Key!;
     } while (token);
-    return removed;
+  }
+
+  /**
+   * Locks every evidence copy of the application until `until` (Object Lock, COMPLIANCE: nobody can shorten it or
+   * remove the copy before; a later date moves it on). Answers how many copies it locked.
+   */
+  async function retainEvidence(applicationId: string, until: Date): Promise<number> {
+    let locked = 0;
+    for await (const Key of keysUnder(`${EVIDENCE_PREFIX}${applicationId}/`)) {
+      await s3.send(new PutObjectRetentionCommand({ Bucket: storage.bucket, Key, Retention: { Mode: 'COMPLIANCE', RetainUntilDate: until } }));
+      locked += 1;
+    }
+    return locked;
   }
 
   /** Forgets the applicant's storage identity (erasure): the identity pool keeps nothing that names them. */
@@ -286,6 +304,7 @@ export function createDocumentService(options: DocumentServiceOptions) {
     identityOf,
     forgetIdentity,
     removeArea,
+    retainEvidence,
     preserve,
     digest,
     readEvidence,

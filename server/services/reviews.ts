@@ -40,6 +40,8 @@ export interface ReviewDependencies {
   resumeUrl: string;
   /** The FATF lists as they are now: an application high risk under them needs four eyes, whatever its saved risk. */
   highRiskCountries: HighRiskCountries;
+  /** Locks the application's evidence copies for as long as the law keeps them after this decision (retention.ts). */
+  evidence: { retain(applicationId: string, decision: 'approved' | 'rejected', decidedAt: Date): Promise<unknown> };
 }
 
 /** Why a review action was refused, stable for the back office's API (the message says it to a person). */
@@ -182,11 +184,13 @@ export const EFFECT_CLAIM_SECONDS = 300;
 /** What a decision does outside the database, in the order it does it. */
 function effectsOf(application: Application, decision: ReviewEffect['decision']): ReviewEffectName[] {
   if (decision === 'more-info') return ['more-info-email'];
+  // What the bank relied on is locked for the time the law keeps it, before anything else: a decision's evidence must
+  // not be removable while its effects are still under way.
   // A rejected applicant lets go of the ID document: its hold, its sealed password and its sign-in user (named by
   // the document), which kept would stop the document's real holder (or the same person, later) from signing up.
-  if (decision === 'rejected') return ['sign-in-release', 'notice-email'];
+  if (decision === 'rejected') return ['evidence-retention', 'sign-in-release', 'notice-email'];
   // The e-mail saying the account is ready goes only once the user pool lets the customer sign in.
-  return application.answers.identityUserSub !== undefined ? ['user-pool-status', 'notice-email'] : ['notice-email'];
+  return application.answers.identityUserSub !== undefined ? ['evidence-retention', 'user-pool-status', 'notice-email'] : ['evidence-retention', 'notice-email'];
 }
 
 /** A decision is recorded, and some of its effects are not done yet (the message says which and why). */
@@ -217,9 +221,15 @@ function describeFailure(error: unknown): string {
 }
 
 /** What carrying out the effects needs. */
-type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone' | 'resumeUrl'>;
+type EffectDependencies = Pick<ReviewDependencies, 'db' | 'identity' | 'messages' | 'signInUsers' | 'supportPhone' | 'resumeUrl' | 'evidence'>;
 
 async function carryOut(deps: EffectDependencies, application: Application, effect: ReviewEffect, now: Date): Promise<void> {
+  if (effect.effect === 'evidence-retention') {
+    if (effect.decision === 'more-info') return;
+    // From when the decision was recorded, whichever run carries it out.
+    await deps.evidence.retain(application.id, effect.decision, new Date(effect.createdAt));
+    return;
+  }
   if (effect.effect === 'user-pool-status') {
     await deps.identity.updateAttributes(application.idDocument, { [ONBOARDING_STATUS_ATTRIBUTE]: effect.decision === 'approved' ? 'complete' : 'rejected' });
     return;

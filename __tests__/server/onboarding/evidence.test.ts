@@ -3,9 +3,10 @@
 // signature; what the applicant can still do with their own credentials and token afterwards (nothing that
 // reaches the copies), the identity data the check compared, and the bank's review reading the copies.
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, GetObjectRetentionCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { adminProgram } from '../../../scripts/admin';
 import { embeddedStorageCredentials, storageAreaOf } from '../../../server/plugins/storage';
+import { approveApplication, rejectApplication } from '../../../server/services/reviews';
 import { loadServerSecret } from '../../../server/services/serverSecret';
 import { applicantCredentials, uploadDocument } from '../../../src/documentStorage/uploadDocument';
 import { describeEachDialect } from '../helpers';
@@ -211,6 +212,34 @@ describeEachDialect('onboarding: evidence frozen once relied on', (dialect) => {
     // A signed application is closed to its token: neither storage credentials nor another document.
     expect(await call(server, token, 'POST', 'storage-identity')).toMatchObject({ status: 409, body: { code: 'APPLICATION_CLOSED' } });
     expect(await call(server, token, 'POST', 'documents', { kind: 'model036', key })).toMatchObject({ status: 409, body: { code: 'APPLICATION_CLOSED' } });
+  });
+
+  it("a decision locks the application's evidence for the law's time: ten years for a customer, five for a refusal; not even the server's credentials remove it", async () => {
+    const s3 = serverS3();
+    const decided = async (decide: (id: string) => Promise<unknown>) => {
+      const number = 46_000_000 + (applicants += 1);
+      const { id, token } = await readyToSign(server, `${number}${'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}`);
+      const storage = (await call(server, token, 'POST', 'storage-identity')).body as { identityId: string; token: string };
+      const credentials = applicantCredentials(storage, { region: server.config.identity.region, endpoint: `${server.base}/cognito` });
+      const { key } = await uploadDocument(new Blob([new Uint8Array(plainPdf({ size: 2000 }))], { type: 'application/pdf' }), { key: 'model036/m.pdf', level: 'private', credentials, identityId: storage.identityId, config: storageConfig() });
+      expect((await call(server, token, 'POST', 'documents', { kind: 'model036', key })).status).toBe(200);
+      expect((await consentAndSign(server, token)).status).toBe(200);
+      const [frozen] = await frozenEntries(id);
+      // Signed, not decided yet: nothing is locked.
+      await expect(s3.send(new GetObjectRetentionCommand({ Bucket: storageConfig().bucket, Key: String(frozen.key) }))).rejects.toMatchObject({ name: 'NoSuchObjectLockConfiguration' });
+      const before = new Date();
+      await decide(id);
+      const { Retention } = await s3.send(new GetObjectRetentionCommand({ Bucket: storageConfig().bucket, Key: String(frozen.key) }));
+      await expect(s3.send(new DeleteObjectCommand({ Bucket: storageConfig().bucket, Key: String(frozen.key) }))).rejects.toMatchObject({ name: 'AccessDenied' });
+      return { mode: Retention?.Mode, years: Math.round((Retention!.RetainUntilDate!.getTime() - before.getTime()) / (365.25 * 86_400_000)) };
+    };
+    try {
+      const deps = reviewDependenciesOf(server);
+      expect(await decided((id) => approveApplication(deps, id, 'marta', new Date()))).toEqual({ mode: 'COMPLIANCE', years: 10 });
+      expect(await decided((id) => rejectApplication(deps, id, 'Documents do not match', 'marta', new Date()))).toEqual({ mode: 'COMPLIANCE', years: 5 });
+    } finally {
+      s3.destroy();
+    }
   });
 
   it('a document reported while the contract is signed is either refused or signed with: the record page names the document on record', async () => {

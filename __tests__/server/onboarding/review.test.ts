@@ -177,7 +177,7 @@ describeEachDialect('onboarding: the review', (dialect) => {
     await expect(rejectApplication({ ...deps, identity: pool.identity, signInUsers: pool.signInUsers }, application.id, 'Not resident', 'marta', now)).rejects.toThrow(
       'effects pending: sign-in-release, notice-email',
     );
-    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages, supportPhone: deps.supportPhone, resumeUrl: deps.resumeUrl };
+    const housekeeping = { db: deps.db, applications: deps.applications, identity: pool.identity, signInUsers: pool.signInUsers, messages: deps.messages, supportPhone: deps.supportPhone, resumeUrl: deps.resumeUrl, evidence: deps.evidence };
     expect(await finishPendingDecisions(housekeeping, now)).toMatchObject({ failed: expect.any(Number) });
     expect((await pendingEffects(deps, application.id)).map((effect) => [effect.effect, effect.attempts])).toEqual([['sign-in-release', 2], ['notice-email', 0]]);
     // Until the release is done, the rejected applicant's user (and its hold on the ID) stays, unable to sign in.

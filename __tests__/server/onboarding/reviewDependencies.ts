@@ -24,6 +24,7 @@ export function reviewDependenciesOf(server: Server, { links = false }: { links?
     supportPhone: server.config.supportPhone,
     resumeUrl: `${server.config.publicUrl}/signUp`,
     highRiskCountries: server.app.highRiskCountries,
+    evidence: server.app.reviewDependencies.evidence,
     ...(links ? { documents: documentsWithLinks(server.app.db, server.config, loadServerSecret(server.config.dataDir, server.config.serverSecret)) } : {}),
   };
 }

@@ -25,6 +25,7 @@ import * as codeCooldowns from './0031_code_cooldowns';
 import * as oneOpenApplication from './0032_one_open_application';
 import * as temporaryPasswords from './0033_temporary_passwords';
 import * as webhookDeliveries from './0034_webhook_deliveries';
+import * as objectLock from './0035_object_lock';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0032_one_open_application': oneOpenApplication,
   '0033_temporary_passwords': temporaryPasswords,
   '0034_webhook_deliveries': webhookDeliveries,
+  '0035_object_lock': objectLock,
 };

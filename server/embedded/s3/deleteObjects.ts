@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { mayAccess } from './access';
 import type { S3Request, StorageContext } from './context';
 import { errors, S3Error } from './errors';
+import { ObjectLocked } from './repository';
 import { removeObjectFiles } from './files';
 import { parseXmlBody, readSmallBody } from './http';
 import { auditWrite } from './writeAudit';
@@ -19,8 +20,8 @@ function header(s3: S3Request, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value;
 }
 
-/** S3 requires an integrity check of this body: Content-MD5 or a CRC32 checksum (the SDKs' default). */
-function checkBodyDigest(s3: S3Request, body: Buffer): void {
+/** S3 requires an integrity check of this body (and of PutObjectRetention's): Content-MD5 or a CRC32 checksum (the SDKs' default). */
+export function checkBodyDigest(s3: S3Request, body: Buffer): void {
   const md5 = header(s3, 'content-md5');
   const checksum = header(s3, 'x-amz-checksum-crc32');
   if (md5 === undefined && checksum === undefined) throw errors.invalidRequest('Missing required header for this request: Content-MD5 or x-amz-checksum-crc32');
@@ -61,12 +62,12 @@ export async function deleteObjects(context: StorageContext, s3: S3Request) {
     }
     try {
       // Rows first, then files, as DeleteObject: a crash in between leaves unreferenced files for the sweep.
-      await removeObjectFiles(context.layout, await context.repository.objects.remove(s3.bucket, key));
+      await removeObjectFiles(context.layout, await context.repository.objects.remove(s3.bucket, key, new Date(context.now())));
       await auditWrite(context, s3, { operation: 'DeleteObject', key });
       if (!quiet) results.push(element('Deleted', textElement('Key', key)));
     } catch (error) {
-      context.log.error({ err: error }, 'embedded s3 delete failed');
-      const failure = error instanceof S3Error ? error : errors.internal();
+      if (!(error instanceof ObjectLocked)) context.log.error({ err: error }, 'embedded s3 delete failed');
+      const failure = error instanceof S3Error ? error : error instanceof ObjectLocked ? errors.objectLocked() : errors.internal();
       results.push(element('Error', textElement('Key', key), textElement('Code', failure.code), textElement('Message', failure.message)));
     }
   }

@@ -42,6 +42,9 @@ export const errors = {
   keyTooLong: () => new S3Error('KeyTooLongError', 'Your key is too long', 400),
   noSuchBucket: (bucket: string) => new S3Error('NoSuchBucket', 'The specified bucket does not exist', 404, { BucketName: bucket }),
   noSuchKey: (key: string) => new S3Error('NoSuchKey', 'The specified key does not exist.', 404, { Key: key }),
+  noSuchObjectLockConfiguration: () => new S3Error('NoSuchObjectLockConfiguration', 'The specified object does not have a ObjectLock configuration', 404),
+  /** A delete or a replacement of an object under Object Lock retention. */
+  objectLocked: () => new S3Error('AccessDenied', 'Access Denied because object protected by object lock.', 403),
   noSuchUpload: (uploadId: string) =>
     new S3Error(
       'NoSuchUpload',

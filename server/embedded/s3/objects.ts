@@ -167,6 +167,7 @@ export async function getObject(context: StorageContext, s3: S3Request, head: bo
     if (!found) throw errors.noSuchKey(s3.key);
     object = found;
     reply.header('etag', object.etag).header('last-modified', object.lastModified.toUTCString()).header('accept-ranges', 'bytes');
+    if (object.retention) reply.header('x-amz-object-lock-mode', object.retention.mode).header('x-amz-object-lock-retain-until-date', object.retention.retainUntil.toISOString());
     if (evaluateConditions(s3.request.headers, object.etag, object.lastModified) === 'not-modified') return reply.code(304).send();
     range = parseRange(s3.request.headers.range, object.size);
     start = range?.start ?? 0;
@@ -196,7 +197,7 @@ export async function getObject(context: StorageContext, s3: S3Request, head: bo
 export async function deleteObject(context: StorageContext, s3: S3Request) {
   requireAccess(s3.principal, s3.key, 'write');
   checkEmptyPayload(s3);
-  const files = await context.repository.objects.remove(s3.bucket, s3.key);
+  const files = await context.repository.objects.remove(s3.bucket, s3.key, new Date(context.now()));
   // The rows went first: a crash now leaves unreferenced files, which the sweep removes.
   await removeObjectFiles(context.layout, files);
   await auditWrite(context, s3, { operation: 'DeleteObject' });

@@ -18,6 +18,8 @@ import { listObjects } from './listing';
 import { StorageMaintenance, sweepStorage, type SweepReport } from './maintenance';
 import { abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listParts, uploadPart } from './multipart';
 import { deleteObject, getObject, putObject } from './objects';
+import { getObjectRetention, putObjectRetention } from './objectLock';
+import { ObjectLocked } from './repository';
 import { withinQuota, type QuotaOf } from './quota';
 import { createQuotaRepository } from './quotaRepository';
 import { createStorageRepository } from './repository';
@@ -129,7 +131,7 @@ function parsePath(rawPath: string, prefix: string): { bucket: string; key: stri
   }
 }
 
-const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'restore', 'select', 'attributes', 'retention', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
+const SUBRESOURCES_NOT_IMPLEMENTED = ['acl', 'tagging', 'versioning', 'versionId', 'versions', 'policy', 'cors', 'lifecycle', 'website', 'restore', 'select', 'attributes', 'legal-hold', 'object-lock', 'torrent', 'notification', 'encryption', 'replication', 'logging', 'uploads-list'];
 
 async function dispatch(context: StorageContext, s3: S3Request) {
   const { method } = s3.request;
@@ -145,6 +147,11 @@ async function dispatch(context: StorageContext, s3: S3Request) {
     if (method === 'POST' && has('delete')) return deleteObjects(context, s3);
     if (method === 'GET') return listObjects(context.repository, s3.bucket, s3.principal, s3.query, s3.reply);
     if (method === 'HEAD') return s3.reply.code(200).header('x-amz-bucket-region', context.auth.region).send();
+    throw errors.methodNotAllowed();
+  }
+  if (has('retention')) {
+    if (method === 'PUT') return putObjectRetention(context, s3);
+    if (method === 'GET') return getObjectRetention(context, s3);
     throw errors.methodNotAllowed();
   }
   switch (method) {
@@ -253,6 +260,7 @@ export async function embeddedS3(app: FastifyInstance, options: EmbeddedS3Option
   app.setErrorHandler((error, request, reply) => {
     const resource = splitUrl(request.raw.url ?? '').path;
     if (error instanceof S3Error) return sendError(request, reply, error, resource);
+    if (error instanceof ObjectLocked) return sendError(request, reply, errors.objectLocked(), resource);
     const { statusCode, message } = error as { statusCode?: number; message?: string };
     // The host app's rate limit, as S3 throttles: 503 SlowDown, which the SDKs retry with back-off.
     if (statusCode === 429) return sendError(request, reply, errors.slowDown(), resource);

@@ -21,6 +21,26 @@ export interface ObjectRecord {
   segments: Segment[];
   ownerIdentity: string | null;
   lastModified: Date;
+  /** Object Lock: set by PutObjectRetention, never by a write. */
+  retention?: Retention;
+}
+
+export type LockMode = 'GOVERNANCE' | 'COMPLIANCE';
+
+export interface Retention {
+  mode: LockMode;
+  retainUntil: Date;
+}
+
+/** Whether `retention` still holds at `now`. */
+export const lockedAt = (retention: Retention | undefined, now: Date) => retention !== undefined && retention.retainUntil.getTime() > now.getTime();
+
+/** A delete or a replacement of an object whose Object Lock retention holds: nothing changed. */
+export class ObjectLocked extends Error {
+  constructor() {
+    super('the object is under Object Lock retention');
+    this.name = 'ObjectLocked';
+  }
 }
 
 export interface UploadRecord {
@@ -68,6 +88,7 @@ const toObject = (rows: ObjectRowWithSegment[]): ObjectRecord => {
     segments,
     ownerIdentity: row.owner_identity,
     lastModified: fromDbTime(row.last_modified),
+    ...(row.lock_mode && row.retain_until ? { retention: { mode: row.lock_mode as LockMode, retainUntil: fromDbTime(row.retain_until) } } : {}),
   };
 };
 
@@ -145,10 +166,12 @@ async function putObjectRow(trx: Kysely<StorageTables>, record: ObjectRecord, cr
   if (record.segments.length === 0) throw new Error('an object has at least one file');
   const previous = await trx
     .selectFrom('storage_objects')
-    .select('file')
+    .select(['file', 'retain_until'])
     .where('bucket', '=', record.bucket)
     .where('object_key', '=', record.key)
     .executeTakeFirst();
+  // S3 would keep the locked version beside the new one; with one version kept here, a locked object stays as it is.
+  if (!createOnly && previous?.retain_until && previous.retain_until > toDbTime(record.lastModified)) throw new ObjectLocked();
   const row = fromObject(record);
   if (createOnly) {
     // On PostgreSQL the insert waits for a concurrent writer of the key, then does nothing if it committed one.
@@ -231,13 +254,46 @@ export function createStorageRepository(db: Kysely<StorageTables>) {
         return inTransaction(db, (trx) => putObjectRow(trx, record, createOnly));
       },
 
-      /** Answers the removed version's files (none if there was no such object). */
-      async remove(bucket: string, key: string): Promise<string[]> {
+      /**
+       * Answers the removed version's files (none if there was no such object); ObjectLocked, and nothing removed,
+       * while its retention holds at `now` (the one statement that deletes the row decides it).
+       */
+      async remove(bucket: string, key: string, now: Date): Promise<string[]> {
         return db.transaction().execute(async (trx) => {
           const segments = await trx.deleteFrom('storage_object_segments').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').execute();
-          const row = await trx.deleteFrom('storage_objects').where('bucket', '=', bucket).where('object_key', '=', key).returning('file').executeTakeFirst();
+          const row = await trx
+            .deleteFrom('storage_objects')
+            .where('bucket', '=', bucket)
+            .where('object_key', '=', key)
+            .where((eb) => eb.or([eb('retain_until', 'is', null), eb('retain_until', '<=', toDbTime(now))]))
+            .returning('file')
+            .executeTakeFirst();
+          // Locked: thrown inside the transaction, so its segment rows come back with it.
+          if (!row && (await trx.selectFrom('storage_objects').select('object_key').where('bucket', '=', bucket).where('object_key', '=', key).executeTakeFirst())) {
+            throw new ObjectLocked();
+          }
           return [...new Set([...(row ? [row.file] : []), ...segments.map((segment) => segment.file)])];
         });
+      },
+
+      /**
+       * Sets the object's retention, as S3's PutObjectRetention: a COMPLIANCE retention that still holds is only ever
+       * moved later (one conditional statement). Answers what happened.
+       */
+      async setRetention(bucket: string, key: string, retention: Retention, now: Date): Promise<'set' | 'no-such-key' | 'would-shorten'> {
+        const until = toDbTime(retention.retainUntil);
+        const updated = await db
+          .updateTable('storage_objects')
+          .set({ lock_mode: retention.mode, retain_until: until })
+          .where('bucket', '=', bucket)
+          .where('object_key', '=', key)
+          .where((eb) =>
+            eb.or([eb('lock_mode', 'is', null), eb('lock_mode', '!=', 'COMPLIANCE'), eb('retain_until', '<=', toDbTime(now)), eb.and([eb('retain_until', '<=', until), eb('lock_mode', '=', retention.mode)])]),
+          )
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 1) return 'set';
+        const exists = await db.selectFrom('storage_objects').select('object_key').where('bucket', '=', bucket).where('object_key', '=', key).executeTakeFirst();
+        return exists ? 'would-shorten' : 'no-such-key';
       },
 
       /** Keys from `from` on (inclusive), after `after` (exclusive), in byte order. */

@@ -23,6 +23,9 @@ export type StorageObjectTable = {
   /** Identity that wrote it; null for the server's own credentials. */
   owner_identity: string | null;
   last_modified: DbTimestamp;
+  /** Object Lock (migration 0035): GOVERNANCE or COMPLIANCE, and the date before which it cannot go. */
+  lock_mode?: string | null;
+  retain_until?: DbTimestamp | null;
 };
 
 export type StorageUploadTable = {
