@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, ListObjectVersionsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -211,17 +211,17 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     // The approval, its run cut short: the user pool at a closed port.
     const interrupted = await admin(['approve', id], { AWS_ENDPOINT_URL: `http://127.0.0.1:${await freePort()}` });
     expect(interrupted.code).toBe(1);
-    expect(interrupted.stderr).toContain(`Application ${id} was approved, but user-pool-status failed (`);
-    expect(interrupted.stderr).toContain('effects pending: user-pool-status, notice-email. Run the command again to finish them');
+    expect(interrupted.stderr).toContain(`Application ${id} was approved, but evidence-retention failed (`);
+    expect(interrupted.stderr).toContain('effects pending: evidence-retention, user-pool-status, notice-email. Run the command again to finish them');
     expect(interrupted.stderr).not.toMatch(/\n\s+at /);
     const shown = JSON.parse((await admin(['show', id])).stdout) as { status: string; effectsPending: { effect: string }[]; documents: { kind: string }[] };
     expect(shown.status).toBe('approved');
-    expect(shown.effectsPending.map((effect) => effect.effect)).toEqual(['user-pool-status', 'notice-email']);
+    expect(shown.effectsPending.map((effect) => effect.effect)).toEqual(['evidence-retention', 'user-pool-status', 'notice-email']);
     expect(shown.documents.map((document) => document.kind).sort()).toEqual(['documentBack', 'documentFront', 'model036', 'selfie']);
     expect((await startSession(APPLICANT.id, APPLICANT.password)).started.status).toBe(403);
 
     // The next run finishes it: the pool opens, the e-mail goes once.
-    expect(await admin(['approve', id])).toMatchObject({ code: 0, stdout: `Application ${id} was approved already; now done: user-pool-status, notice-email.\n` });
+    expect(await admin(['approve', id])).toMatchObject({ stderr: '', code: 0, stdout: `Application ${id} was approved already; now done: evidence-retention, user-pool-status, notice-email.\n` });
     const notices = await onPostgres(async (client) => (await client.query(`select id from "${schema}".outbox where recipient = $1 and purpose = 'notice'`, [APPLICANT.email])).rows);
     expect(notices).toHaveLength(1);
 
@@ -258,6 +258,18 @@ describeOnMoto('the whole journey on "AWS" (moto, IAM enforced), two server proc
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced' }))).rejects.toMatchObject({ name: 'AccessDenied' });
     await expect(asServer.send(new PutObjectCommand({ ...inBucket, Key: copy, Body: 'replaced', IfNoneMatch: '*' }))).rejects.toMatchObject({ name: 'PreconditionFailed' });
     expect((await bytesAt(copy)).equals(before)).toBe(true);
+    // The approval locked every copy (Object Lock, COMPLIANCE) for ten years: not even the bucket's administrator can
+    // remove the version it holds.
+    const asLockReader = new S3Client({ region: REGION, endpoint: moto.endpoint, forcePathStyle: true, credentials: moto.admin, maxAttempts: 1 });
+    const tenYearsOn = new Date(Date.now() + 3650 * 86_400_000);
+    for (const Key of evidence) {
+      const { ObjectLockMode, ObjectLockRetainUntilDate } = await asLockReader.send(new HeadObjectCommand({ ...inBucket, Key }));
+      expect(ObjectLockMode).toBe('COMPLIANCE');
+      expect(ObjectLockRetainUntilDate!.getTime()).toBeGreaterThan(tenYearsOn.getTime() - 7 * 86_400_000);
+    }
+    const { VersionId } = await asLockReader.send(new HeadObjectCommand({ ...inBucket, Key: copy }));
+    await expect(asLockReader.send(new DeleteObjectCommand({ ...inBucket, Key: copy, VersionId }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    asLockReader.destroy();
     // An erased application's evidence goes with a delete (allowed, for it alone holds nothing Object Lock keeps), and
     // the versioned bucket keeps the version before it until the lifecycle removes it: a delete brings back what it hid.
     const scratch = `evidence/${id}/model036/${'f'.repeat(64)}`;

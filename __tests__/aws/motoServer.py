@@ -23,7 +23,9 @@ Each gap filled, and why:
 5. S3 keys with reserved characters. The identity ids in the applicants' keys hold a colon, which the SDK
    signs URI-encoded (%3A), as S3's canonical request wants; moto checks the signature on the decoded path
    (a bare colon), so every such request is refused as SignatureDoesNotMatch. The path is encoded here as S3
-   encodes it (every byte but unreserved characters and "/") before the check.
+   encodes it (every byte but unreserved characters and "/") before the check. The same for the query: a listing's
+   prefix holds "/", which the SDK signs as %2F and moto checked bare; its names and values are encoded as SigV4's
+   canonical query string encodes them (every byte but unreserved characters).
 6. A text message's settings. moto 5.2 records each SMS published to a phone number (its id, number and text, which
    its own /moto-api/data.json lists as sns.SMS) but drops its message attributes and the region and account it was
    sent in, which is where the sender ID, the message type and the price cap travel. They are kept here on the same
@@ -40,6 +42,9 @@ Each gap filled, and why:
    only USERNAME in its parameters; Cognito sends the user's attributes and the required ones they lack
    (`userAttributes`, `requiredAttributes`, JSON), which amazon-cognito-identity-js parses before its
    newPasswordRequired callback, and fails on without them. They are added here, from the user moto keeps.
+9. Object Lock's retention. moto 5.2 asks IAM for s3:PutObject on PutObjectRetention (PUT ?retention), where AWS
+   asks for s3:PutObjectRetention: a role allowed to lock evidence but not to overwrite it was refused. The action
+   is named here as AWS names it.
 """
 import json
 import sys
@@ -53,6 +58,7 @@ from urllib.parse import quote, unquote
 
 import threading
 
+from moto.s3.responses import ACTION_MAP as S3_ACTION_MAP
 from moto.iam.access_control import AssumedRoleAccessKey, IAMPolicyStatement, PermissionResult, S3IAMRequest
 from moto.sns.models import SNSBackend
 from moto.sts.models import sts_backends
@@ -168,11 +174,20 @@ _create_s3_request = S3IAMRequest._create_aws_request
 
 def _create_s3_request_encoded(self):
     path, mark, query = self._path.partition("?")
-    self._path = quote(unquote(path), safe="/~") + mark + query
+    self._path = quote(unquote(path), safe="/~") + mark + _encoded_query(query)
     return _create_s3_request(self)
 
 
+def _encoded_query(query):
+    """The query's names and values encoded as SigV4's canonical query string wants (every byte but unreserved
+    characters, "/" included), whatever encoding reached moto."""
+    pairs = (pair.partition("=") for pair in query.split("&") if pair)
+    return "&".join(quote(unquote(name), safe="-_.~") + "=" + quote(unquote(value), safe="-_.~") for name, _, value in pairs)
+
+
 S3IAMRequest._create_aws_request = _create_s3_request_encoded
+
+S3_ACTION_MAP["KEY"]["PUT"]["retention"] = "PutObjectRetention"
 
 _publish = SNSBackend.publish
 
