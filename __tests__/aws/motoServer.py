@@ -45,6 +45,9 @@ Each gap filled, and why:
 9. Object Lock's retention. moto 5.2 asks IAM for s3:PutObject on PutObjectRetention (PUT ?retention), where AWS
    asks for s3:PutObjectRetention: a role allowed to lock evidence but not to overwrite it was refused. The action
    is named here as AWS names it.
+10. Forgetting an identity. moto 5.2 has no DeleteIdentities (how an erased applicant's storage identity goes). It
+   is answered here as Cognito does: the identities leave the developer map (their lookup then answers
+   ResourceNotFoundException, a new token for the same user a new identity) and the answer lists none unprocessed.
 """
 import json
 import sys
@@ -90,6 +93,16 @@ def _lookup_developer_identity(self):
     if key not in _developer_identities:
         raise ResourceNotFoundError(key[2])
     return json.dumps({"IdentityId": _developer_identities[key], "DeveloperUserIdentifierList": [key[2]]})
+
+
+def _delete_identities(self):
+    forgotten = set(self._get_param("IdentityIdsToDelete") or [])
+    for key, identity_id in list(_developer_identities.items()):
+        if identity_id in forgotten:
+            del _developer_identities[key]
+    for identity_id in forgotten:
+        _pool_of_identity.pop(identity_id, None)
+    return json.dumps({"UnprocessedIdentityIds": []})
 
 
 _initiate_auth = CognitoIdpBackend.initiate_auth
@@ -246,6 +259,7 @@ CognitoIdentityResponse.set_identity_pool_roles = _set_identity_pool_roles
 CognitoIdentityResponse.get_credentials_for_identity = _get_credentials_for_identity
 CognitoIdentityResponse.get_open_id_token_for_developer_identity = _get_open_id_token_for_developer_identity
 CognitoIdentityResponse.lookup_developer_identity = _lookup_developer_identity
+CognitoIdentityResponse.delete_identities = _delete_identities
 
 if __name__ == "__main__":
     from moto.server import main

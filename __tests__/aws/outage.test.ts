@@ -14,21 +14,21 @@ import { AdminGetUserCommand, CognitoIdentityProviderClient } from '@aws-sdk/cli
 import { AuthenticationDetails, CognitoUser, CognitoUserPool } from 'amazon-cognito-identity-js';
 import { Client } from 'pg';
 import { ATTEMPT_TIMEOUT_MS, CONNECT_TIMEOUT_MS, FETCH_TIMEOUT_MS, MAX_ATTEMPTS } from '../../server/services/outboundCalls';
-import { applicantCredentials, uploadDocument } from '../../src/documentStorage/uploadDocument';
 import { freePort, postgresUrlInSchema } from '../server/helpers';
 import { documentPhoto, realSelfie } from '../server/images';
 import { passCaptcha, verificationSignature } from '../server/login/loginServer';
 import { plainPdf } from '../server/pdfs';
 import { startServerProcess, type ServerProcess } from '../server/processes';
 import { AWS_TRAFFIC, cutOffProxy, type CutOffProxy } from './cutOff';
+import { applicantUploads, freelancerAtFiscalAddress, privateSteps } from './applicant';
 import { deployToMoto, describeWhenAvailable, motoUnavailable, REGION, serverEnvOnMoto, startMoto, synthesizedTemplate, textMessages, type Deployment, type Moto } from './moto';
 
 const describeOnMoto = describeWhenAvailable('AWS emulator outage', motoUnavailable());
 
-const APPLICANT = { id: '34567890V', email: 'marta.outage@example.com', phone: '+34612345602', password: 'Divilo-Outage-2026!' };
 const PERSON = { firstName: 'Marta', firstSurname: 'Gil', secondSurname: 'Ruiz', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '02/05/1988' };
-const ACTIVITY = { selfEmployedId: APPLICANT.id, selfEmployedActivity: '1.673.2', selfEmployedDate: '01/02/2024', selfEmployedAtaCode: '', promotionalCode: '' };
+const ACTIVITY = { selfEmployedId: '34567890V', selfEmployedActivity: '1.673.2', selfEmployedDate: '01/02/2024', selfEmployedAtaCode: '', promotionalCode: '' };
 const ADDRESS = { selfEmployedFiscalAddress: 'Calle Mayor 2', selfEmployedFiscalAdditionalAddress: '', selfEmployedFiscalPostalCode: '28013', selfEmployedFiscalCity: 'Madrid', selfEmployedFiscalCountry: 'ES' };
+const APPLICANT = { id: '34567890V', email: 'marta.outage@example.com', phone: '+34612345602', password: 'Divilo-Outage-2026!', person: PERSON, activity: ACTIVITY, address: ADDRESS };
 const MORE = { website: 'https://marta.example', countriesWhereOperate: ['ES'], diviloProduct: 'account', foundsOrigin: 'business-activity', assetsOrigin: 'savings', politicalPosition: false };
 
 /** The longest an AWS call may hold a request: every attempt to its limit and the backoff; then slack for a busy machine. */
@@ -114,14 +114,7 @@ describeOnMoto('the identity service and the bucket going away mid-journey on "A
       (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
     );
 
-  const post = async (route: string, token: string, body?: unknown) => {
-    const response = await fetch(`${api}/onboarding-management-private/${route}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
-  };
+  const post = (route: string, token: string, body?: unknown) => privateSteps(api)(route, token, body);
 
   /** `request` made while `match` is cut off with `fault`: how long its answer took, and the answer. */
   async function whileCut<T>(match: (head: string) => boolean, fault: 'silent' | 'hang-up', request: () => Promise<T>) {
@@ -144,29 +137,8 @@ describeOnMoto('the identity service and the bucket going away mid-journey on "A
 
   it('answers 503 within the call limits at a document check, the password step, the verification and login; nothing half-saved; each step succeeds once moto is back', async () => {
     // Sign-up and the first steps, moto answering.
-    const sessionId = randomUUID();
-    await passCaptcha(api, sessionId);
-    const registered = await fetch(`${api}/onboarding-management/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: APPLICANT.email, idType: 'nif', id: APPLICANT.id, privacyPolicy: true, precontractualInformation: true, sessionId }),
-    });
-    expect(registered.status).toBe(200);
-    const confirmed = await post('email/verify', ((await registered.json()) as { token: string }).token, { code: await lastCode(APPLICANT.email) });
-    const token = confirmed.body.token as string;
-    const id = (confirmed.body.application as { id: string }).id;
-    expect((await post('personal-info', token, PERSON)).status).toBe(200);
-    expect((await post('phone', token, { telephoneCountry: 'ES', telephoneNumber: APPLICANT.phone.slice(3) })).status).toBe(200);
-    expect((await post('phone/verify', token, { code: await lastCode(APPLICANT.phone) })).body).toMatchObject({ next: 'register-as' });
-    expect((await post('person-type', token, { personType: 'freelance' })).status).toBe(200);
-    expect((await post('legalperson/freelance', token, ACTIVITY)).status).toBe(200);
-    expect((await post('legalperson/freelance/postal-address', token, ADDRESS)).status).toBe(200);
-
-    const storageIdentity = (await post('storage-identity', token)).body as { identityId: string; token: string };
-    const credentials = applicantCredentials(storageIdentity, { region: REGION, endpoint: proxy.endpoint });
-    const bucket = { region: REGION, bucket: deployment.bucket, endpoint: proxy.endpoint };
-    const upload = async (kind: string, name: string, bytes: Buffer, type: string) =>
-      (await uploadDocument(new Blob([new Uint8Array(bytes)], { type }), { key: `${kind}/${name}`, level: 'private', identityId: storageIdentity.identityId, credentials, config: bucket })).key;
+    const { token, id } = await freelancerAtFiscalAddress(api, APPLICANT, lastCode);
+    const { upload } = await applicantUploads(post, token, { bucket: deployment.bucket, endpoint: proxy.endpoint });
 
     // 1. The bucket silent while the server checks the uploaded modelo 036 (HeadObject, GetObject).
     const model036 = await upload('model036', 'modelo-036.pdf', plainPdf(), 'application/pdf');
