@@ -46,6 +46,8 @@ import { presignGetObject } from '../src/documentStorage/uploadDocument';
 import { onboardingDocumentRepository } from '../server/repositories/onboardingDocumentRepository';
 import { embeddedStorageCredentials } from '../server/plugins/storage';
 import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
+import { addPrivacyCommands, PrivacyError, type PrivacyDependencies } from './privacyCommands';
+import { atRoot } from '../server/paths';
 import { documentServiceOf } from '../server/plugins/documents';
 import { evidenceRetainUntil } from '../server/services/retention';
 
@@ -96,7 +98,7 @@ export function documentsWithLinks(db: Kysely<Database>, config: Config, secret:
 }
 
 /** What the commands need: the review's and the staff's. */
-export type AdminDependencies = ReviewDependencies & StaffDependencies & { close(): Promise<void> };
+export type AdminDependencies = ReviewDependencies & StaffDependencies & { close(): Promise<void>; privacy?: PrivacyDependencies };
 
 /** What the commands need, made from the configuration as the server makes it. */
 export async function reviewDependencies(config: Config): Promise<AdminDependencies> {
@@ -129,7 +131,18 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
       config.identity.embedded && config.staff
         ? (username) => endSignInLockout(handle.db, { poolId: config.staff!.userPoolId }, username, Date.now())
         : undefined,
+    privacy: {
+      db: handle.db,
+      applications,
+      auditLog: auditLogRepository(handle.db),
+      contracts: contractRepository(handle.db),
+      documents: (id) => onboardingDocumentRepository(handle.db).list(id),
+      storage: documents,
+      identity,
+      localesDir: atRoot('locales'),
+    },
     close: async () => {
+      documents.close();
       identity.destroy();
       staffIdentity?.destroy();
       await handle.destroy();
@@ -320,6 +333,19 @@ export function adminProgram(
         out(decisionLine(id, await rejectApplication({ ...d, templates: reviewTemplateRepository(d.db) }, id, reason, reviewer(), new Date(), template)));
       }),
     );
+  addPrivacyCommands(
+    program,
+    async (action) => {
+      const d = await deps();
+      try {
+        if (!d.privacy) throw new PrivacyError('This configuration reaches no documents storage: a person\'s data cannot be read or erased from here');
+        await action(d.privacy);
+      } finally {
+        await d.close();
+      }
+    },
+    { out, operator: reviewer },
+  );
   program.addCommand(staffCommand(deps, { out, terminal, operator: reviewer }));
   return program;
 }
@@ -340,7 +366,7 @@ async function main() {
     const print = (line: string) => console.log(line);
     await adminProgram(() => reviewDependencies(config), print, tty ? process.stdout.columns : undefined, tty ? print : undefined).parseAsync(process.argv);
   } catch (error) {
-    if (error instanceof ReviewError || error instanceof StaffError) {
+    if (error instanceof ReviewError || error instanceof StaffError || error instanceof PrivacyError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -156,6 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       idleSeconds: config.staff.sessionIdleSeconds,
       maxSeconds: config.staff.sessionMaxSeconds,
       targetHours: config.staff.reviewTargetHours,
+      localesDir,
     });
   }
   await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds, warningSeconds: config.sessionWarningSeconds });

@@ -36,6 +36,8 @@ export interface Database {
   review_templates: ReviewTemplateTable;
   /** Contracts signed before the bank asked for more information, kept whole as evidence. */
   onboarding_contracts_superseded: OnboardingContractTable & { superseded_at: string };
+  /** Requests to erase a person's data and their outcome (`erased` or `refused` with its legal ground). */
+  erasure_requests: { id: string; application_id: string; received_on: string; requested_by: string; outcome: string; ground: string | null; recorded_at: string };
 }
 
 /** A staff member's back-office session (the cookie's SHA-256), live until revoked, idle too long or expired. */

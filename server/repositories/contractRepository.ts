@@ -88,6 +88,12 @@ export function contractRepository(db: Kysely<Database>) {
       }));
     },
 
+    /** The sealed PDF of a contract the applicant signed before the bank asked for more (by its SHA-256). */
+    async supersededPdf(applicationId: string, sha256: string): Promise<Buffer | undefined> {
+      const row = await db.selectFrom('onboarding_contracts_superseded').select('pdf').where('application_id', '=', applicationId).where('sha256', '=', sha256).executeTakeFirst();
+      return row && Buffer.from(row.pdf);
+    },
+
     /** The sealed PDF of an application's contract. */
     async pdf(applicationId: string): Promise<Buffer | undefined> {
       const row = await db.selectFrom('onboarding_contracts').select('pdf').where('application_id', '=', applicationId).executeTakeFirst();

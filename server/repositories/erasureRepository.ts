@@ -84,7 +84,14 @@ export function erasureRepository(db: Kysely<Database>) {
      * `entry` under its new name. Answers how many rows each table lost, or undefined when the application was no
      * longer there or no longer `status` (nothing changed).
      */
-    async erase(target: ErasureTarget, status: string, entry: Omit<AuditEntry, 'subject'>, now: Date): Promise<Record<string, number> | undefined> {
+    async erase(
+      target: ErasureTarget,
+      status: string,
+      entry: Omit<AuditEntry, 'subject'>,
+      now: Date,
+      /** Written in the same transaction, with the application's new name: the record of a request that asked for it. */
+      record?: (trx: Transaction<Database>, erasedAs: string) => Promise<void>,
+    ): Promise<Record<string, number> | undefined> {
       const names = pseudonymsOf(target);
       const id = target.applicationId;
       return db.transaction().execute(async (trx) => {
@@ -110,6 +117,7 @@ export function erasureRepository(db: Kysely<Database>) {
         if (target.registrationIds.length) await count('onboarding_registrations', trx.deleteFrom('onboarding_registrations').where('id', 'in', target.registrationIds));
         counts.audit_log = await pseudonymise(trx, names);
         await auditLogRepository(trx).append({ ...entry, subject: names.get(`application:${id}`)! }, now);
+        if (record) await record(trx, names.get(`application:${id}`)!.slice('application:'.length));
         return counts;
       });
     },

@@ -104,7 +104,7 @@ export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Pro
 /** How long an application nobody touches (no step saved) is kept before it expires. */
 const APPLICATION_INACTIVE_DAYS = 30;
 
-interface ApplicationExpiryDependencies {
+export interface ApplicationExpiryDependencies {
   db: Kysely<Database>;
   identity: Pick<IdentityService, 'getUser' | 'deleteUser'>;
   auditLog: AuditLogRepository;
@@ -144,11 +144,25 @@ export async function expireInactiveApplications(
  * from); its audit entries stay, renamed and without what could name anyone (erasureRepository.ts).
  */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
+  await eraseMarkedApplication(deps, id, now, { actor: 'housekeeping', why: 'expired' });
+}
+
+/**
+ * Erases an application marked `expired` (by housekeeping, or by an erasure request): `actor` and `why` are what
+ * its audit trail keeps of it, `record` is written with its erasure, in the same transaction, under its new name.
+ * Answers whether this call erased it (false: not marked, or another call erased it meanwhile).
+ */
+export async function eraseMarkedApplication(
+  deps: ApplicationExpiryDependencies,
+  id: string,
+  now: Date,
+  { actor, why, record }: { actor: string; why: string; record?: Parameters<ReturnType<typeof erasureRepository>['erase']>[4] },
+): Promise<boolean> {
   const applications = applicationRepository(deps.db);
   const expired = await applications.findExpired(id);
-  if (!expired) return;
+  if (!expired) return false;
   if (await removeSignInUser(deps.identity, expired)) {
-    await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why: 'expired' } }, now);
+    await deps.auditLog.append({ actor, action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why } }, now);
   }
   // Every file, reported or not, and every evidence copy, those of photos taken again included.
   const identityId = await deps.storage.identityOf(id);
@@ -156,10 +170,12 @@ async function removeExpired(deps: ApplicationExpiryDependencies, id: string, no
   await deps.storage.removeArea(`${STORAGE_AREAS.evidence}${id}/`);
   if (identityId) await deps.storage.forgetIdentity(identityId);
   const erasure = erasureRepository(deps.db);
-  await erasure.erase(
+  const erased = await erasure.erase(
     { applicationId: id, identityId, registrationIds: await erasure.registrationsOf(id) },
     'expired',
-    { actor: 'housekeeping', action: 'onboarding.application_erased', details: { why: 'expired' } },
+    { actor, action: 'onboarding.application_erased', details: { why } },
     now,
+    record,
   );
+  return erased !== undefined;
 }

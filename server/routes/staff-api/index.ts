@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../apiError';
 import type { Config } from '../../config';
 import { STAFF_ROLES, type StaffRole } from '../../plugins/identity';
+import { personalDataRoutes } from './personalData';
 import { answersPersonalData } from '../../plugins/personalData';
 import { reviewTemplateRepository } from '../../repositories/reviewTemplateRepository';
 import { staffSessionRepository, type StaffSession } from '../../repositories/staffSessionRepository';
@@ -54,6 +55,8 @@ interface StaffSettings {
   warningSeconds: number;
   maxSeconds: number;
   targetHours: number;
+  /** Where locales/{es,en}.json are: a person's data is exported with the labels they read. */
+  localesDir: string;
 }
 
 const hashed = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -134,10 +137,12 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     request.staff = { username: session.username, roles: session.roles, session };
   };
   /** The roles a route takes: a member with none of them is refused, and the refusal is audited. */
-  const allow =
-    (...roles: StaffRole[]) =>
+  const allow = (...roles: StaffRole[]) => allowWhen((held) => roles.some((role) => held.includes(role)), roles);
+  /** The same, for a right decided by one function of the roles (`roles`: those that have it today, as told). */
+  const allowWhen =
+    (may: (roles: readonly string[]) => boolean, roles: StaffRole[]) =>
     async (request: FastifyRequest) => {
-      if (roles.some((role) => request.staff!.roles.includes(role))) return;
+      if (may(request.staff!.roles)) return;
       await audit(request, 'backoffice.refused', `staff:${request.staff!.username}`, { route: request.routeOptions.url, roles });
       throw new ApiError(403, 'ROLE_REQUIRED', `This needs the role ${roles.join(' or ')}`, { roles });
     };
@@ -357,6 +362,8 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         return reply.type('application/pdf').header('content-disposition', 'inline; filename="contract.pdf"').header('x-content-type-options', 'nosniff').send(pdf);
       },
     );
+
+    personalDataRoutes(area, { allowWhen, applicationOrRefuse, localesDir: settings.localesDir });
 
     const decisionAnswer = (outcome: DecisionOutcome) => ({
       status: outcome.application.status,

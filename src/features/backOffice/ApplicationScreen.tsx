@@ -8,6 +8,7 @@ import { AnswerValue, answerText } from './AnswerValue';
 import { useGetApplicationQuery, useGetTemplatesQuery, type ApplicationPage, type StaffApiError, type StaffRole } from './backOfficeApi';
 import { BackOfficeFrame, QUEUE_PATH } from './BackOfficeFrame';
 import { Decisions } from './Decisions';
+import { PersonRequests } from './PersonRequests';
 import { refusalMessage } from './refusals';
 import { StoredFile } from './StoredFile';
 import { valueWords } from './words';
@@ -376,6 +377,7 @@ function ApplicationView({ application, roles, back }: { application: Applicatio
             </div>
           )}
           <Decisions application={application} roles={roles} />
+          <PersonRequests id={application.id} roles={roles} />
         </aside>
       </div>
     </article>

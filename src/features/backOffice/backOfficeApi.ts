@@ -214,6 +214,12 @@ const staffBaseQuery: BaseQueryFn<StaffRequest | string, unknown, StaffApiError>
 
 const applicationTags = (id: string) => [{ type: 'Application' as const, id }, 'Queue' as const];
 
+/** How a person's erasure request was answered, application by application, and by when they must be told. */
+export interface ErasureAnswer {
+  answerDue: string;
+  outcomes: { applicationId: string; outcome: 'erased' | 'refused' | 'already-erased'; ground?: string; law?: string }[];
+}
+
 export const backOfficeApi = createApi({
   reducerPath: 'backOfficeApi',
   baseQuery: staffBaseQuery,
@@ -255,6 +261,9 @@ export const backOfficeApi = createApi({
       query: (period) => ({ url: 'funnel', params: period }),
       providesTags: ['Funnel'],
     }),
+    requestErasure: build.mutation<ErasureAnswer, { id: string; receivedOn: string }>({
+      query: ({ id, receivedOn }) => ({ url: `applications/${encodeURIComponent(id)}/erasure-request`, method: 'POST', body: { receivedOn } }),
+    }),
     addNote: build.mutation<void, { id: string; text: string }>({
       query: ({ id, text }) => ({ url: `applications/${encodeURIComponent(id)}/notes`, method: 'POST', body: { text } }),
       invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
@@ -273,6 +282,7 @@ export const {
   useRejectMutation,
   useDecideIdentityMutation,
   useAddNoteMutation,
+  useRequestErasureMutation,
   useRequestMoreInfoMutation,
   useSaveTemplateMutation,
   useGetFunnelQuery,

@@ -42,6 +42,7 @@ const REFUSALS = describeMessages({
   EVIDENCE_MISSING: { id: 'backOffice.refusal.EVIDENCE_MISSING', defaultMessage: 'The stored copy is missing. Tell the compliance team.' },
   DOCUMENT_NOT_FOUND: { id: 'backOffice.refusal.DOCUMENT_NOT_FOUND', defaultMessage: 'This application has no such document.' },
   CONTRACT_NOT_FOUND: { id: 'backOffice.refusal.CONTRACT_NOT_FOUND', defaultMessage: 'This application has no signed contract.' },
+  INVALID_RECEIVED_DATE: { id: 'backOffice.refusal.INVALID_RECEIVED_DATE', defaultMessage: 'Give the day the request was received: today or earlier.' },
 });
 
 const OTHER = describeMessages({

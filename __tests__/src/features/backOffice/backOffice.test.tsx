@@ -452,3 +452,50 @@ describe('the application page', () => {
     expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
   });
 });
+
+describe("a person's requests about their data", () => {
+  const ID = '0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f';
+  /** The erasure request answered as given; every other call as the page's other tests answer it. */
+  function answerErasure(status: number, body: unknown) {
+    const others = global.fetch;
+    global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).endsWith('/erasure-request')) return others(input, init);
+      api.calls.push({ method: init?.method ?? 'GET', url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      return reply(status, body);
+    }) as typeof fetch;
+  }
+
+  it('offers an administrator the export and the erasure request, and says how the request was answered and by when', async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['reviewer', 'administrator'] } };
+    answerErasure(200, { answerDue: '2030-02-03', outcomes: [{ applicationId: ID, outcome: 'refused', ground: 'customer-relationship', law: 'Ley 10/2010, art. 25' }] });
+    const user = userEvent.setup();
+    renderBackOffice(`/back-office/applications/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'Export personal data' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download the archive' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Record and answer the request' }));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    expect(api.calls.some((call) => call.url.endsWith('/erasure-request'))).toBe(false);
+    await user.type(screen.getByLabelText('Day the request was received'), '2030-01-03');
+    await user.click(screen.getByRole('button', { name: 'Record and answer the request' }));
+    expect(await screen.findByText(`Application ${ID}: kept (an approved customer; Ley 10/2010, art. 25). Tell the person this ground.`)).toBeInTheDocument();
+    expect(screen.getByText('Answer the person by February 3, 2030.')).toBeInTheDocument();
+    expect(api.calls).toContainEqual({ method: 'POST', url: `/staff-api/applications/${ID}/erasure-request`, body: { receivedOn: '2030-01-03' } });
+  });
+
+  it('says a refused date in words', async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['administrator', 'reviewer'] } };
+    answerErasure(400, { code: 'INVALID_RECEIVED_DATE', message: 'x' });
+    const user = userEvent.setup();
+    renderBackOffice(`/back-office/applications/${ID}`);
+    await user.type(await screen.findByLabelText('Day the request was received'), '2030-01-03');
+    await user.click(screen.getByRole('button', { name: 'Record and answer the request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Give the day the request was received: today or earlier.');
+  });
+
+  it('offers neither to a reviewer', async () => {
+    renderBackOffice(`/back-office/applications/${ID}`);
+    expect(await screen.findByText('First name')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Export personal data' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Erasure request' })).toBeNull();
+  });
+});
