@@ -125,6 +125,12 @@ export function messageBudgetRepository(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /** Housekeeping: forgets the addresses proven before `cutoff`; answers how many went. */
+    async removeProvenBefore(cutoff: Date): Promise<number> {
+      const result = await db.deleteFrom('proven_email_addresses').where('proven_at', '<', toDbTime(cutoff)).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Housekeeping: removes the buckets whose window is over at `now`; answers how many went. */
     async removeEnded(now: Date): Promise<number> {
       const result = await db.deleteFrom('message_budgets').where('window_ends_at', '<=', toDbTime(now)).executeTakeFirst();
