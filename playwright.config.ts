@@ -53,6 +53,9 @@ export default defineConfig({
       SMS_BUDGET_PER_CLIENT: '5000',
       EMAIL_BUDGET_PER_RECIPIENT: '1000',
       EMAIL_BUDGET_PER_CLIENT: '5000',
+      // The journeys sign up one address many times and text neighbouring numbers.
+      EMAIL_BUDGET_UNPROVEN_PER_RECIPIENT: '1000',
+      SMS_BUDGET_PER_RANGE: '1000',
     },
   },
 });

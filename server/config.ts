@@ -5,7 +5,7 @@ import type { RuntimeConfig } from '../src/config/runtimeConfig';
 import { LARGEST_DOCUMENT_BYTES } from '../src/validation/documentLimits';
 import { ContractTemplateError, loadContractTemplates, type ContractTemplates } from './services/contractTemplates';
 import type { IdentityProvider } from './services/identityCheck';
-import type { MessageBudgetLimits } from './services/messaging/budget';
+import type { MessageBudgetLimits, SmsSpreadLimits, UnprovenEmailLimits } from './services/messaging/budget';
 import { telemetrySettings, TelemetrySettingError, type TelemetrySettings } from './telemetry/settings';
 import { atRoot } from './paths';
 import { RETENTION_DEFAULTS, type RetentionSettings } from './services/retention';
@@ -72,7 +72,13 @@ export interface Config {
    * How many SMS and e-mails may go out per window (MESSAGE_BUDGET_WINDOW_SECONDS), per recipient, per person
    * (application, sign-up or login user), per client address and in total (docs/server.md, "Message budgets").
    */
-  messageBudgets: { windowSeconds: number; sms: MessageBudgetLimits; email: MessageBudgetLimits };
+  messageBudgets: {
+    windowSeconds: number;
+    sms: MessageBudgetLimits & { customersTotal: number };
+    email: MessageBudgetLimits;
+    smsSpread: SmsSpreadLimits;
+    unprovenEmail: UnprovenEmailLimits;
+  };
   /**
    * The countries whose mobile numbers the bank texts (ISO codes, from SMS_COUNTRIES_FILE or the copy in
    * server/data); read at start.
@@ -324,6 +330,43 @@ function budgetLimits(env: Env, channel: 'SMS' | 'EMAIL', defaults: MessageBudge
   };
 }
 
+/**
+ * Applicants' SMS spread over numbers: a pumping ring texts numbers it owns, consecutive in one range, or premium
+ * ranges of a far country. A range (the number less its last 3 digits: 1,000 numbers) gets 5 SMS in 10 minutes,
+ * where real applicants' numbers are scattered over millions; Spain, where the bank's applicants are, most of the
+ * applicants' total; every other calling code 100 an hour (a few applicants with a foreign mobile).
+ */
+const SMS_SPREAD_DEFAULTS: SmsSpreadLimits = { rangeHiddenDigits: 3, perRange: 5, rangeWindowSeconds: 600, spain: 1500, perCountry: 100 };
+
+/** `SMS_RANGE_HIDDEN_DIGITS`, `SMS_BUDGET_PER_RANGE`, `SMS_RANGE_WINDOW_SECONDS`, `SMS_BUDGET_SPAIN`, `SMS_BUDGET_PER_COUNTRY`. */
+function smsSpread(env: Env): SmsSpreadLimits {
+  const defaults = SMS_SPREAD_DEFAULTS;
+  return {
+    rangeHiddenDigits: integer(env, 'SMS_RANGE_HIDDEN_DIGITS', defaults.rangeHiddenDigits, 1, 6),
+    perRange: integer(env, 'SMS_BUDGET_PER_RANGE', defaults.perRange, 1, 1_000_000),
+    rangeWindowSeconds: integer(env, 'SMS_RANGE_WINDOW_SECONDS', defaults.rangeWindowSeconds, 60, 86_400),
+    spain: integer(env, 'SMS_BUDGET_SPAIN', defaults.spain, 1, 100_000_000),
+    perCountry: integer(env, 'SMS_BUDGET_PER_COUNTRY', defaults.perCountry, 1, 100_000_000),
+  };
+}
+
+/**
+ * An address that never entered a code gets one e-mail an hour (its code, and a resend an hour later): a made-up
+ * address costs the bank one e-mail, not six. All such addresses together: 2000 an hour, far above the sign-ups of
+ * the bank's busiest hour, apart from the total of the addresses that proved themselves.
+ */
+const UNPROVEN_EMAIL_DEFAULTS: UnprovenEmailLimits = { perRecipient: 1, windowSeconds: 3600, total: 2000 };
+
+/** `EMAIL_BUDGET_UNPROVEN_PER_RECIPIENT`, `EMAIL_UNPROVEN_WINDOW_SECONDS`, `EMAIL_BUDGET_UNPROVEN_TOTAL`. */
+function unprovenEmail(env: Env): UnprovenEmailLimits {
+  const defaults = UNPROVEN_EMAIL_DEFAULTS;
+  return {
+    perRecipient: integer(env, 'EMAIL_BUDGET_UNPROVEN_PER_RECIPIENT', defaults.perRecipient, 1, 1_000_000),
+    windowSeconds: integer(env, 'EMAIL_UNPROVEN_WINDOW_SECONDS', defaults.windowSeconds, 60, 86_400),
+    total: integer(env, 'EMAIL_BUDGET_UNPROVEN_TOTAL', defaults.total, 1, 100_000_000),
+  };
+}
+
 /** The contract's templates from the folder `name` gives, checked whole; the sample without one, except in production. */
 function templates(env: Env, name: string, production: boolean): ContractTemplates {
   const dir = read(env, name);
@@ -506,8 +549,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     messageBudgets: {
       windowSeconds: integer(env, 'MESSAGE_BUDGET_WINDOW_SECONDS', 3600, 60, 86_400),
-      sms: budgetLimits(env, 'SMS', MESSAGE_BUDGET_DEFAULTS.sms),
+      // Customers' login and recovery SMS have a total of their own, which applicants' SMS cannot spend.
+      sms: { ...budgetLimits(env, 'SMS', MESSAGE_BUDGET_DEFAULTS.sms), customersTotal: integer(env, 'SMS_BUDGET_CUSTOMERS_TOTAL', 2000, 1, 100_000_000) },
       email: budgetLimits(env, 'EMAIL', MESSAGE_BUDGET_DEFAULTS.email),
+      smsSpread: smsSpread(env),
+      unprovenEmail: unprovenEmail(env),
     },
     smsCountries: smsCountries(env),
     captcha: {

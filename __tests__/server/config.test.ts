@@ -414,11 +414,35 @@ describe('configuration', () => {
   it('budgets SMS and e-mails per recipient, person, client address and in total, per window; each limit can be set', () => {
     expect(loadConfig({}).messageBudgets).toEqual({
       windowSeconds: 3600,
-      sms: { perRecipient: 6, perPerson: 10, perClient: 50, total: 2000 },
+      sms: { perRecipient: 6, perPerson: 10, perClient: 50, total: 2000, customersTotal: 2000 },
       email: { perRecipient: 6, perPerson: 10, perClient: 50, total: 5000 },
+      smsSpread: { rangeHiddenDigits: 3, perRange: 5, rangeWindowSeconds: 600, spain: 1500, perCountry: 100 },
+      unprovenEmail: { perRecipient: 1, windowSeconds: 3600, total: 2000 },
     });
-    const set = loadConfig({ MESSAGE_BUDGET_WINDOW_SECONDS: '600', SMS_BUDGET_PER_RECIPIENT: '3', SMS_BUDGET_TOTAL: '100', EMAIL_BUDGET_PER_CLIENT: '7' }).messageBudgets;
-    expect(set).toMatchObject({ windowSeconds: 600, sms: { perRecipient: 3, total: 100 }, email: { perClient: 7 } });
+    const set = loadConfig({
+      MESSAGE_BUDGET_WINDOW_SECONDS: '600',
+      SMS_BUDGET_PER_RECIPIENT: '3',
+      SMS_BUDGET_TOTAL: '100',
+      SMS_BUDGET_CUSTOMERS_TOTAL: '40',
+      EMAIL_BUDGET_PER_CLIENT: '7',
+      SMS_RANGE_HIDDEN_DIGITS: '4',
+      SMS_BUDGET_PER_RANGE: '2',
+      SMS_RANGE_WINDOW_SECONDS: '300',
+      SMS_BUDGET_SPAIN: '900',
+      SMS_BUDGET_PER_COUNTRY: '20',
+      EMAIL_BUDGET_UNPROVEN_PER_RECIPIENT: '2',
+      EMAIL_UNPROVEN_WINDOW_SECONDS: '7200',
+      EMAIL_BUDGET_UNPROVEN_TOTAL: '300',
+    }).messageBudgets;
+    expect(set).toEqual({
+      windowSeconds: 600,
+      sms: { perRecipient: 3, perPerson: 10, perClient: 50, total: 100, customersTotal: 40 },
+      email: { perRecipient: 6, perPerson: 10, perClient: 7, total: 5000 },
+      smsSpread: { rangeHiddenDigits: 4, perRange: 2, rangeWindowSeconds: 300, spain: 900, perCountry: 20 },
+      unprovenEmail: { perRecipient: 2, windowSeconds: 7200, total: 300 },
+    });
+    expect(errorOf({ SMS_RANGE_HIDDEN_DIGITS: '7' })).toBe('SMS_RANGE_HIDDEN_DIGITS must be a whole number from 1 to 6 (got "7")');
+    expect(errorOf({ SMS_BUDGET_CUSTOMERS_TOTAL: '0' })).toBe('SMS_BUDGET_CUSTOMERS_TOTAL must be a whole number from 1 to 100000000 (got "0")');
     expect(errorOf({ SMS_BUDGET_PER_PERSON: '0' })).toBe('SMS_BUDGET_PER_PERSON must be a whole number from 1 to 1000000 (got "0")');
     expect(errorOf({ MESSAGE_BUDGET_WINDOW_SECONDS: 'hourly' })).toContain('MESSAGE_BUDGET_WINDOW_SECONDS must be a whole number');
   });

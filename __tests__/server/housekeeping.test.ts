@@ -28,6 +28,7 @@ describeEachDialect('housekeeping', (dialect) => {
     await db.insertInto('code_failures').values([{ purpose: 'login', subject: 'ended', failures: 3, window_ends_at: ago(1) }, { purpose: 'login', subject: 'counting', failures: 2, window_ends_at: ahead(10) }]).execute();
     await db.insertInto('code_cooldowns').values([{ purpose: 'phone', subject: 'ended', ends_at: ago(1) }, { purpose: 'phone', subject: 'waiting', ends_at: ahead(1) }]).execute();
     await db.insertInto('message_budgets').values([{ bucket: 'sms:total', sent: 40, window_ends_at: ago(1) }, { bucket: 'email:total', sent: 3, window_ends_at: ahead(30) }]).execute();
+    await db.insertInto('proven_email_addresses').values([{ address: 'proven-over-a-year-ago', proven_at: ago(366 * 24) }, { address: 'proven-this-year', proven_at: ago(364 * 24) }]).execute();
     const session = (id: string, lastSeen: string, expires: string, revoked: string | null) => ({ id_hash: id, user_sub: 's', username: 'u', created_at: ago(48), last_seen_at: lastSeen, expires_at: expires, revoked_at: revoked });
     await db.insertInto('login_sessions').values([
       session('expired-long-ago', ago(30), ago(26), null),
@@ -48,7 +49,7 @@ describeEachDialect('housekeeping', (dialect) => {
     await db.insertInto('identity_webhook_deliveries').values([{ signature_hash: 'a'.repeat(64), expires_at: ago(1) }, { signature_hash: 'b'.repeat(64), expires_at: ahead(5) }]).execute();
 
     expect(await expireOldRows(db, now)).toEqual({
-      one_time_codes: 1, code_blocks: 1, code_failures: 1, code_cooldowns: 1, message_budgets: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1, identity_webhook_deliveries: 1,
+      one_time_codes: 1, code_blocks: 1, code_failures: 1, code_cooldowns: 1, message_budgets: 1, proven_email_addresses: 1, login_sessions: 3, outbox: 1, onboarding_registrations: 1, identity_webhook_deliveries: 1,
     });
     expect((await db.selectFrom('identity_webhook_deliveries').select('signature_hash').execute()).map((row) => row.signature_hash)).toEqual(['b'.repeat(64)]);
     expect((await db.selectFrom('one_time_codes').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['live-code', 'recent-code']);
@@ -56,6 +57,7 @@ describeEachDialect('housekeeping', (dialect) => {
     expect((await db.selectFrom('code_failures').select('subject').execute()).map((row) => row.subject)).toEqual(['counting']);
     expect((await db.selectFrom('code_cooldowns').select('subject').execute()).map((row) => row.subject)).toEqual(['waiting']);
     expect((await db.selectFrom('message_budgets').select('bucket').execute()).map((row) => row.bucket)).toEqual(['email:total']);
+    expect((await db.selectFrom('proven_email_addresses').select('address').execute()).map((row) => row.address)).toEqual(['proven-this-year']);
     expect((await db.selectFrom('login_sessions').select('id_hash').execute()).map((row) => row.id_hash)).toEqual(['live']);
     expect((await db.selectFrom('outbox').select('text').execute()).map((row) => row.text)).toEqual(['recent']);
     expect((await db.selectFrom('onboarding_registrations').select('id').orderBy('id').execute()).map((row) => row.id)).toEqual(['unconfirmed-lately', 'waiting']);

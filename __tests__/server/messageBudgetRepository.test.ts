@@ -37,13 +37,13 @@ describeEachDialect('message budget repository', (dialect) => {
   it('a full bucket refuses until its window is over, then starts a new window', async () => {
     const budgets = messageBudgetRepository(database.db);
     const bucket = { key: 'email:recipient:window', limit: 2 };
-    expect(await budgets.take([bucket], 600, at(0))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString() }] });
-    expect(await budgets.take([bucket], 600, at(100))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString() }] });
+    expect(await budgets.take([bucket], 600, at(0))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString(), sent: 1 }] });
+    expect(await budgets.take([bucket], 600, at(100))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(600).toISOString(), sent: 2 }] });
     expect(await budgets.take([bucket], 600, at(599))).toEqual({ taken: false, refusedBy: bucket.key });
     // The window counts from the first message, not the last.
     expect(await budgets.read([bucket.key], at(599))).toEqual([{ key: bucket.key, sent: 2, windowEndsAt: at(600).toISOString() }]);
     expect(await budgets.read([bucket.key], at(600))).toEqual([]);
-    expect(await budgets.take([bucket], 600, at(600))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(1200).toISOString() }] });
+    expect(await budgets.take([bucket], 600, at(600))).toEqual({ taken: true, charged: [{ key: bucket.key, windowEndsAt: at(1200).toISOString(), sent: 1 }] });
     expect(await budgets.read([bucket.key], at(601))).toEqual([{ key: bucket.key, sent: 1, windowEndsAt: at(1200).toISOString() }]);
   });
 
@@ -103,5 +103,30 @@ describeEachDialect('message budget repository', (dialect) => {
     // With the refunds all in, the bucket has room for exactly what it lacks.
     const more = await Promise.all(Array.from({ length: 40 }, (_, index) => budgets.take([{ key: `sms:recipient:more-${index}`, limit: 5 }, total], 3600, at(4))));
     expect(more.filter((result) => result.taken)).toHaveLength(30 - passed);
+  });
+
+  it('a bucket with a window of its own ends it on its own: a range of ten minutes beside an hour-long total', async () => {
+    const budgets = messageBudgetRepository(database.db);
+    const range = { key: 'sms:range:own-window', limit: 1, windowSeconds: 600 };
+    const total = { key: 'sms:total:own-window', limit: 10 };
+    expect(await budgets.take([range, total], 3600, at(0))).toEqual({
+      taken: true,
+      charged: [
+        { key: range.key, windowEndsAt: at(600).toISOString(), sent: 1 },
+        { key: total.key, windowEndsAt: at(3600).toISOString(), sent: 1 },
+      ],
+    });
+    expect(await budgets.take([range, total], 3600, at(599))).toEqual({ taken: false, refusedBy: range.key });
+    expect(await budgets.take([range, total], 3600, at(600))).toMatchObject({ taken: true, charged: [{ sent: 1 }, { sent: 2, windowEndsAt: at(3600).toISOString() }] });
+  });
+
+  it('an address proven once stays proven; another is not', async () => {
+    const budgets = messageBudgetRepository(database.db);
+    expect(await budgets.isProven('address-a')).toBe(false);
+    await budgets.markProven('address-a', at(0));
+    await Promise.all([budgets.markProven('address-a', at(1)), budgets.markProven('address-a', at(1))]);
+    expect(await budgets.isProven('address-a')).toBe(true);
+    expect(await budgets.isProven('address-b')).toBe(false);
+    expect(await database.db.selectFrom('proven_email_addresses').select('proven_at').where('address', '=', 'address-a').execute()).toEqual([{ proven_at: at(0).toISOString() }]);
   });
 });

@@ -3,12 +3,12 @@
 // MESSAGE_BUDGET_EXCEEDED, send nothing, are logged as warnings with the counts (never the number) and audited.
 import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../server/plugins/demoCustomers';
+import { atThePhoneStep, clientOf, codeIn, newClient, refusals, sentTo, type Server } from './budgetClients';
 import { describeEachDialect, logCollector } from './helpers';
 import { passCaptcha, signIn, startLoginServerOn } from './login/loginServer';
 import { call, PHONE, readyToSign } from './onboarding/signing';
 
 const [ana] = DEMO_CUSTOMERS;
-const PERSON = { firstName: 'Lucía', firstSurname: 'Pérez', secondSurname: '', nationality: 'ES', residenceCountry: 'ES', birthCountry: 'ES', birthDate: '14/03/1990' };
 
 /** Budgets small enough to reach in a test; each test is its own client (X-Forwarded-For, trusted here). */
 const BUDGETS = {
@@ -24,46 +24,6 @@ const BUDGETS = {
   EMAIL_BUDGET_TOTAL: '1000',
   LOG_LEVEL: 'warn',
 };
-
-let clients = 0;
-/** A client address of its own: 10.x.y.z. */
-const newClient = () => {
-  clients += 1;
-  return `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
-};
-
-type Server = Awaited<ReturnType<typeof startLoginServerOn>>;
-
-function clientOf(server: Server, client: string) {
-  const post = async (path: string, token: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${server.api}/${path}`, {
-      method: 'POST',
-      headers: { 'x-forwarded-for': client, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> };
-  };
-  const register = async (email: string, id = '00000010X') => {
-    const sessionId = randomUUID();
-    await passCaptcha(server.api, sessionId);
-    return post('onboarding-management/register', '', { email, idType: 'nif', id, privacyPolicy: true, precontractualInformation: true, sessionId });
-  };
-  return { post, register };
-}
-
-const sentTo = async (server: Server, recipient: string) => server.app.db.selectFrom('outbox').select(['text', 'purpose']).where('recipient', '=', recipient).orderBy('id').execute();
-const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)![1];
-const refusals = (server: Server) => server.app.db.selectFrom('audit_log').selectAll().where('action', '=', 'messaging.budget_exceeded').execute();
-
-/** An application whose personal info is saved: its next step is the phone. */
-async function atThePhoneStep(server: Server, client: string, email: string, id: string): Promise<string> {
-  const { post, register } = clientOf(server, client);
-  const registered = await register(email, id);
-  const [mail] = await sentTo(server, email);
-  const confirmed = await post('onboarding-management-private/email/verify', registered.body.token as string, { code: codeIn(mail.text) });
-  await post('onboarding-management-private/personal-info', confirmed.body.token as string, PERSON);
-  return confirmed.body.token as string;
-}
 
 describeEachDialect('message budgets', (dialect) => {
   const logs = logCollector();

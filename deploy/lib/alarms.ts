@@ -28,13 +28,14 @@ export interface ServerSignals {
   decisionEffectsPending: cloudwatch.Metric;
   housekeepingFailures: cloudwatch.Metric;
   messageBudgetTotalSpent: cloudwatch.Metric;
+  messageBudgetUsedPercent: cloudwatch.Metric;
 }
 
 const pattern = (message: string, ...more: logs.JsonPattern[]) => logs.FilterPattern.all(logs.FilterPattern.stringValue('$.msg', '=', message), ...more);
 
 /**
  * Everyone who must know when the product breaks is told by e-mail (an SNS topic, `AlarmEmail`), and again when it
- * is over: answers failing, answers slow, SMS money running out, the bank's review falling behind, decisions left
+ * is over: answers failing, answers slow, SMS money running out, a message total nearly spent, the bank's review falling behind, decisions left
  * half done, housekeeping failing, the sign-in Lambda failing. What each alarm means and what to do:
  * docs/deploy.md, "Alarms".
  */
@@ -69,6 +70,8 @@ export class Alarms extends Construct {
         'Sum',
         Duration.minutes(5),
       ),
+      // Logged when a total passes each tenth of its limit (every replica reads the same shared count).
+      messageBudgetUsedPercent: filter('MessageBudgetUsedPercent', pattern(LOG_SIGNALS.messageBudgetUse), '$.messageBudget.usedPercent', 'Maximum', Duration.minutes(5)),
     };
 
     const alarm = (name: string, options: cloudwatch.CreateAlarmOptions & { metric: cloudwatch.IMetric }) => {
@@ -124,6 +127,14 @@ export class Alarms extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,
       alarmDescription: "A channel's total message budget is spent: nobody gets an SMS or e-mail code of that channel until its window ends",
+    });
+    alarm('MessageBudgetNearlySpent', {
+      metric: this.signals.messageBudgetUsedPercent,
+      threshold: 80,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      alarmDescription:
+        "A total message budget passed 80% of its limit in its window (the server's 'message budget use' line names which): an attack, or a busy hour the limit is too small for, before it refuses everyone",
     });
     alarm('ReviewQueueOverTarget', {
       metric: this.signals.reviewQueueOverTarget,

@@ -497,7 +497,7 @@ describe('watching it', () => {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
     const alarms = Object.values(resources).filter((resource) => resource.Type === 'AWS::CloudWatch::Alarm');
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(11);
     // Every alarm tells the topic when it goes off and when it is over.
     for (const alarm of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [topic()], OKActions: [topic()] });
   });
@@ -516,6 +516,7 @@ describe('watching it', () => {
     ['UnhealthyServers', { Namespace: 'AWS/ApplicationELB', MetricName: 'UnHealthyHostCount', Statistic: 'Maximum', Period: 300, Threshold: 1, EvaluationPeriods: 2 }],
     ['SmsSpend', { Namespace: 'AWS/SNS', MetricName: 'SMSMonthToDateSpentUSD', Statistic: 'Maximum', Period: 3600, Threshold: { Ref: 'SmsMonthlySpendAlarmUSD' }, EvaluationPeriods: 1 }],
     ['MessageBudgetTotalSpent', { Namespace: namespace, MetricName: 'MessageBudgetTotalSpent', Statistic: 'Sum', Period: 300, Threshold: 1, EvaluationPeriods: 1 }],
+    ['MessageBudgetNearlySpent', { Namespace: namespace, MetricName: 'MessageBudgetUsedPercent', Statistic: 'Maximum', Period: 300, Threshold: 80, EvaluationPeriods: 1 }],
     ['ReviewQueueOverTarget', { Namespace: namespace, MetricName: 'ReviewQueueOverTarget', Statistic: 'Maximum', Period: 1800, Threshold: 1, EvaluationPeriods: 1 }],
     ['DecisionEffectsPending', { Namespace: namespace, MetricName: 'DecisionEffectsPending', Statistic: 'Maximum', Period: 600, Threshold: 1, EvaluationPeriods: 3 }],
     ['HousekeepingFailures', { Namespace: namespace, MetricName: 'HousekeepingFailures', Statistic: 'Sum', Period: 600, Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2 }],
@@ -545,6 +546,7 @@ describe('watching it', () => {
         [run, `${namespace}/ReviewQueueOldestWaitHours=$.housekeeping.reviewQueue.oldestWaitHours`],
         [run, `${namespace}/DecisionEffectsPending=$.housekeeping.decisionEffectsPending`],
         [`{ ($.msg = "${LOG_SIGNALS.messageBudgetSpent}") && ($.refusedBy = "total") }`, `${namespace}/MessageBudgetTotalSpent=1`],
+        [`{ $.msg = "${LOG_SIGNALS.messageBudgetUse}" }`, `${namespace}/MessageBudgetUsedPercent=$.messageBudget.usedPercent`],
       ].sort(),
     );
   });

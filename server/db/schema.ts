@@ -21,6 +21,8 @@ export interface Database {
   code_failures: { purpose: string; subject: string; failures: number; window_ends_at: string };
   /** SMS and e-mails sent per bucket (recipient, person, client address, total) in the bucket's current window. */
   message_budgets: { bucket: string; sent: number; window_ends_at: string };
+  /** E-mail addresses (by the budgets' HMAC) that have entered a code the bank sent them. */
+  proven_email_addresses: { address: string; proven_at: string };
   outbox: OutboxTable;
   sealing_keys: { key_id: string; public_key: string; private_key_sealed: string; created_at: string; expires_at: string };
   onboarding_documents: OnboardingDocumentTable;

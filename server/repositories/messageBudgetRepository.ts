@@ -3,10 +3,11 @@ import type { Database } from '../db';
 import { prepareQuery } from '../db/prepared';
 import { toDbTime } from '../db/values';
 
-/** One budget a message is charged to: its key and how many messages it allows per window. */
+/** One budget a message is charged to: its key, how many messages it allows per window, and its own window if not the usual. */
 export interface BudgetBucket {
   key: string;
   limit: number;
+  windowSeconds?: number;
 }
 
 /** A bucket as it stands: messages in its current window, and when that window ends. */
@@ -16,10 +17,11 @@ interface BucketState {
   windowEndsAt: string;
 }
 
-/** A message's count in one bucket: the bucket and the window it was counted in. */
+/** A message's count in one bucket: the bucket, the window it was counted in, and the bucket's count with it. */
 export interface ChargedBucket {
   key: string;
   windowEndsAt: string;
+  sent: number;
 }
 
 type TakeResult = { taken: true; charged: ChargedBucket[] } | { taken: false; refusedBy: string };
@@ -67,15 +69,15 @@ export function messageBudgetRepository(db: Kysely<Database>) {
      */
     async take(buckets: BudgetBucket[], windowSeconds: number, now: Date): Promise<TakeResult> {
       const nowText = toDbTime(now);
-      const windowEnd = toDbTime(new Date(now.getTime() + windowSeconds * 1000));
       const taken: ChargedBucket[] = [];
       for (const bucket of buckets) {
+        const windowEnd = toDbTime(new Date(now.getTime() + (bucket.windowSeconds ?? windowSeconds) * 1000));
         const { rows } = await charge(db, bucket.key, nowText, windowEnd, bucket.limit);
         if (rows.length === 0) {
           for (const earlier of taken) await refund(db, earlier.key, earlier.windowEndsAt);
           return { taken: false, refusedBy: bucket.key };
         }
-        taken.push({ key: bucket.key, windowEndsAt: rows[0].window_ends_at });
+        taken.push({ key: bucket.key, windowEndsAt: rows[0].window_ends_at, sent: Number(rows[0].sent) });
       }
       return { taken: true, charged: taken };
     },
@@ -106,6 +108,27 @@ export function messageBudgetRepository(db: Kysely<Database>) {
         .where('sent', '>', 0)
         .execute();
       return rows.map((row) => ({ key: row.bucket, sent: Number(row.sent), windowEndsAt: row.window_ends_at }));
+    },
+
+    /** Records that the address keyed `address` entered a code sent to it (once; the first proof stays). */
+    async markProven(address: string, now: Date): Promise<void> {
+      await db
+        .insertInto('proven_email_addresses')
+        .values({ address, proven_at: toDbTime(now) })
+        .onConflict((conflict) => conflict.column('address').doNothing())
+        .execute();
+    },
+
+    /** Whether the address keyed `address` has ever entered a code sent to it. */
+    async isProven(address: string): Promise<boolean> {
+      const row = await db.selectFrom('proven_email_addresses').select('address').where('address', '=', address).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Housekeeping: forgets the addresses proven before `cutoff`; answers how many went. */
+    async removeProvenBefore(cutoff: Date): Promise<number> {
+      const result = await db.deleteFrom('proven_email_addresses').where('proven_at', '<', toDbTime(cutoff)).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Housekeeping: removes the buckets whose window is over at `now`; answers how many went. */

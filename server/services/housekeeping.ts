@@ -1,5 +1,5 @@
 // Rows that have served their purpose: expired codes and their counts, ended blocks, dead customer sessions,
-// message budgets whose window is over, old outbox messages and sign-ups never confirmed; and stored files no application reported as a
+// message budgets whose window is over, e-mail addresses proven over a year ago, old outbox messages and sign-ups never confirmed; and stored files no application reported as a
 // document. Removed on a schedule (services and documents plugins), like the captcha sweep and the storage sweep.
 // On the same schedule, review decisions whose effects an interrupted run left pending are finished
 // (`finishPendingDecisions` in reviews.ts: it needs the identity service and the e-mail provider, not only rows).
@@ -32,12 +32,19 @@ interface HousekeepingSettings {
 
 const HOUSEKEEPING_DEFAULTS: HousekeepingSettings = { codeRetentionSeconds: 86_400, sessionRetentionSeconds: 86_400, outboxRetentionSeconds: 86_400 };
 
+/**
+ * How long an e-mail address stays proven (a year): enough for an applicant or customer to come back; forgotten,
+ * it costs the address only the one e-mail an hour of any address not proven, until its next code.
+ */
+const PROVEN_ADDRESS_RETENTION_SECONDS = 365 * 86_400;
+
 /** Deletes what is past keeping at `now`; answers how many rows of each table went. */
 export async function expireOldRows(db: Kysely<Database>, now: Date, settings: HousekeepingSettings = HOUSEKEEPING_DEFAULTS): Promise<Record<string, number>> {
   const before = (seconds: number) => new Date(now.getTime() - seconds * 1000);
   return {
     ...(await oneTimeCodeRepository(db).removeOld(before(settings.codeRetentionSeconds), now)),
     message_budgets: await messageBudgetRepository(db).removeEnded(now),
+    proven_email_addresses: await messageBudgetRepository(db).removeProvenBefore(before(PROVEN_ADDRESS_RETENTION_SECONDS)),
     login_sessions: await loginSessionRepository(db).removeEndedBefore(before(settings.sessionRetentionSeconds)),
     outbox: await outboxRepository(db).removeStoredBefore(before(settings.outboxRetentionSeconds)),
     // A sign-up's row holds an e-mail and an ID document: once its code can no longer be confirmed, it goes with

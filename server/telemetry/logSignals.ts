@@ -4,8 +4,10 @@
 export const LOG_SIGNALS = {
   /** One per housekeeping run: `housekeeping.failed`, `housekeeping.reviewQueue.*`, `housekeeping.decisionEffectsPending`. */
   housekeepingRun: 'housekeeping run',
-  /** A message refused by a spent budget: `channel`, `refusedBy` (recipient, person, client or total). */
+  /** A message refused by a spent budget: `channel`, `refusedBy` (recipient, person, client, range, country, unproven or total) and `total`. */
   messageBudgetSpent: 'message budget spent: message not sent',
+  /** A total message budget passed a tenth of its limit: `messageBudget.{channel, total, sent, limit, usedPercent}`. */
+  messageBudgetUse: 'message budget use',
   /** The hourly sweep of uploads no application reported, failed. */
   uploadSweepFailed: 'the sweep of unreported uploads failed',
 } as const;

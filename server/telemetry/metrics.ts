@@ -12,7 +12,10 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75,
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export type Channel = 'sms' | 'email';
-export type BudgetBucket = 'recipient' | 'person' | 'client' | 'total';
+/** The kinds of budget a message is charged to (docs/server.md, "Message budgets"). */
+export type BudgetKind = 'recipient' | 'person' | 'client' | 'range' | 'country' | 'unproven' | 'total';
+/** The bank-wide totals: applicants' and customers' SMS; e-mails to addresses proven and not. */
+export type BudgetTotal = 'applicants' | 'customers' | 'proven' | 'unproven';
 
 /** How the review queue stood at a housekeeping run. */
 export interface ReviewQueueState {
@@ -32,7 +35,9 @@ export interface ServerMetrics {
   messageSent(channel: Channel): void;
   messageFailed(channel: Channel): void;
   /** A message refused because a budget of this kind was spent. */
-  budgetRefused(channel: Channel, bucket: BudgetBucket): void;
+  budgetRefused(channel: Channel, bucket: BudgetKind): void;
+  /** A total's use after a message was charged to it, in percent of its limit. */
+  budgetUse(channel: Channel, total: BudgetTotal, usedPercent: number): void;
   housekeepingRun(task: string, failed: boolean): void;
   reviewQueue(state: ReviewQueueState): void;
   /** Applications whose decision has effects not done yet. */
@@ -66,6 +71,7 @@ export function serverMetrics({ otlp, exportIntervalMs = 60_000 }: { otlp: boole
   const sent = meter.createCounter('divilo.messages.sent', { description: 'SMS and e-mails handed to their provider' });
   const failed = meter.createCounter('divilo.messages.failed', { description: 'SMS and e-mails their provider did not take' });
   const refused = meter.createCounter('divilo.message_budget.refused', { description: 'Messages refused because a budget was spent, by its kind' });
+  const used = meter.createGauge('divilo.message_budget.used_percent', { unit: '%', description: "A total message budget's use in its window, as of its last message" });
   const runs = meter.createCounter('divilo.housekeeping.runs', { description: 'Housekeeping tasks run' });
   const failures = meter.createCounter('divilo.housekeeping.failures', { description: 'Housekeeping tasks that failed' });
   const waiting = meter.createGauge('divilo.review_queue.waiting', { description: 'Applications waiting for the bank' });
@@ -86,6 +92,7 @@ export function serverMetrics({ otlp, exportIntervalMs = 60_000 }: { otlp: boole
     messageSent: (channel) => sent.add(1, { channel }),
     messageFailed: (channel) => failed.add(1, { channel }),
     budgetRefused: (channel, bucket) => refused.add(1, { channel, bucket }),
+    budgetUse: (channel, total, usedPercent) => used.record(usedPercent, { channel, total }),
     housekeepingRun(task, hasFailed) {
       runs.add(1, { task });
       if (hasFailed) failures.add(1, { task });

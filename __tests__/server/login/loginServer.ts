@@ -11,9 +11,12 @@ import { buildTestApp, freePort, openTestDatabase, type Dialect } from '../helpe
  * Limits that suites of many logins from one address, to the demo customers' phones, would reach: raised here as
  * the rate limit is; the suites about them (messageBudgets.test.ts) set their own.
  */
-const ROOMY_BUDGETS = Object.fromEntries(
-  ['SMS', 'EMAIL'].flatMap((channel) => ['PER_RECIPIENT', 'PER_PERSON', 'PER_CLIENT', 'TOTAL'].map((bucket) => [`${channel}_BUDGET_${bucket}`, '100000'])),
-);
+const ROOMY_BUDGETS = Object.fromEntries([
+  ...['SMS', 'EMAIL'].flatMap((channel) => ['PER_RECIPIENT', 'PER_PERSON', 'PER_CLIENT', 'TOTAL'].map((bucket) => [`${channel}_BUDGET_${bucket}`, '100000'])),
+  ...['SMS_BUDGET_CUSTOMERS_TOTAL', 'SMS_BUDGET_PER_RANGE', 'SMS_BUDGET_SPAIN', 'SMS_BUDGET_PER_COUNTRY', 'EMAIL_BUDGET_UNPROVEN_PER_RECIPIENT', 'EMAIL_BUDGET_UNPROVEN_TOTAL'].map(
+    (name) => [name, '100000'],
+  ),
+]);
 
 /**
  * The captcha's work at its least: each test that logs in or signs up solves one, and at the default cost the

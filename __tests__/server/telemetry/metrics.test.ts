@@ -48,7 +48,8 @@ describeEachDialect('the metrics', (dialect) => {
         SMTP_URL: `smtp://127.0.0.1:${closedPort}`,
         MAIL_FROM: 'no-reply@divilo.test',
         SMS_BUDGET_PER_RECIPIENT: '1',
-        EMAIL_BUDGET_TOTAL: '1',
+        // The addresses here never entered a code: their total is the one reached.
+        EMAIL_BUDGET_UNPROVEN_TOTAL: '1',
       },
       { dialect, logStream: logs.stream },
     );
@@ -106,6 +107,8 @@ describeEachDialect('the metrics', (dialect) => {
     expect(count(after, 'divilo_messages_sent_total', { channel: 'email' })).toBe(count(before, 'divilo_messages_sent_total', { channel: 'email' }));
     expect(count(after, 'divilo_message_budget_refused_total', { channel: 'sms', bucket: 'recipient' })).toBe(count(before, 'divilo_message_budget_refused_total', { channel: 'sms', bucket: 'recipient' }) + 1);
     expect(count(after, 'divilo_message_budget_refused_total', { channel: 'email', bucket: 'total' })).toBe(count(before, 'divilo_message_budget_refused_total', { channel: 'email', bucket: 'total' }) + 1);
+    // The total's use as of its last message: eva's spent the unproven addresses' total of one.
+    expect(sample(after, 'divilo_message_budget_used_percent', { channel: 'email', total: 'unproven' })).toBe(100);
     // Nothing about the person or the number reaches a label.
     expect(after).not.toMatch(/600000001|ana@example|luis@example|eva@example|192\.0\.2\.1/);
   });

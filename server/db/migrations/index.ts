@@ -27,6 +27,7 @@ import * as temporaryPasswords from './0033_temporary_passwords';
 import * as webhookDeliveries from './0034_webhook_deliveries';
 import * as objectLock from './0035_object_lock';
 import * as erasureRequests from './0038_erasure_requests';
+import * as provenEmailAddresses from './0039_proven_email_addresses';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   '0034_webhook_deliveries': webhookDeliveries,
   '0035_object_lock': objectLock,
   '0038_erasure_requests': erasureRequests,
+  '0039_proven_email_addresses': provenEmailAddresses,
 };

@@ -81,6 +81,8 @@ export async function registrationRoutes(app: FastifyInstance) {
         await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
       }
+      // The address read its code: from now on its e-mails are a real applicant's, out of the e-mail total.
+      await app.messages.budget.emailProven(registration.email);
       const now = app.clock();
       // The identity service unreachable (503): the code is not used up, and the same code confirms once it is back.
       const confirmed = await confirmRegistration(registration, { applications: app.applications, identity: app.identity, holds: app.signInUsers.holds }, now).catch(async (error: unknown) => {
