@@ -48,6 +48,8 @@ import { embeddedStorageCredentials } from '../server/plugins/storage';
 import { StaffError, staffCommand, type StaffDependencies } from './staffCommands';
 import { documentServiceOf } from '../server/plugins/documents';
 import { evidenceRetainUntil } from '../server/services/retention';
+import { RelationshipEndError } from '../server/services/relationshipEnd';
+import { retentionCommands, type RetentionCommandDependencies } from './retentionCommands';
 
 /** What `show` says in place of a document's link when its output is not a terminal. */
 export const LINK_WITHHELD = 'shown on a terminal only';
@@ -96,7 +98,7 @@ export function documentsWithLinks(db: Kysely<Database>, config: Config, secret:
 }
 
 /** What the commands need: the review's and the staff's. */
-export type AdminDependencies = ReviewDependencies & StaffDependencies & { close(): Promise<void> };
+export type AdminDependencies = ReviewDependencies & StaffDependencies & Pick<RetentionCommandDependencies, 'retention'> & { close(): Promise<void> };
 
 /** What the commands need, made from the configuration as the server makes it. */
 export async function reviewDependencies(config: Config): Promise<AdminDependencies> {
@@ -121,6 +123,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     resumeUrl: `${config.publicUrl}/signUp`,
     highRiskCountries: loadHighRiskCountries(config.highRiskCountriesFile),
     evidence: { retain: (id, decision, decidedAt) => documents.retainEvidence(id, evidenceRetainUntil(decision, decidedAt, config.retention)) },
+    retention: { settings: config.retention, retainEvidence: (id, until) => documents.retainEvidence(id, until) },
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),
@@ -132,6 +135,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     close: async () => {
       identity.destroy();
       staffIdentity?.destroy();
+      documents.close();
       await handle.destroy();
     },
   };
@@ -321,6 +325,8 @@ export function adminProgram(
       }),
     );
   program.addCommand(staffCommand(deps, { out, terminal, operator: reviewer }));
+  // Recorded as the review records the operator of a command (reviews.ts `actorOf`).
+  for (const command of retentionCommands(deps, { out, operator: () => `reviewer:${reviewer()}` })) program.addCommand(command);
   return program;
 }
 
@@ -340,6 +346,10 @@ async function main() {
     const print = (line: string) => console.log(line);
     await adminProgram(() => reviewDependencies(config), print, tty ? process.stdout.columns : undefined, tty ? print : undefined).parseAsync(process.argv);
   } catch (error) {
+    if (error instanceof RelationshipEndError) {
+      console.error(`${error.code}: ${error.message}`);
+      process.exit(1);
+    }
     if (error instanceof ReviewError || error instanceof StaffError) {
       console.error(error.message);
       process.exit(1);

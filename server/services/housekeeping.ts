@@ -8,7 +8,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { STORAGE_AREAS } from '../awsPermissions';
-import { applicationRepository } from '../repositories/applicationRepository';
+import { applicationRepository, type Application } from '../repositories/applicationRepository';
 import { erasureRepository } from '../repositories/erasureRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import { loginSessionRepository } from '../repositories/loginSessionRepository';
@@ -104,7 +104,7 @@ export async function removeUnreportedUploads(sweep: UnreportedUploadSweep): Pro
 /** How long an application nobody touches (no step saved) is kept before it expires. */
 const APPLICATION_INACTIVE_DAYS = 30;
 
-interface ApplicationExpiryDependencies {
+export interface ApplicationExpiryDependencies {
   db: Kysely<Database>;
   identity: Pick<IdentityService, 'getUser' | 'deleteUser'>;
   auditLog: AuditLogRepository;
@@ -138,17 +138,28 @@ export async function expireInactiveApplications(
   return ended;
 }
 
-/**
- * Everything an expired application holds: the sign-in user first, then its files and their evidence copies, then in
- * one transaction every row that names it or its applicant, the application's row last (what a later run retries
- * from); its audit entries stay, renamed and without what could name anyone (erasureRepository.ts).
- */
+/** The expired application's erasure, if it is still marked `expired` (another run may have finished it). */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
-  const applications = applicationRepository(deps.db);
-  const expired = await applications.findExpired(id);
-  if (!expired) return;
-  if (await removeSignInUser(deps.identity, expired)) {
-    await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why: 'expired' } }, now);
+  const expired = await applicationRepository(deps.db).findExpired(id);
+  if (expired) await eraseApplication(deps, expired, { why: 'expired' }, now);
+}
+
+/**
+ * Everything an application holds: the sign-in user first, then its files and their evidence copies, then in one
+ * transaction every row that names it or its applicant, the application's row last (what a later run retries from,
+ * if it is still in its status); its audit entries stay, renamed and without what could name anyone
+ * (erasureRepository.ts), the last one saying why (`details`). Answers how many rows each table lost, or undefined
+ * when another run erased it first. An evidence copy still locked refuses its delete: nothing is then erased.
+ */
+export async function eraseApplication(
+  deps: ApplicationExpiryDependencies,
+  application: Application,
+  details: { why: string; decision?: string },
+  now: Date,
+): Promise<Record<string, number> | undefined> {
+  const id = application.id;
+  if (await removeSignInUser(deps.identity, application)) {
+    await deps.auditLog.append({ actor: 'housekeeping', action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why: details.why } }, now);
   }
   // Every file, reported or not, and every evidence copy, those of photos taken again included.
   const identityId = await deps.storage.identityOf(id);
@@ -156,10 +167,10 @@ async function removeExpired(deps: ApplicationExpiryDependencies, id: string, no
   await deps.storage.removeArea(`${STORAGE_AREAS.evidence}${id}/`);
   if (identityId) await deps.storage.forgetIdentity(identityId);
   const erasure = erasureRepository(deps.db);
-  await erasure.erase(
+  return erasure.erase(
     { applicationId: id, identityId, registrationIds: await erasure.registrationsOf(id) },
-    'expired',
-    { actor: 'housekeeping', action: 'onboarding.application_erased', details: { why: 'expired' } },
+    application.status,
+    { actor: 'housekeeping', action: 'onboarding.application_erased', details },
     now,
   );
 }

@@ -7,7 +7,7 @@ import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import type { StoreFeature } from '../../state/storeFeature';
 import { REQUEST_TIMEOUT_MS } from '../../config';
 
-export type StaffRole = 'reviewer' | 'approver' | 'administrator';
+export type StaffRole = 'reviewer' | 'approver' | 'administrator' | 'compliance';
 
 export interface StaffSession {
   username: string;
