@@ -451,4 +451,13 @@ describe('the application page', () => {
     expect(await screen.findByText('This field is required')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
   });
+
+  it('names the compliance role of a member of internal control, who reads the application without review actions', async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['compliance'] } };
+    api.application = { status: 200, body: application({ review: { awaiting: 'decision', canAct: true } }) };
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    expect(await screen.findByText('Compliance')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reject the application' })).toBeNull();
+  });
 });
