@@ -259,6 +259,10 @@ export const backOfficeApi = createApi({
       query: ({ id, text }) => ({ url: `applications/${encodeURIComponent(id)}/notes`, method: 'POST', body: { text } }),
       invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
     }),
+    recordRelationshipEnd: build.mutation<{ endedOn: string; retainUntil: string; already: boolean }, { id: string; date: string }>({
+      query: ({ id, date }) => ({ url: `applications/${encodeURIComponent(id)}/relationship-end`, method: 'POST', body: { date } }),
+      invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
+    }),
   }),
 });
 
@@ -273,6 +277,7 @@ export const {
   useRejectMutation,
   useDecideIdentityMutation,
   useAddNoteMutation,
+  useRecordRelationshipEndMutation,
   useRequestMoreInfoMutation,
   useSaveTemplateMutation,
   useGetFunnelQuery,
