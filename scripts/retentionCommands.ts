@@ -32,7 +32,8 @@ export function retentionCommands(
     }
   };
   const settingsOf = (d: RetentionCommandDependencies) => {
-    if (!d.retention) throw new RelationshipEndError('INVALID_DATE', 'These commands need the documents storage configured');
+    // Only a caller that built its own dependencies without storage gets here: `reviewDependencies` always has it.
+    if (!d.retention) throw new Error('these commands need the documents storage');
     return d.retention;
   };
 
