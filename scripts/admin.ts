@@ -50,6 +50,8 @@ import { addPrivacyCommands, PrivacyError, type PrivacyDependencies } from './pr
 import { atRoot } from '../server/paths';
 import { documentServiceOf } from '../server/plugins/documents';
 import { evidenceRetainUntil } from '../server/services/retention';
+import { RelationshipEndError } from '../server/services/relationshipEnd';
+import { retentionCommands, type RetentionCommandDependencies } from './retentionCommands';
 
 /** What `show` says in place of a document's link when its output is not a terminal. */
 export const LINK_WITHHELD = 'shown on a terminal only';
@@ -98,7 +100,7 @@ export function documentsWithLinks(db: Kysely<Database>, config: Config, secret:
 }
 
 /** What the commands need: the review's and the staff's. */
-export type AdminDependencies = ReviewDependencies & StaffDependencies & { close(): Promise<void>; privacy?: PrivacyDependencies };
+export type AdminDependencies = ReviewDependencies & StaffDependencies & Pick<RetentionCommandDependencies, 'retention'> & { close(): Promise<void>; privacy?: PrivacyDependencies };
 
 /** What the commands need, made from the configuration as the server makes it. */
 export async function reviewDependencies(config: Config): Promise<AdminDependencies> {
@@ -123,6 +125,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     resumeUrl: `${config.publicUrl}/signUp`,
     highRiskCountries: loadHighRiskCountries(config.highRiskCountriesFile),
     evidence: { retain: (id, decision, decidedAt) => documents.retainEvidence(id, evidenceRetainUntil(decision, decidedAt, config.retention)) },
+    retention: { settings: config.retention, retainEvidence: (id, until) => documents.retainEvidence(id, until) },
     staffIdentity,
     // A member's roles are read at sign-in: a disabled member, or one whose roles changed, signs in again.
     revokeStaffSessions: (username) => staffSessionRepository(handle.db).revokeAllOf(username, new Date()),
@@ -145,6 +148,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
       documents.close();
       identity.destroy();
       staffIdentity?.destroy();
+      documents.close();
       await handle.destroy();
     },
   };
@@ -347,6 +351,8 @@ export function adminProgram(
     { out, operator: reviewer },
   );
   program.addCommand(staffCommand(deps, { out, terminal, operator: reviewer }));
+  // Recorded as the review records the operator of a command (reviews.ts `actorOf`).
+  for (const command of retentionCommands(deps, { out, operator: () => `reviewer:${reviewer()}` })) program.addCommand(command);
   return program;
 }
 
@@ -366,6 +372,10 @@ async function main() {
     const print = (line: string) => console.log(line);
     await adminProgram(() => reviewDependencies(config), print, tty ? process.stdout.columns : undefined, tty ? print : undefined).parseAsync(process.argv);
   } catch (error) {
+    if (error instanceof RelationshipEndError) {
+      console.error(`${error.code}: ${error.message}`);
+      process.exit(1);
+    }
     if (error instanceof ReviewError || error instanceof StaffError || error instanceof PrivacyError) {
       console.error(error.message);
       process.exit(1);

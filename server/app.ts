@@ -49,6 +49,11 @@ export interface AppOptions {
   /** Where the server's "now" comes from (tests move it instead of waiting); default the system clock. */
   clock?: () => Date;
   /**
+   * The embedded storage endpoint's clock, in epoch milliseconds; default the system clock. Tests move it to when an
+   * Object Lock is over, with the clients that sign for it (S3 refuses a request signed 15 minutes away from its clock).
+   */
+  storageClock?: () => number;
+  /**
    * The embedded pool's pre-token-generation trigger (ERR-2809), on by default. Off, the pool lets anyone with
    * the right password sign in, as an Amazon Cognito pool without its Lambda would: the server still refuses.
    */
@@ -122,7 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(identityPlugin, { config, secret, preTokenGenerationTrigger: options.preTokenGenerationTrigger });
   await app.register(servicesPlugin, { config, secret });
   // The storage endpoint reads the credentials the embedded identity pool mints: it needs that pool.
-  if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret });
+  if (config.storage.embedded && config.identity.embedded) await app.register(storagePlugin, { config, secret, now: options.storageClock });
   await app.register(documentsPlugin, { config, secret });
   await app.register(identityCheckPlugin, { config });
   await app.register(contractsPlugin, { config, secret });
@@ -157,6 +162,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       maxSeconds: config.staff.sessionMaxSeconds,
       targetHours: config.staff.reviewTargetHours,
       localesDir,
+      retention: config.retention,
     });
   }
   await app.register(mainAppRoutes, { prefix: '/app', idleSeconds: config.sessionIdleSeconds, warningSeconds: config.sessionWarningSeconds });

@@ -1,8 +1,12 @@
 // No imports: the deployment's own package reads this file too (the staff pool's groups and temporary passwords,
 // deploy/lib/identity.ts).
 
-/** The roles a staff member has, as groups of the staff pool (`cognito:groups` in their tokens). */
-export const STAFF_ROLES = ['reviewer', 'approver', 'administrator'] as const;
+/**
+ * The roles a staff member has, as groups of the staff pool (`cognito:groups` in their tokens). `compliance` is the
+ * bank's internal control: it records customers' ends of relationship and alone reads a customer's records five
+ * years after the relationship ended (Ley 10/2010, art. 25).
+ */
+export const STAFF_ROLES = ['reviewer', 'approver', 'administrator', 'compliance'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /**

@@ -447,7 +447,7 @@ describe('the deployment', () => {
     expect(secrets.map(([id]) => id)).toContainEqual(expect.stringContaining('DatabaseSecret'));
     const kept = (type: string) => Object.values(resources).filter((resource) => resource.Type === type).map((resource) => resource.DeletionPolicy);
     expect(kept('AWS::Cognito::IdentityPool')).toEqual(['Retain']);
-    expect(kept('AWS::Cognito::UserPoolGroup')).toEqual(['Retain', 'Retain', 'Retain']);
+    expect(kept('AWS::Cognito::UserPoolGroup')).toEqual(STAFF_ROLES.map(() => 'Retain'));
     expect(kept('AWS::Cognito::UserPool')).toEqual(['Retain', 'Retain']);
     expect(resources[logicalId('AWS::S3::Bucket', 'Documents')].DeletionPolicy).toBe('Retain');
     expect(resources[logicalId('AWS::RDS::DBInstance', 'Database')]).toMatchObject({ DeletionPolicy: 'Snapshot', Properties: { DeletionProtection: true, DeleteAutomatedBackups: false, BackupRetentionPeriod: 14 } });

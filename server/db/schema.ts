@@ -102,6 +102,8 @@ export interface OnboardingApplicationTable {
   version: number;
   created_at: string;
   updated_at: string;
+  /** An approved customer's last day as a customer (YYYY-MM-DD), once the bank records it; null until then. */
+  relationship_ended_on: string | null;
 }
 
 export interface OneTimeCodeTable {

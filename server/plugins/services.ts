@@ -22,6 +22,7 @@ import { oneTimeCodes, type OneTimeCodes } from '../services/oneTimeCodes';
 import { sealingKeys, type SealingKeys } from '../services/sealingKeys';
 import { expireInactiveApplications, expireOldRows } from '../services/housekeeping';
 import { housekeeping, type Housekeeping } from '../services/housekeepingRun';
+import { endRetention } from '../services/retentionSweep';
 import { finishPendingDecisions, type ReviewDependencies } from '../services/reviews';
 import { contractRepository } from '../repositories/contractRepository';
 import { loadHighRiskCountries, type HighRiskCountries } from '../services/risk';
@@ -144,6 +145,11 @@ export const servicesPlugin = fp(async (app: FastifyInstance, { config, secret }
       'expire-applications': {
         run: (now) => expireInactiveApplications({ db: app.db, identity: app.identity, auditLog: app.auditLog, storage: app.documents }, now),
         failure: 'expiring inactive applications failed',
+      },
+      // The law's periods over: customers ten years after their relationship ended, refusals five years after.
+      'end-retention': {
+        run: (now) => endRetention({ db: app.db, identity: app.identity, auditLog: app.auditLog, storage: app.documents, retention: config.retention, log: app.log }, now),
+        failure: 'erasing applications at the end of their retention failed',
       },
     },
     // REVIEW_TARGET_HOURS' default when there is no back office: the queue is then worked with npm run admin.

@@ -32,9 +32,10 @@ export function applicantQuota(maxDocumentBytes: number): QuotaOf {
 /** The audit log's subject for a key: its area, the first two segments of the key (a subject holds 128 characters). */
 export const storageAreaOf = (key: string) => `storage:${key.split('/').slice(0, 2).join('/')}`.slice(0, 128);
 
-export const storagePlugin = fp(async (app: FastifyInstance, { config, secret }: { config: Config; secret: Buffer }) => {
+export const storagePlugin = fp(async (app: FastifyInstance, { config, secret, now }: { config: Config; secret: Buffer; now?: () => number }) => {
   await app.register(embeddedS3, {
     prefix: '/s3',
+    now,
     db: app.db,
     buckets: [config.storage.bucket],
     dataDir: config.dataDir,

@@ -98,6 +98,7 @@ export function applicationRepository(db: Kysely<Database>) {
       version: 1,
       created_at: toDbTime(now),
       updated_at: toDbTime(now),
+      relationship_ended_on: null,
     };
     const inserted = await db
       .insertInto('onboarding_applications')

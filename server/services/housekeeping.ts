@@ -8,7 +8,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-
 import type { Kysely } from 'kysely';
 import type { Database } from '../db';
 import { STORAGE_AREAS } from '../awsPermissions';
-import { applicationRepository } from '../repositories/applicationRepository';
+import { applicationRepository, type Application } from '../repositories/applicationRepository';
 import { erasureRepository } from '../repositories/erasureRepository';
 import type { AuditLogRepository } from '../repositories/auditLogRepository';
 import { loginSessionRepository } from '../repositories/loginSessionRepository';
@@ -145,30 +145,48 @@ export async function expireInactiveApplications(
   return ended;
 }
 
-/**
- * Everything an expired application holds: the sign-in user first, then its files and their evidence copies, then in
- * one transaction every row that names it or its applicant, the application's row last (what a later run retries
- * from); its audit entries stay, renamed and without what could name anyone (erasureRepository.ts).
- */
+/** The expired application's erasure, if it is still marked `expired` (another run may have finished it). */
 async function removeExpired(deps: ApplicationExpiryDependencies, id: string, now: Date): Promise<void> {
-  await eraseMarkedApplication(deps, id, now, { actor: 'housekeeping', why: 'expired' });
+  const expired = await applicationRepository(deps.db).findExpired(id);
+  if (expired) await eraseApplication(deps, expired, { actor: 'housekeeping', why: 'expired' }, now);
+}
+
+/** How an erasure is told in the audit trail, and the record of the request that asked for it, if one did. */
+export interface ErasureReason {
+  /** Who erases: `housekeeping`, or the staff member or operator who answered a request. */
+  actor: string;
+  /** Why: `expired`, `retention-ended`, `erasure-request`. */
+  why: string;
+  /** The decision whose period ended (`approved`, `rejected`). */
+  decision?: string;
+  /** Written with the erasure, in the same transaction, under the application's new name. */
+  record?: Parameters<ReturnType<typeof erasureRepository>['erase']>[4];
 }
 
 /**
- * Erases an application marked `expired` (by housekeeping, or by an erasure request): `actor` and `why` are what
- * its audit trail keeps of it, `record` is written with its erasure, in the same transaction, under its new name.
- * Answers whether this call erased it (false: not marked, or another call erased it meanwhile).
+ * Erases an application marked `expired` (by housekeeping, or by an erasure request). Answers whether this call
+ * erased it (false: not marked, or another call erased it meanwhile).
  */
-export async function eraseMarkedApplication(
+export async function eraseMarkedApplication(deps: ApplicationExpiryDependencies, id: string, now: Date, reason: ErasureReason): Promise<boolean> {
+  const expired = await applicationRepository(deps.db).findExpired(id);
+  return expired !== undefined && (await eraseApplication(deps, expired, reason, now)) !== undefined;
+}
+
+/**
+ * Everything an application holds: the sign-in user first, then its files and their evidence copies, then in one
+ * transaction every row that names it or its applicant, the application's row last (what a later run retries from,
+ * if it is still in its status); its audit entries stay, renamed and without what could name anyone
+ * (erasureRepository.ts), the last one saying why. Answers how many rows each table lost, or undefined when another
+ * run erased it first. An evidence copy still locked refuses its delete: nothing is then erased.
+ */
+export async function eraseApplication(
   deps: ApplicationExpiryDependencies,
-  id: string,
+  application: Application,
+  { actor, why, decision, record }: ErasureReason,
   now: Date,
-  { actor, why, record }: { actor: string; why: string; record?: Parameters<ReturnType<typeof erasureRepository>['erase']>[4] },
-): Promise<boolean> {
-  const applications = applicationRepository(deps.db);
-  const expired = await applications.findExpired(id);
-  if (!expired) return false;
-  if (await removeSignInUser(deps.identity, expired)) {
+): Promise<Record<string, number> | undefined> {
+  const id = application.id;
+  if (await removeSignInUser(deps.identity, application)) {
     await deps.auditLog.append({ actor, action: 'onboarding.sign_in_user_removed', subject: `application:${id}`, details: { why } }, now);
   }
   // Every file, reported or not, and every evidence copy, those of photos taken again included.
@@ -177,12 +195,11 @@ export async function eraseMarkedApplication(
   await deps.storage.removeArea(`${STORAGE_AREAS.evidence}${id}/`);
   if (identityId) await deps.storage.forgetIdentity(identityId);
   const erasure = erasureRepository(deps.db);
-  const erased = await erasure.erase(
+  return erasure.erase(
     { applicationId: id, identityId, registrationIds: await erasure.registrationsOf(id) },
-    'expired',
-    { actor, action: 'onboarding.application_erased', details: { why } },
+    application.status,
+    { actor, action: 'onboarding.application_erased', details: decision === undefined ? { why } : { why, decision } },
     now,
     record,
   );
-  return erased !== undefined;
 }

@@ -4,7 +4,7 @@
  * Whether a member with these roles may export everything held about a person (GDPR art. 15): the one place that
  * says which roles may, so a role added later is added here.
  */
-export const mayExportPersonalData = (roles: readonly string[]): boolean => roles.includes('administrator');
+export const mayExportPersonalData = (roles: readonly string[]): boolean => roles.includes('administrator') || roles.includes('compliance');
 
 /** Whether a member with these roles may record a request to erase a person's data (GDPR art. 17) and answer it. */
-export const mayAnswerErasureRequests = (roles: readonly string[]): boolean => roles.includes('administrator');
+export const mayAnswerErasureRequests = (roles: readonly string[]): boolean => roles.includes('administrator') || roles.includes('compliance');

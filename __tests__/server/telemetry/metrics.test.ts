@@ -139,7 +139,7 @@ describeEachDialect('the metrics', (dialect) => {
     expect(sample(text, 'divilo_review_queue_oldest_wait_seconds')).toBe(50 * 3600);
     expect(sample(text, 'divilo_review_queue_target_seconds')).toBe(48 * 3600);
     expect(sample(text, 'divilo_review_effects_pending')).toBe(1);
-    for (const task of ['captcha-sweep', 'expire-rows', 'review-effects', 'expire-applications', 'review-watch']) {
+    for (const task of ['captcha-sweep', 'expire-rows', 'review-effects', 'expire-applications', 'end-retention', 'review-watch']) {
       expect(sample(text, 'divilo_housekeeping_runs_total', { task })).toBeGreaterThanOrEqual(1);
     }
   });

@@ -26,6 +26,7 @@ import * as oneOpenApplication from './0032_one_open_application';
 import * as temporaryPasswords from './0033_temporary_passwords';
 import * as webhookDeliveries from './0034_webhook_deliveries';
 import * as objectLock from './0035_object_lock';
+import * as relationshipEnd from './0036_relationship_end';
 import * as erasureRequests from './0038_erasure_requests';
 import * as provenEmailAddresses from './0039_proven_email_addresses';
 
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0033_temporary_passwords': temporaryPasswords,
   '0034_webhook_deliveries': webhookDeliveries,
   '0035_object_lock': objectLock,
+  '0036_relationship_end': relationshipEnd,
   '0038_erasure_requests': erasureRequests,
   '0039_proven_email_addresses': provenEmailAddresses,
 };

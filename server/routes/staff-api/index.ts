@@ -14,6 +14,9 @@ import { staffSessionRepository, type StaffSession } from '../../repositories/st
 import { applicationPage, queueOf, type StaffMember } from '../../services/backOffice';
 import { funnelOf, type FunnelPath } from '../../services/funnel';
 import { IdentityError } from '../../services/identity';
+import { RelationshipEndError, recordRelationshipEnd, type RelationshipEndRefusal } from '../../services/relationshipEnd';
+import { isBlocked, type RetentionSettings } from '../../services/retention';
+import { retentionRepository } from '../../repositories/retentionRepository';
 import {
   addNote,
   applicationAudit,
@@ -57,6 +60,8 @@ interface StaffSettings {
   targetHours: number;
   /** Where locales/{es,en}.json are: a person's data is exported with the labels they read. */
   localesDir: string;
+  /** The law's periods (RETENTION_CUSTOMER_YEARS, RETENTION_REFUSED_YEARS). */
+  retention: RetentionSettings;
 }
 
 const hashed = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -76,6 +81,16 @@ const REFUSAL_STATUS: Record<ReviewRefusal, number> = {
   SIGN_IN_USER_PENDING: 503,
   STEP_NOT_REOPENABLE: 400,
   INVALID_REQUEST: 400,
+};
+
+/** The status each refusal to record an end of relationship answers with. */
+const RELATIONSHIP_END_STATUS: Record<RelationshipEndRefusal, number> = {
+  APPLICATION_NOT_FOUND: 404,
+  NOT_A_CUSTOMER: 409,
+  RELATIONSHIP_ALREADY_ENDED: 409,
+  INVALID_DATE: 400,
+  DATE_IN_FUTURE: 400,
+  DATE_BEFORE_APPROVAL: 400,
 };
 
 /** A review service's refusal in the API's terms; anything else is left as it is. */
@@ -147,10 +162,17 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
       throw new ApiError(403, 'ROLE_REQUIRED', `This needs the role ${roles.join(' or ')}`, { roles });
     };
   const member = (request: FastifyRequest): StaffMember => ({ username: request.staff!.username, roles: request.staff!.roles });
-  const applicationOrRefuse = async (id: string) => {
+  const retention = retentionRepository(app.db);
+  /**
+   * The application, or 404 as if there were none: also for a customer whose relationship ended five years ago or
+   * more, whom only internal control (`compliance`) may read then (Ley 10/2010, art. 25). Answers whether it is so.
+   */
+  const applicationOrRefuse = async (id: string, request: FastifyRequest) => {
     const application = await app.applications.find(id);
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
-    return application;
+    const blocked = isBlocked((await retention.statusOf(id))?.relationshipEndedOn ?? null, app.clock());
+    if (blocked && !request.staff!.roles.includes('compliance')) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
+    return { application, blocked };
   };
 
   // What the back office's page signs in with: the staff pool and its client (nothing secret, as /config.json).
@@ -284,7 +306,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     area.get<{ Params: { id: string } }>(
       '/applications/:id',
       {
-        preHandler: allow('reviewer', 'approver'),
+        preHandler: allow('reviewer', 'approver', 'compliance'),
         schema: {
           tags: ['back office'],
           summary: "One application: its answers step by step with the labels the applicant saw, documents (their hashes checked now), identity check, risk and its reasons, contract, review and audit trail",
@@ -293,7 +315,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         },
       },
       async (request) => {
-        const application = await applicationOrRefuse(request.params.id);
+        const { application, blocked } = await applicationOrRefuse(request.params.id, request);
         const page = await applicationPage(
           {
             contracts: app.contracts,
@@ -306,7 +328,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
           member(request),
         );
         // Who read an applicant's file is the bank's record too.
-        await audit(request, 'backoffice.application_viewed', `application:${application.id}`);
+        await audit(request, 'backoffice.application_viewed', `application:${application.id}`, blocked ? { blocked } : undefined);
         return page;
       },
     );
@@ -314,7 +336,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     area.get<{ Params: { id: string; kind: string } }>(
       '/applications/:id/documents/:kind',
       {
-        preHandler: allow('reviewer', 'approver'),
+        preHandler: allow('reviewer', 'approver', 'compliance'),
         schema: {
           tags: ['back office'],
           summary: 'A document of an application as the bank keeps it: its evidence copy, refused (409 EVIDENCE_CHANGED) unless it still has its recorded SHA-256',
@@ -323,7 +345,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         },
       },
       async (request, reply) => {
-        const application = await applicationOrRefuse(request.params.id);
+        const { application, blocked } = await applicationOrRefuse(request.params.id, request);
         const document = (await app.onboardingDocuments.list(application.id)).find((candidate) => candidate.kind === request.params.kind);
         if (!document) throw new ApiError(404, 'DOCUMENT_NOT_FOUND', `Application ${application.id} has no ${request.params.kind}`);
         let bytes: Buffer;
@@ -335,7 +357,7 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
           if (error instanceof Error && /does not match/.test(error.message)) throw new ApiError(409, 'EVIDENCE_CHANGED', `The ${document.kind} kept for this application does not match its recorded SHA-256: do not rely on it`);
           throw error;
         }
-        await audit(request, 'backoffice.document_viewed', `application:${application.id}`, { kind: document.kind, sha256: document.sha256 });
+        await audit(request, 'backoffice.document_viewed', `application:${application.id}`, { kind: document.kind, sha256: document.sha256, ...(blocked ? { blocked } : {}) });
         return reply
           .type(contentTypeOf(bytes))
           .header('content-disposition', `inline; filename="${document.kind}"`)
@@ -348,17 +370,17 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
     area.get<{ Params: { id: string } }>(
       '/applications/:id/contract',
       {
-        preHandler: allow('reviewer', 'approver'),
+        preHandler: allow('reviewer', 'approver', 'compliance'),
         schema: { tags: ['back office'], summary: 'The signed, sealed contract, refused (409 EVIDENCE_CHANGED) unless it has its recorded SHA-256', params: ID_PARAMS, response: ERRORS },
       },
       async (request, reply) => {
-        const application = await applicationOrRefuse(request.params.id);
+        const { application, blocked } = await applicationOrRefuse(request.params.id, request);
         const [recorded, pdf] = await Promise.all([app.contracts.find(application.id), app.contracts.pdf(application.id)]);
         if (!recorded || !pdf) throw new ApiError(404, 'CONTRACT_NOT_FOUND', `Application ${application.id} has no signed contract`);
         if (createHash('sha256').update(pdf).digest('hex') !== recorded.sha256) {
           throw new ApiError(409, 'EVIDENCE_CHANGED', 'The stored contract does not match its recorded SHA-256: do not rely on it');
         }
-        await audit(request, 'backoffice.contract_viewed', `application:${application.id}`);
+        await audit(request, 'backoffice.contract_viewed', `application:${application.id}`, blocked ? { blocked } : undefined);
         return reply.type('application/pdf').header('content-disposition', 'inline; filename="contract.pdf"').header('x-content-type-options', 'nosniff').send(pdf);
       },
     );
@@ -482,8 +504,43 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
         },
       },
       async (request, reply) => {
+        await applicationOrRefuse(request.params.id, request);
         await refusedInApiTerms(addNote(reviews, request.params.id, request.body.text, member(request), app.clock()));
         return reply.code(204).send();
+      },
+    );
+
+    area.post<{ Params: { id: string }; Body: { date: string } }>(
+      '/applications/:id/relationship-end',
+      {
+        preHandler: allow('administrator', 'compliance'),
+        schema: {
+          tags: ['back office'],
+          summary: "Records the last day of an approved customer's relationship: their evidence is then locked until ten years after it",
+          description:
+            '400 INVALID_DATE, DATE_IN_FUTURE or DATE_BEFORE_APPROVAL; 404 APPLICATION_NOT_FOUND; 409 NOT_A_CUSTOMER unless approved, RELATIONSHIP_ALREADY_ENDED for another date than the one recorded (the same date again answers `already`).',
+          params: ID_PARAMS,
+          body: { type: 'object', properties: { date: { type: 'string', maxLength: 10 } }, required: ['date'], additionalProperties: false },
+          response: {
+            200: { type: 'object', properties: { endedOn: { type: 'string' }, retainUntil: { type: 'string' }, already: { type: 'boolean' } }, required: ['endedOn', 'retainUntil', 'already'] },
+            ...ERRORS,
+          },
+        },
+      },
+      async (request) => {
+        try {
+          return await recordRelationshipEnd(
+            { db: app.db, retainEvidence: (id, until) => app.documents.retainEvidence(id, until), retention: settings.retention },
+            request.params.id,
+            request.body.date,
+            `staff:${request.staff!.username}`,
+            app.clock(),
+            request.id,
+          );
+        } catch (error) {
+          if (error instanceof RelationshipEndError) throw new ApiError(RELATIONSHIP_END_STATUS[error.code], error.code, error.message);
+          throw error;
+        }
       },
     );
 

@@ -16,7 +16,8 @@ const ERRORS = { '4xx': { $ref: 'error#' }, '5xx': { $ref: 'error#' } } as const
 interface PersonalDataSettings {
   /** A preHandler refusing (403, audited) a member without the right `may` decides. */
   allowWhen: (may: (roles: readonly string[]) => boolean, roles: StaffRole[]) => (request: FastifyRequest) => Promise<void>;
-  applicationOrRefuse: (id: string) => Promise<Application>;
+  /** The application, or 404 as if there were none (also a blocked one, to anyone but compliance). */
+  applicationOrRefuse: (id: string, request: FastifyRequest) => Promise<{ application: Application }>;
   localesDir: string;
 }
 
@@ -24,7 +25,7 @@ export function personalDataRoutes(area: FastifyInstance, { allowWhen, applicati
   area.get<{ Params: { id: string } }>(
     '/applications/:id/personal-data',
     {
-      preHandler: allowWhen(mayExportPersonalData, ['administrator']),
+      preHandler: allowWhen(mayExportPersonalData, ['administrator', 'compliance']),
       schema: {
         tags: ['back office'],
         summary: "Everything held about the application's applicant (GDPR art. 15), their other applications too, as a ZIP: personal-data.json in their language and the files it names",
@@ -34,7 +35,7 @@ export function personalDataRoutes(area: FastifyInstance, { allowWhen, applicati
       },
     },
     async (request, reply) => {
-      const application = await applicationOrRefuse(request.params.id);
+      const { application } = await applicationOrRefuse(request.params.id, request);
       let exported;
       try {
         exported = await exportPersonalData(
@@ -62,7 +63,7 @@ export function personalDataRoutes(area: FastifyInstance, { allowWhen, applicati
   area.post<{ Params: { id: string }; Body: { receivedOn: string } }>(
     '/applications/:id/erasure-request',
     {
-      preHandler: allowWhen(mayAnswerErasureRequests, ['administrator']),
+      preHandler: allowWhen(mayAnswerErasureRequests, ['administrator', 'compliance']),
       schema: {
         tags: ['back office'],
         summary: "Records the applicant's request to erase their data (GDPR art. 17) and answers it for each of their applications: erased, or kept with the legal ground",
@@ -92,7 +93,7 @@ export function personalDataRoutes(area: FastifyInstance, { allowWhen, applicati
       },
     },
     async (request) => {
-      const application = await applicationOrRefuse(request.params.id);
+      const { application } = await applicationOrRefuse(request.params.id, request);
       try {
         const outcomes = await answerErasureRequest(
           { db: area.db, identity: area.identity, auditLog: area.auditLog, storage: area.documents },

@@ -24,6 +24,7 @@ const messages = describeMessages({
   reviewer: { id: 'backOffice.role.reviewer', defaultMessage: 'Reviewer' },
   approver: { id: 'backOffice.role.approver', defaultMessage: 'Approver' },
   administrator: { id: 'backOffice.role.administrator', defaultMessage: 'Administrator' },
+  compliance: { id: 'backOffice.role.compliance', defaultMessage: 'Compliance' },
 });
 
 const SIGN_IN_PATH = '/back-office';

@@ -24,6 +24,7 @@ import {
 import { LongTextField } from './LongTextField';
 import { refusalMessage } from './refusals';
 import { MoreInfoForm } from './review/MoreInfoForm';
+import { RelationshipEndForm } from './review/RelationshipEndForm';
 
 /** The most a reason or a note keeps (the server's REVIEW_TEXT_MAX). */
 const REVIEW_TEXT_MAX = 2000;
@@ -145,6 +146,7 @@ export function Decisions({ application, roles }: { application: ApplicationPage
       {deciding && reviews && <MoreInfo application={application} onDone={outcome.done} />}
       {deciding && reviews && <Reject application={application} outcome={outcome} />}
       {reviews && <Note id={application.id} onDone={outcome.done} />}
+      {roles.includes('compliance') && application.status === 'approved' && <RelationshipEndForm id={application.id} onDone={outcome.done} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import type { StoreFeature } from '../../state/storeFeature';
 import { REQUEST_TIMEOUT_MS } from '../../config';
 
-export type StaffRole = 'reviewer' | 'approver' | 'administrator';
+export type StaffRole = 'reviewer' | 'approver' | 'administrator' | 'compliance';
 
 export interface StaffSession {
   username: string;
@@ -268,6 +268,10 @@ export const backOfficeApi = createApi({
       query: ({ id, text }) => ({ url: `applications/${encodeURIComponent(id)}/notes`, method: 'POST', body: { text } }),
       invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
     }),
+    recordRelationshipEnd: build.mutation<{ endedOn: string; retainUntil: string; already: boolean }, { id: string; date: string }>({
+      query: ({ id, date }) => ({ url: `applications/${encodeURIComponent(id)}/relationship-end`, method: 'POST', body: { date } }),
+      invalidatesTags: (_result, _error, { id }) => [{ type: 'Application', id }],
+    }),
   }),
 });
 
@@ -283,6 +287,7 @@ export const {
   useDecideIdentityMutation,
   useAddNoteMutation,
   useRequestErasureMutation,
+  useRecordRelationshipEndMutation,
   useRequestMoreInfoMutation,
   useSaveTemplateMutation,
   useGetFunnelQuery,

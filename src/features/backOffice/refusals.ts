@@ -43,6 +43,14 @@ const REFUSALS = describeMessages({
   DOCUMENT_NOT_FOUND: { id: 'backOffice.refusal.DOCUMENT_NOT_FOUND', defaultMessage: 'This application has no such document.' },
   CONTRACT_NOT_FOUND: { id: 'backOffice.refusal.CONTRACT_NOT_FOUND', defaultMessage: 'This application has no signed contract.' },
   INVALID_RECEIVED_DATE: { id: 'backOffice.refusal.INVALID_RECEIVED_DATE', defaultMessage: 'Give the day the request was received: today or earlier.' },
+  INVALID_DATE: { id: 'backOffice.refusal.INVALID_DATE', defaultMessage: 'That is not a date. Choose a day.' },
+  DATE_IN_FUTURE: { id: 'backOffice.refusal.DATE_IN_FUTURE', defaultMessage: 'That day has not come yet: record the end once it has happened.' },
+  DATE_BEFORE_APPROVAL: { id: 'backOffice.refusal.DATE_BEFORE_APPROVAL', defaultMessage: 'That day is before the application was approved.' },
+  NOT_A_CUSTOMER: { id: 'backOffice.refusal.NOT_A_CUSTOMER', defaultMessage: 'Only an approved customer has a relationship to end.' },
+  RELATIONSHIP_ALREADY_ENDED: {
+    id: 'backOffice.refusal.RELATIONSHIP_ALREADY_ENDED',
+    defaultMessage: 'The end of this relationship is already recorded with another day, and cannot be changed.',
+  },
 });
 
 const OTHER = describeMessages({

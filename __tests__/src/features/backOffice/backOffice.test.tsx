@@ -69,6 +69,8 @@ let api: {
   queue: { status: number; body: unknown };
   application: { status: number; body: unknown };
   reject: { status: number; body: unknown };
+  /** The answers to the next calls recording an end of relationship, in turn. */
+  relationshipEnd: { status: number; body: unknown }[];
   calls: { method: string; url: string; body?: unknown }[];
 };
 const ME = { username: 'reviewer@divilo.test', roles: ['reviewer', 'approver'], idleSeconds: 900, expiresAt: '2030-01-01T00:00:00.000Z' };
@@ -128,6 +130,7 @@ beforeEach(() => {
     queue: { status: 200, body: { targetHours: 24, applications: [entry()] } },
     application: { status: 200, body: application() },
     reject: { status: 200, body: { status: 'rejected', already: false, awaitingSecondApproval: false, effectsPending: [] } },
+    relationshipEnd: [],
     calls: [],
   };
   global.fetch = jest.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -145,6 +148,10 @@ beforeEach(() => {
       ]);
     if (url.endsWith('/reject')) return reply(api.reject.status, api.reject.body);
     if (url.endsWith('/approve')) return reply(409, { code: 'SECOND_APPROVER_NEEDED', message: 'x' });
+    if (url.endsWith('/relationship-end')) {
+      const next = api.relationshipEnd.shift()!;
+      return reply(next.status, next.body);
+    }
     if (url.startsWith('/staff-api/applications/')) return reply(api.application.status, api.application.body);
     return reply(404, { code: 'NOT_FOUND' });
   }) as typeof fetch;
@@ -450,6 +457,48 @@ describe('the application page', () => {
     await user.click(screen.getByRole('button', { name: 'Record the decision' }));
     expect(await screen.findByText('This field is required')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
+  });
+
+  it('names the compliance role of a member of internal control, who reads the application without review actions', async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['compliance'] } };
+    api.application = { status: 200, body: application({ review: { awaiting: 'decision', canAct: true } }) };
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    expect(await screen.findByText('Compliance')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve the application' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reject the application' })).toBeNull();
+  });
+
+  it("lets compliance record an approved customer's last day, saying a refusal and then what was recorded", async () => {
+    api.session = { status: 200, body: { ...ME, roles: ['compliance'] } };
+    api.application = { status: 200, body: application({ status: 'approved', review: { awaiting: null, canAct: false } }) };
+    api.relationshipEnd = [
+      { status: 400, body: { code: 'DATE_IN_FUTURE', message: 'x' } },
+      { status: 200, body: { endedOn: '2030-03-31', retainUntil: '2040-04-01T00:00:00.000Z', already: false } },
+    ];
+    const user = userEvent.setup();
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    const record = await screen.findByRole('button', { name: 'Record end of relationship' });
+    await user.click(record);
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    const date = screen.getByLabelText('Last day as a customer');
+    await user.type(date, '2030-04-02');
+    await user.click(record);
+    expect(await screen.findByRole('alert')).toHaveTextContent('That day has not come yet: record the end once it has happened.');
+    await user.clear(date);
+    await user.type(date, '2030-03-31');
+    await user.click(record);
+    expect(await screen.findByRole('status')).toHaveTextContent('The relationship ended on 2030-03-31. Its evidence is kept until 2040-04-01.');
+    expect(api.calls.filter((call) => call.url.endsWith('/relationship-end')).map((call) => [call.method, call.body])).toEqual([
+      ['POST', { date: '2030-04-02' }],
+      ['POST', { date: '2030-03-31' }],
+    ]);
+  });
+
+  it('offers the end of relationship to compliance only, and only for an approved customer', async () => {
+    api.application = { status: 200, body: application({ status: 'approved', review: { awaiting: null, canAct: false } }) };
+    renderBackOffice('/back-office/applications/0b6f3c1e-2a4d-4c8e-9f10-1a2b3c4d5e6f');
+    expect(await screen.findByRole('button', { name: 'Add the note' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Record end of relationship' })).toBeNull();
   });
 });
 
