@@ -183,6 +183,15 @@ describeEachDialect('a person asks for their data, or for its erasure', (dialect
     expect((await server.app.auditLog.listBySubject(`application:${id}`)).some((entry) => entry.action === 'privacy.personal_data_exported')).toBe(false);
   });
 
+  it('exports to internal control (compliance) too, audited with who', async () => {
+    const { id } = await readyToSign(server, nextDni(), { identityCheck: false });
+    const compliance = await signedInStaff(server, ['compliance']);
+    const answer = await staffCall(server, compliance.cookie, 'GET', `/applications/${id}/personal-data`);
+    expect(answer.status).toBe(200);
+    const exports = (await server.app.auditLog.listBySubject(`application:${id}`)).filter((entry) => entry.action === 'privacy.personal_data_exported');
+    expect(exports.map((entry) => entry.actor)).toEqual([`staff:${compliance.username}`]);
+  });
+
   it('exports every application of an ID document, however it is written, into a new folder only', async () => {
     const dni = nextDni();
     const first = await readyToSign(server, dni, { identityCheck: false, language: 'en', email: `first-${dni}@example.com` });

@@ -487,7 +487,7 @@ describe('the application page', () => {
     await user.clear(date);
     await user.type(date, '2030-03-31');
     await user.click(record);
-    expect(await screen.findByRole('status')).toHaveTextContent('The relationship ended on 2030-03-31. Its evidence is kept until 2040-04-01.');
+    expect(await screen.findByText('The relationship ended on 2030-03-31. Its evidence is kept until 2040-04-01.')).toHaveAttribute('role', 'status');
     expect(api.calls.filter((call) => call.url.endsWith('/relationship-end')).map((call) => [call.method, call.body])).toEqual([
       ['POST', { date: '2030-04-02' }],
       ['POST', { date: '2030-03-31' }],
