@@ -37,7 +37,7 @@ describe('the temporary password', () => {
 describe('the roles', () => {
   it("are taken in the pool's order, each once; an unknown one or none is refused", () => {
     expect(rolesOf(' approver, reviewer,approver ')).toEqual(['reviewer', 'approver']);
-    expect(() => rolesOf('reviewer,auditor')).toThrow(new StaffError('Unknown role "auditor": the roles are reviewer, approver, administrator'));
+    expect(() => rolesOf('reviewer,auditor')).toThrow(new StaffError('Unknown role "auditor": the roles are reviewer, approver, administrator, compliance'));
     expect(() => rolesOf(' , ')).toThrow(StaffError);
   });
 });
