@@ -26,6 +26,7 @@ import * as oneOpenApplication from './0032_one_open_application';
 import * as temporaryPasswords from './0033_temporary_passwords';
 import * as webhookDeliveries from './0034_webhook_deliveries';
 import * as objectLock from './0035_object_lock';
+import * as clientSignInFailures from './0040_client_sign_in_failures';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0033_temporary_passwords': temporaryPasswords,
   '0034_webhook_deliveries': webhookDeliveries,
   '0035_object_lock': objectLock,
+  '0040_client_sign_in_failures': clientSignInFailures,
 };
