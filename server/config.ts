@@ -67,7 +67,11 @@ export interface Config {
   storage: RuntimeConfig['storage'] & { embedded: boolean };
   /** Base64, at least 32 bytes; unset means one kept in DATA_DIR (embedded defaults). */
   serverSecret?: string;
-  codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number };
+  /**
+   * `maxAttempts` wrong codes per person and client, `clientMaxAttempts` per client address for everyone, and
+   * `personMaxAttempts` per person from every client, each within `lockSeconds` (docs/login.md, "Codes").
+   */
+  codes: { ttlSeconds: number; resendSeconds: number; maxAttempts: number; lockSeconds: number; clientMaxAttempts: number; personMaxAttempts: number };
   /**
    * How many SMS and e-mails may go out per window (MESSAGE_BUDGET_WINDOW_SECONDS), per recipient, per person
    * (application, sign-up or login user), per client address and in total (docs/server.md, "Message budgets").
@@ -546,6 +550,8 @@ export function loadConfig(env: Env = process.env): Config {
       resendSeconds: integer(env, 'CODE_RESEND_SECONDS', 30, 5, 600),
       maxAttempts: integer(env, 'CODE_MAX_ATTEMPTS', 5, 1, 5),
       lockSeconds: integer(env, 'CODE_LOCK_SECONDS', 900, 60, 86_400),
+      clientMaxAttempts: integer(env, 'CODE_CLIENT_MAX_ATTEMPTS', 20, 5, 1000),
+      personMaxAttempts: integer(env, 'CODE_PERSON_MAX_ATTEMPTS', 20, 5, 1000),
     },
     messageBudgets: {
       windowSeconds: integer(env, 'MESSAGE_BUDGET_WINDOW_SECONDS', 3600, 60, 86_400),

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DEMO_CUSTOMERS } from '../../server/plugins/demoCustomers';
 import { atThePhoneStep, clientOf, codeIn, newClient, refusals, sentTo, type Server } from './budgetClients';
 import { describeEachDialect, logCollector } from './helpers';
-import { passCaptcha, signIn, startLoginServerOn } from './login/loginServer';
+import { lastCode, passCaptcha, signIn, startLoginServerOn, verificationSignature } from './login/loginServer';
 import { call, PHONE, readyToSign } from './onboarding/signing';
 
 const [ana] = DEMO_CUSTOMERS;
@@ -213,14 +213,18 @@ describeEachDialect('message budgets', (dialect) => {
       expect(await sentTo(server, ana.phone)).toHaveLength(3);
 
       // Blocked for wrong codes, the customer is told so (not that the budget is spent): the block is checked first.
-      await server.app.db.insertInto('code_blocks').values({ purpose: 'login', subject: ana.username, blocked_until: new Date(Date.now() + server.clock.offsetMs + 600_000).toISOString() }).execute();
+      const { sessionId, body } = answers[2];
+      const code = await lastCode(server.app, ana.phone);
+      const wrong = verificationSignature(body.token as string, code === '000000' ? '111111' : '000000');
       try {
+        for (let i = 0; i < 5; i += 1) await clientOf(server, client).post('user-authorization-management/create-session', '', undefined, { 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': wrong });
         expect((await login()).body).toMatchObject({ code: 'CODE_BLOCKED' });
         server.clock.offsetMs += 31_000;
-        const resend = await clientOf(server, client).post('user-authorization-management/resend-code', '', { token: answers[0].body.token }, { 'x-divilo-session-id': answers[0].sessionId });
+        const resend = await clientOf(server, client).post('user-authorization-management/resend-code', '', { token: body.token }, { 'x-divilo-session-id': sessionId });
         expect(resend).toMatchObject({ status: 423, body: { code: 'CODE_BLOCKED', retryAfterSeconds: expect.any(Number) } });
       } finally {
-        await server.app.db.deleteFrom('code_blocks').where('subject', '=', ana.username).execute();
+        await server.app.db.deleteFrom('code_blocks').execute();
+        await server.app.db.deleteFrom('code_failures').execute();
       }
     });
   });

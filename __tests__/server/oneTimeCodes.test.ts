@@ -4,7 +4,7 @@ import { hashToken, oneTimeCodes } from '../../server/services/oneTimeCodes';
 import { describeEachDialect, openTestDatabase } from './helpers';
 
 const start = new Date('2026-11-22T10:00:00.000Z');
-const settings = { hmacKey: Buffer.alloc(32, 1), ttlSeconds: 300, resendSeconds: 30, maxAttempts: 5, lockSeconds: 900, maxSends: 3, clock: () => start };
+const settings = { hmacKey: Buffer.alloc(32, 1), ttlSeconds: 300, resendSeconds: 30, maxAttempts: 5, lockSeconds: 900, clientMaxAttempts: 20, personMaxAttempts: 20, maxSends: 3, clock: () => start };
 const at = (seconds: number) => new Date(start.getTime() + seconds * 1000);
 
 describeEachDialect('one-time codes', (dialect) => {

@@ -85,6 +85,9 @@ const STATUS_CODES: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NO
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
+      // A refusal that ends (a block, a cooldown) says when in the standard header as well as in its body.
+      const retryAfter = error.details?.retryAfterSeconds;
+      if (typeof retryAfter === 'number' && retryAfter > 0) reply.header('retry-after', String(retryAfter));
       return reply.status(error.statusCode).send({ code: error.code, message: error.message, ...error.details });
     }
     if (error instanceof MessageBudgetExceeded || error instanceof MessageNotSent) {

@@ -173,6 +173,32 @@ export function oneTimeCodeRepository(db: Kysely<Database>) {
       return rows.map((row) => Number(row.failures));
     },
 
+    /**
+     * `countFailure`, answering each key's count and the end of its window: one statement for all the keys, so
+     * simultaneous answers each get their own number under every key.
+     */
+    async countFailures(purpose: string, keys: string[], now: Date, windowEnd: Date): Promise<Map<string, { failures: number; windowEndsAt: string }>> {
+      const nowText = toDbTime(now);
+      const endText = toDbTime(windowEnd);
+      const rows = await db
+        .insertInto('code_failures')
+        .values(keys.map((subject) => ({ purpose, subject, failures: 1, window_ends_at: endText })))
+        .onConflict((conflict) =>
+          conflict.columns(['purpose', 'subject']).doUpdateSet({
+            failures: sql<number>`case when code_failures.window_ends_at <= ${nowText} then 1 else code_failures.failures + 1 end`,
+            window_ends_at: sql<string>`case when code_failures.window_ends_at <= ${nowText} then ${endText} else code_failures.window_ends_at end`,
+          }),
+        )
+        .returning(['subject', 'failures', 'window_ends_at'])
+        .execute();
+      return new Map(rows.map((row) => [row.subject, { failures: Number(row.failures), windowEndsAt: row.window_ends_at }]));
+    },
+
+    /** Gives back one count of a key (an answer that turned out right), in one statement. */
+    async takeBackFailure(purpose: string, key: string): Promise<void> {
+      await db.updateTable('code_failures').set({ failures: sql<number>`failures - 1` }).where('purpose', '=', purpose).where('subject', '=', key).where('failures', '>', 0).execute();
+    },
+
     async clearFailures(purpose: string, keys: string[]): Promise<void> {
       await db.deleteFrom('code_failures').where('purpose', '=', purpose).where('subject', 'in', keys).execute();
     },

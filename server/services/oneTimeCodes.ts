@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { toDbTime } from '../db/values';
 import type { OneTimeCodeRepository, OneTimeCodeRow } from '../repositories/oneTimeCodeRepository';
+import { clientNetwork } from './messaging/budget';
 
 interface OneTimeCodeSettings {
   /** Keys the stored HMAC of each code. */
@@ -11,6 +12,16 @@ interface OneTimeCodeSettings {
   maxAttempts: number;
   /** How long a person is blocked after too many wrong codes. */
   lockSeconds: number;
+  /**
+   * Answers told from where they come (login, recovery, sign-up e-mail): wrong answers one client address may give
+   * for all people together within the window before it is blocked for `lockSeconds`.
+   */
+  clientMaxAttempts: number;
+  /**
+   * Wrong answers a person may receive from every client together within the window; past it, only a client that
+   * has given that person no wrong answer is still judged, so that strangers cannot lock the owner out.
+   */
+  personMaxAttempts: number;
   /** Codes sent for one challenge, the first included. */
   maxSends: number;
   /** Where "now" comes from when a call does not say: the server's clock. */
@@ -22,6 +33,12 @@ export type CheckResult =
   | { outcome: 'wrong'; attemptsLeft: number }
   | { outcome: 'blocked'; retryAfterSeconds: number }
   | { outcome: 'expired' };
+
+/**
+ * The client an answer comes from (its address, as the server sees it through its trusted proxies): given, wrong
+ * answers count per person, per person and client, and per client, and a block stops that client only.
+ */
+export type Client = string;
 
 /** A challenge a right answer used up, at the time it did: `reopen` gives it back when what it allowed failed. */
 interface AnsweredChallenge {
@@ -73,22 +90,75 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
    * than `maxAttempts` are ever judged. The keys are written in one order, so two answers sharing them meet on
    * the first one and count in the same order on all.
    */
+  const keyed = (text: string) => createHmac('sha256', settings.hmacKey).update(text).digest('hex');
+  /** The key a person's answers from one client count under (keyed, so the tables hold no address). */
+  // An IPv6 client counts by its /64, as message budgets do: one host holds all of them.
+  const pairKey = (person: string, client: Client) => `pair:${keyed(`pair:${person}\n${clientNetwork(client)}`)}`;
+  const clientKey = (client: Client) => `client:${keyed(`client:${clientNetwork(client)}`)}`;
+  /** What a client's answers to a person count and block under: the pair for each of the person's keys, and the client. */
+  const clientKeys = (people: People, client: Client) => [...keysOf(people).map((person) => pairKey(person, client)), clientKey(client)].sort();
+
   async function countAttempt(purpose: Purpose, people: People, now: Date): Promise<number> {
     return Math.max(...(await codes.countFailure(purpose, keysOf(people), now, later(now, settings.lockSeconds))));
   }
 
+  /** Whether `code` answers `row`; the HMAC is computed even without a challenge, so both cases take the same time. */
+  function answers(row: OneTimeCodeRow | undefined, code: string): boolean {
+    const given = Buffer.from(hash(code.trim()), 'hex');
+    return row !== undefined && /^\d{6}$/.test(code.trim()) && timingSafeEqual(given, Buffer.from(row.code_hash, 'hex'));
+  }
+
+  /**
+   * Judges an answer from `client` to `row` (none: a person without a live challenge, whose answers count all the
+   * same). Every judged answer first takes its number under the person's keys, the pair (person, client) and the
+   * client, in one statement. A client is refused once it gave `maxAttempts` wrong answers to that person, or
+   * `clientMaxAttempts` in all; past `personMaxAttempts` wrong answers to a person, only a client that has given
+   * that person none is still judged. The person's challenge is never used up by a stranger's answers: the block
+   * is the client's, and the owner's right code from a clean client goes through.
+   */
+  async function judgeFrom(purpose: Purpose, people: People, client: Client, row: OneTimeCodeRow | undefined, code: string, now: Date): Promise<CheckResult> {
+    const personKeys = keysOf(people);
+    const pairs = personKeys.map((person) => pairKey(person, client));
+    const address = clientKey(client);
+    const counts = await codes.countFailures(purpose, [...personKeys, ...pairs, address].sort(), now, later(now, settings.lockSeconds));
+    const highest = (keys: string[]) => Math.max(...keys.map((key) => counts.get(key)?.failures ?? 0));
+    const pair = highest(pairs);
+    const fromClient = highest([address]);
+    const person = highest(personKeys);
+    // The pair when the client reached its limit for this person; the client itself when it reached its own.
+    const blockClient = async () => {
+      await codes.block(purpose, fromClient >= settings.clientMaxAttempts ? [address] : pairs, later(now, settings.lockSeconds));
+      return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds } as const;
+    };
+    if (pair > settings.maxAttempts || fromClient > settings.clientMaxAttempts) return blockClient();
+    if (person > settings.personMaxAttempts && pair > 1) {
+      // The person's window is full and this client has guessed before: refused until the window ends.
+      const ends = Math.max(...personKeys.map((key) => Date.parse(counts.get(key)?.windowEndsAt ?? '')).filter(Number.isFinite));
+      return { outcome: 'blocked', retryAfterSeconds: Math.max(1, Math.ceil((ends - now.getTime()) / 1000)) };
+    }
+    if (answers(row, code) && row) {
+      if (!(await codes.consume(row.id, now))) return { outcome: 'expired' };
+      await codes.clearFailures(purpose, [...personKeys, ...pairs].sort());
+      // The client's number is given back, not its count cleared: its own right answers do not wipe its guesses at others.
+      await codes.takeBackFailure(purpose, address);
+      await codes.endCooldown(purpose, row.subject, now);
+      return { outcome: 'valid', subject: row.subject, recipient: row.recipient, answered: { id: row.id, at: toDbTime(now) } };
+    }
+    if (row) await codes.countWrongAnswer(row.id);
+    if (pair >= settings.maxAttempts || fromClient >= settings.clientMaxAttempts) return blockClient();
+    return { outcome: 'wrong', attemptsLeft: Math.min(settings.maxAttempts - pair, settings.clientMaxAttempts - fromClient) };
+  }
+
   /** Judges an answer to `row` (none: a person without a live challenge, whose answers count all the same). */
-  async function judge(purpose: Purpose, people: People, row: OneTimeCodeRow | undefined, code: string, now: Date): Promise<CheckResult> {
+  async function judge(purpose: Purpose, people: People, row: OneTimeCodeRow | undefined, code: string, now: Date, client?: Client): Promise<CheckResult> {
+    if (client !== undefined) return judgeFrom(purpose, people, client, row, code, now);
     const attempt = await countAttempt(purpose, people, now);
     if (attempt > settings.maxAttempts) {
       // Answers beyond the limit are not judged (the one that reached it blocked the person already).
       await block(purpose, people, now);
       return { outcome: 'blocked', retryAfterSeconds: settings.lockSeconds };
     }
-    // The HMAC is computed even without a challenge, so both cases take the same time.
-    const given = Buffer.from(hash(code.trim()), 'hex');
-    const right = row !== undefined && /^\d{6}$/.test(code.trim()) && timingSafeEqual(given, Buffer.from(row.code_hash, 'hex'));
-    if (right) {
+    if (answers(row, code) && row) {
       // Only the first of two simultaneous right answers consumes the challenge.
       if (!(await codes.consume(row.id, now))) return { outcome: 'expired' };
       await codes.clearFailures(purpose, keysOf(people));
@@ -109,13 +179,17 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
   return {
     settings,
 
-    async isBlocked(purpose: Purpose, people: People, now: Date = clock()): Promise<boolean> {
-      return (await this.blockedFor(purpose, people, now)) > 0;
+    async isBlocked(purpose: Purpose, people: People, now: Date = clock(), client?: Client): Promise<boolean> {
+      return (await this.blockedFor(purpose, people, now, client)) > 0;
     },
 
-    /** Seconds until a person's block for a purpose ends (the latest of their keys'); 0 when not blocked. */
-    async blockedFor(purpose: Purpose, people: People, now: Date = clock()): Promise<number> {
-      const until = Math.max(0, ...(await codes.blocksOn(purpose, keysOf(people), now)).map((blockedUntil) => Date.parse(blockedUntil)));
+    /**
+     * Seconds until a person's block for a purpose ends (the latest of their keys'); 0 when not blocked. With a
+     * client, the blocks that stop that client: its own, and its pair with the person (never another client's).
+     */
+    async blockedFor(purpose: Purpose, people: People, now: Date = clock(), client?: Client): Promise<number> {
+      const keys = client === undefined ? keysOf(people) : clientKeys(people, client);
+      const until = Math.max(0, ...(await codes.blocksOn(purpose, keys, now)).map((blockedUntil) => Date.parse(blockedUntil)));
       return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0;
     },
 
@@ -173,14 +247,14 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
     findLatest: (purpose: Purpose, subject: string) => codes.newestOpen(purpose, subject),
 
     /** Checks an answer to the challenge `id` (the login step's token names it); a right one uses it up. */
-    async check(id: string, code: string, now: Date = clock()): Promise<CheckResult> {
+    async check(id: string, code: string, now: Date = clock(), client?: Client): Promise<CheckResult> {
       const row = await codes.find(id);
       if (!row) return { outcome: 'expired' };
       // Blocked first: an answer racing the one that blocked (and used up the challenge) is told so.
-      const blocked = await this.blockedFor(row.purpose as Purpose, row.subject, now);
+      const blocked = await this.blockedFor(row.purpose as Purpose, row.subject, now, client);
       if (blocked > 0) return { outcome: 'blocked', retryAfterSeconds: blocked };
       if (row.consumed_at !== null || row.expires_at <= toDbTime(now)) return { outcome: 'expired' };
-      return judge(row.purpose as Purpose, row.subject, row, code, now);
+      return judge(row.purpose as Purpose, row.subject, row, code, now, client);
     },
 
     /**
@@ -188,12 +262,12 @@ export function oneTimeCodes(codes: OneTimeCodeRepository, settings: OneTimeCode
      * exists (recovery): no challenge, an expired one and a wrong code all answer `wrong`, and count, under
      * `people` (default the challenge's subject).
      */
-    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock(), people: People = subject): Promise<CheckResult> {
+    async checkLatest(purpose: Purpose, subject: string, code: string, now: Date = clock(), people: People = subject, client?: Client): Promise<CheckResult> {
       const row = await this.findLatest(purpose, subject);
-      const blocked = await this.blockedFor(purpose, people, now);
+      const blocked = await this.blockedFor(purpose, people, now, client);
       if (blocked > 0) return { outcome: 'blocked', retryAfterSeconds: blocked };
       const live = row && row.expires_at > toDbTime(now) ? row : undefined;
-      return judge(purpose, people, live, code, now);
+      return judge(purpose, people, live, code, now, client);
     },
 
     /**

@@ -97,8 +97,9 @@ export async function adminSetUserPassword(context: PoolContext, body: JsonObjec
   const { salt, verifier } = createPasswordVerifier(context.settings.poolName, user.username, password);
   const now = context.now();
   await context.repository.users.update(user.username, { salt, verifier, status: permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD', passwordSetAt: now }, now);
-  // An administrator setting a new password is the way out of a lockout.
+  // An administrator setting a new password is the way out of a lockout, the name's and every client's at it.
   await context.repository.failures.clear(user.username);
+  await context.repository.clientFailures.endFor(user.username, now);
   return {};
 }
 

@@ -13,9 +13,11 @@ import { groupsOf, mfaSettingsOf, userOfAccessToken } from './poolUsers';
 import {
   answerOnce,
   checkClient,
+  clearingFailures,
   CLIENT_ID,
   issueTokens,
   recordFailure,
+  standingOf,
   tokenRefusal,
   unlessLockedMeanwhile,
   USERNAME_MAX,
@@ -153,20 +155,21 @@ async function respondToPasswordVerifier(context: PoolContext, clientId: string,
   // Looked up by name for known and unknown users alike, so both cost the same query and the same checks.
   const found = await context.repository.users.findForSignIn(bound.username, now);
   const user = found && found.user.sub === bound.userSub ? found.user : undefined;
-  const locked = found?.locked ?? false;
+  // Asked for known and unknown names alike: the client's failures are counted for both.
+  const standing = await standingOf(context, bound.username, found?.locked ?? false, now);
   const sameVerifier = verifierHash(user?.verifier ?? '') === bound.verifierHash;
   const expected = passwordClaimSignature(bound.key, context.settings.poolName, bound.username, Buffer.from(bound.secretBlock, 'base64'), timestamp);
   const passwordMatches = signaturesMatch(expected, signature) && sameVerifier;
 
-  if (locked || !user || !user.salt || !user.verifier || !passwordMatches) {
+  if (standing.refused || !user || !user.salt || !user.verifier || !passwordMatches) {
     // Recorded for unknown and locked names too: the same write every time, so the answer time tells nothing.
     await answer(recordFailure(context, bound.username, now));
-    throw errors.notAuthorized();
+    throw standing.refused ? errors.attemptsExceeded() : errors.notAuthorized();
   }
   const answerRight = unlessLockedMeanwhile(context, user.username, now, answer);
   // With a second factor, only its right code clears the count: else the password would reset the wrong codes.
   const clearFailures: AnswerRecord | undefined =
-    found?.hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+    context.settings.mfa !== 'ON' ? clearingFailures(context, user.username, { name: found?.hasFailures ?? false, client: standing.clientFailed }) : undefined;
 
   // Only someone who knows the password learns that the account is disabled, that a temporary password has
   // expired (or a refusal of the pre-token-generation hook).

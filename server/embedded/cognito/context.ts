@@ -37,7 +37,13 @@ export interface PoolSettings {
   developerProviderName?: string;
   adminCredentials: AwsCredentials;
   lifetimes: TokenLifetimes;
-  lockout: { maxFailures: number; lockSeconds: number };
+  /**
+   * `maxFailures` in a row from one client at a name lock that client out of it (Cognito's 5), `clientMaxFailures`
+   * from one client at every name lock it out of all, and `nameMaxFailures` from every client together lock the name
+   * for the clients that failed at it only: one that never did is still judged, so strangers cannot lock a member out.
+   * Each lock lasts `lockSeconds`.
+   */
+  lockout: { maxFailures: number; lockSeconds: number; nameMaxFailures: number; clientMaxFailures: number };
   maxClockSkewSeconds: number;
   authSessionSeconds: number;
   temporaryCredentialsSeconds: number;
@@ -64,6 +70,8 @@ export interface PoolContext {
   tokens: TokenIssuer;
   preTokenGeneration: () => PreTokenGenerationHook | undefined;
   now: () => number;
+  /** The client of the call being answered (an HMAC of its address), for the lockout; none outside a call. */
+  client?: string;
 }
 
 export type { PoolUser };

@@ -19,6 +19,11 @@ export const errors = {
   unknownOperation: () => new AwsError('UnknownOperationException', 'The operation you requested is not recognized.'),
   invalidParameter: (message: string) => new AwsError('InvalidParameterException', message),
   notAuthorized: (message = INCORRECT_CREDENTIALS) => new AwsError('NotAuthorizedException', message),
+  /**
+   * Cognito's words for a locked-out sign-in. Here it means this client is locked out of the name (its own failures,
+   * or the name's while it failed at it); unknown names count failures too, so it tells no one a name exists.
+   */
+  attemptsExceeded: () => new AwsError('NotAuthorizedException', 'Password attempts exceeded'),
   userNotFound: () => new AwsError('UserNotFoundException', 'User does not exist.'),
   usernameExists: () => new AwsError('UsernameExistsException', 'User account already exists'),
   resourceNotFound: (message: string) => new AwsError('ResourceNotFoundException', message),

@@ -5,7 +5,7 @@ import { openMfaSession, sealMfaSession, type MfaSessionState } from './authSess
 import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { requireParameter, type JsonObject } from './input';
-import { answerOnce, issueTokens, recordFailure, unlessLockedMeanwhile, userOfStep, USERNAME_MAX, type Answer, type AnswerRecord } from './signInCore';
+import { answerOnce, clearingFailures, issueTokens, recordFailure, unlessLockedMeanwhile, userOfStep, USERNAME_MAX, type Answer, type AnswerRecord } from './signInCore';
 import { acceptedStep, openTotpSecret } from './totp';
 
 export const mfaSession = (context: PoolContext, state: Omit<MfaSessionState, 'expiresAt'>, now: number) =>
@@ -38,8 +38,8 @@ export async function respondToMfaChallenge(
   const expectedStage = challengeName === 'MFA_SETUP' ? 'MFA_SETUP_VERIFIED' : 'SOFTWARE_TOKEN_MFA';
   if (!state || state.stage !== expectedStage) throw errors.expiredSession();
   const answer = answerOnce(context, session, state.expiresAt);
-  const { user, hasFailures } = await userOfStep(context, state, username, now, answer);
-  const clearFailures: AnswerRecord | undefined = hasFailures ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+  const { user, hasFailures, clientFailed } = await userOfStep(context, state, username, now, answer);
+  const clearFailures: AnswerRecord | undefined = clearingFailures(context, user.username, { name: hasFailures, client: clientFailed });
   if (challengeName === 'SOFTWARE_TOKEN_MFA') {
     const code = requireParameter(responses, 'SOFTWARE_TOKEN_MFA_CODE', 16);
     const token = await context.repository.softwareTokens.find(user.sub);

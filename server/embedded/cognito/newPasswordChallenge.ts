@@ -6,7 +6,7 @@ import type { PoolContext, PoolUser } from './context';
 import { errors } from './errors';
 import { requireParameter, type JsonObject } from './input';
 import { checkPasswordPolicy, temporaryPasswordExpired } from './passwords';
-import { answerOnce, unlessLockedMeanwhile, userOfStep, USERNAME_MAX, type Answer, type AnswerRecord, type NextStep } from './signInCore';
+import { answerOnce, clearingFailures, unlessLockedMeanwhile, userOfStep, USERNAME_MAX, type Answer, type AnswerRecord, type NextStep } from './signInCore';
 import { createPasswordVerifier } from './srp';
 
 /** Cognito's longest password. */
@@ -49,7 +49,7 @@ export async function respondToNewPassword(context: PoolContext, session: string
   checkPasswordPolicy(context.settings.passwordPolicy, password);
 
   const answer = answerOnce(context, session, state.expiresAt);
-  const { user, hasFailures } = await userOfStep(context, state, username, now, answer);
+  const { user, hasFailures, clientFailed } = await userOfStep(context, state, username, now, answer);
   // An administrator set another password since this one was proven.
   if (!user.verifier || verifierHash(user.verifier) !== state.verifierHash) {
     await answer();
@@ -71,6 +71,6 @@ export async function respondToNewPassword(context: PoolContext, session: string
     });
   const confirmed: PoolUser = { ...user, ...chosen, status: 'CONFIRMED', passwordSetAt: now };
   const clearFailures: AnswerRecord | undefined =
-    hasFailures && context.settings.mfa !== 'ON' ? (executor) => context.repository.failures.clear(user.username, executor) : undefined;
+    context.settings.mfa !== 'ON' ? clearingFailures(context, user.username, { name: hasFailures, client: clientFailed }) : undefined;
   return next(confirmed, now, answerWithPassword, clearFailures);
 }

@@ -21,6 +21,7 @@ import { deleteIdentities, getCredentialsForIdentity, getId, getOpenIdTokenForDe
 import type { JsonObject } from './input';
 import { adminDeleteSoftwareToken, adminSetUserMFAPreference, associateSoftwareToken, setUserMFAPreference, verifySoftwareToken } from './mfaOps';
 import { MAINTENANCE_INTERVAL_MS, createPools, type AdditionalPoolOptions } from './pools';
+import { clientOf } from './signInCore';
 import { verifySignatureV4, type AwsCredentials } from './sigv4';
 import type { TokenLifetimes } from './tokens';
 
@@ -62,7 +63,7 @@ export interface EmbeddedCognitoOptions {
    * which every server process rereads the keys (10 minutes), and than the JWKS's cache time (5 minutes).
    */
   keyPublishSeconds?: number;
-  lockout?: Partial<{ maxFailures: number; lockSeconds: number }>;
+  lockout?: Partial<{ maxFailures: number; lockSeconds: number; nameMaxFailures: number; clientMaxFailures: number }>;
   /** Tolerated distance between the client's TIMESTAMP or x-amz-date and the server clock (default 300 s). */
   maxClockSkewSeconds?: number;
   /** How long the InitiateAuth Session may be answered (default 180 s, as Cognito). */
@@ -247,7 +248,8 @@ export async function embeddedCognito(app: FastifyInstance, options: EmbeddedCog
     }
     if (!operation) throw errors.unknownOperation();
     const body = parseBody(raw);
-    const result = await operation(userPoolCall ? pools.poolOf(body) : context, body);
+    const pool = userPoolCall ? pools.poolOf(body) : context;
+    const result = await operation({ ...pool, client: clientOf(pool, request.ip) }, body);
     return reply.header('x-amzn-requestid', request.id).type(JSON_1_1).send(result);
   });
 

@@ -57,7 +57,7 @@ function buildContext(options: EmbeddedCognitoOptions, pool: AdditionalPoolOptio
       developerProviderName: options.developerProviderName,
       adminCredentials: options.adminCredentials,
       lifetimes,
-      lockout: { maxFailures: 5, lockSeconds: 15 * 60, ...options.lockout },
+      lockout: { maxFailures: 5, lockSeconds: 15 * 60, nameMaxFailures: 20, clientMaxFailures: 20, ...options.lockout },
       maxClockSkewSeconds: options.maxClockSkewSeconds ?? 300,
       authSessionSeconds: options.authSessionSeconds ?? 180,
       temporaryCredentialsSeconds: options.temporaryCredentialsSeconds ?? 3600,

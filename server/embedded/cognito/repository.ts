@@ -240,6 +240,68 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
     },
   };
 
+  // One statement whatever the state, as recordFailure: a first failure, one more, the one that locks, or one during a lock.
+  const recordClientFailure = (executor: IdentityExecutor, username: string, client: string, at: string, maxFailures: number, lockedUntil: string) =>
+    executor
+      .insertInto('cognito_client_failures')
+      .values({ pool, username, client, failures: maxFailures <= 1 ? 0 : 1, locked_until: maxFailures <= 1 ? lockedUntil : null, updated_at: at })
+      .onConflict((conflict) =>
+        conflict.columns(['pool', 'username', 'client']).doUpdateSet((eb) => {
+          const lockedNow = eb('cognito_client_failures.locked_until', '>', at);
+          const locksNow = eb(eb('cognito_client_failures.failures', '+', 1), '>=', maxFailures);
+          return {
+            failures: eb.case().when(lockedNow).then(eb.ref('cognito_client_failures.failures')).when(locksNow).then(0).else(eb('cognito_client_failures.failures', '+', 1)).end(),
+            locked_until: eb.case().when(lockedNow).then(eb.ref('cognito_client_failures.locked_until')).when(locksNow).then(lockedUntil).else(eb.ref('cognito_client_failures.locked_until')).end(),
+            updated_at: at,
+          };
+        }),
+      )
+      .execute();
+
+  /** Failures of a client, per name and at every name (`username` ''), in their own table. */
+  const clientFailures = {
+    /** One more failure of `client` at `username` and at every name, each row in one statement; a row reaching its limit locks. */
+    async record(username: string, client: string, now: number, limits: { perName: number; perClient: number; lockSeconds: number }, executor: IdentityExecutor = db): Promise<void> {
+      const at = toDbTime(now);
+      const lockedUntil = toDbTime(now + limits.lockSeconds * 1000);
+      // Always the same order: two failures of one client lock the rows alike.
+      await recordClientFailure(executor, '', client, at, limits.perClient, lockedUntil);
+      await recordClientFailure(executor, username, client, at, limits.perName, lockedUntil);
+    },
+
+    /**
+     * How the client stands at `username` at `now`: its lock there or at every name, and whether it failed at the name
+     * since its last success. In a transaction on PostgreSQL, the rows read stay held until it ends.
+     */
+    async standing(username: string, client: string, now: number, executor: IdentityExecutor = db): Promise<{ locked: boolean; hasFailed: boolean }> {
+      const rows = await executor
+        .selectFrom('cognito_client_failures')
+        .select(['username', 'failures', 'locked_until'])
+        .where('pool', '=', pool)
+        .where('client', '=', client)
+        .where('username', 'in', ['', username])
+        .$if(isPostgres(db), (query) => query.forUpdate())
+        .execute();
+      const at = toDbTime(now);
+      const here = rows.find((row) => row.username === username);
+      return {
+        locked: rows.some((row) => row.locked_until !== null && row.locked_until > at),
+        hasFailed: here !== undefined && (here.failures > 0 || here.locked_until !== null),
+      };
+    },
+
+    /** A right answer from the client at the name: its count there starts again (its count at every name does not). */
+    async clear(username: string, client: string, executor: IdentityExecutor = db): Promise<void> {
+      await executor.deleteFrom('cognito_client_failures').where('pool', '=', pool).where('username', '=', username).where('client', '=', client).execute();
+    },
+
+    /** Forgets every client's failures at the name (an administrator's unlock): whether one of them was locked out of it. */
+    async endFor(username: string, now: number): Promise<boolean> {
+      const rows = await db.deleteFrom('cognito_client_failures').where('pool', '=', pool).where('username', '=', username).returning('locked_until').execute();
+      return rows.some((row) => row.locked_until !== null && row.locked_until > toDbTime(now));
+    },
+  };
+
   const failures = {
     /**
      * Counts one failure; the maxFailures-th in a row locks the name and starts a new count. During a lock
@@ -265,13 +327,16 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
 
     /** Ends the name's lockout and forgets its failures; what there was, if anything. */
     async end(username: string, now: number): Promise<{ failures: number; locked: boolean } | undefined> {
+      const clientLocked = await clientFailures.endFor(username, now);
       const row = await db
         .deleteFrom('cognito_sign_in_failures')
         .where('pool', '=', pool)
         .where('username', '=', username)
         .returning(['failures', 'locked_until'])
         .executeTakeFirst();
-      return row && { failures: row.failures, locked: row.locked_until !== null && row.locked_until > toDbTime(now) };
+      // Locked is the name's lock or a client's at the name (the member's own device, after their own mistakes).
+      if (!row) return clientLocked ? { failures: 0, locked: true } : undefined;
+      return { failures: row.failures, locked: clientLocked || (row.locked_until !== null && row.locked_until > toDbTime(now)) };
     },
   };
 
@@ -413,6 +478,11 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
       .deleteFrom('cognito_credentials')
       .where('expires_at', '<=', toDbTime(now - EXPIRED_CREDENTIALS_KEPT_MS))
       .execute();
+    await db
+      .deleteFrom('cognito_client_failures')
+      .where('updated_at', '<', toDbTime(now - 86_400_000))
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+      .execute();
     // Failures are counted for unknown names too (same work, same timing); their rows go once idle for a day.
     await db
       .deleteFrom('cognito_sign_in_failures')
@@ -434,6 +504,7 @@ export function createIdentityRepository(db: Kysely<IdentityTables>, pool = '') 
   return {
     users,
     failures,
+    clientFailures,
     sessions,
     refreshTokens,
     signingKeys,

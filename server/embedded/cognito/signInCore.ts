@@ -1,7 +1,8 @@
 // What every step of a sign-in shares, below the challenges that use it (the password in authFlows.ts,
 // newPasswordChallenge.ts, mfaChallenges.ts): each Session answered once, the lockout, the pre-token-generation
 // hook and the tokens. A challenge module asks and answers its own step and hands the user on; none calls another.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { clientNetwork } from '../../services/messaging/budget';
 import { authSessionId } from './authSession';
 import type { PoolContext, PoolUser } from './context';
 import { errors, type AwsError } from './errors';
@@ -34,10 +35,50 @@ export function answerOnce(context: PoolContext, session: string, expiresAt: num
   };
 }
 
-/** One more failure of the name, counted towards the lockout as a wrong password is. */
+/** The key a client's failures count under: an HMAC of its address (its /64 for IPv6, which one host holds whole). */
+export function clientOf(context: PoolContext, address: string): string {
+  return createHmac('sha256', context.keys.srpSession).update(`client:${clientNetwork(address)}`).digest('hex');
+}
+
+/**
+ * One more failure of the name, counted towards the lockout as a wrong password is: at the name (every client
+ * together), and for the client of the call at the name and at every name.
+ */
 export function recordFailure(context: PoolContext, username: string, now: number): AnswerRecord {
-  const { maxFailures, lockSeconds } = context.settings.lockout;
-  return (executor) => context.repository.failures.record(username, now, maxFailures, lockSeconds, executor).then(() => undefined);
+  const { maxFailures, lockSeconds, nameMaxFailures, clientMaxFailures } = context.settings.lockout;
+  const { client } = context;
+  return async (executor) => {
+    await context.repository.failures.record(username, now, client === undefined ? maxFailures : nameMaxFailures, lockSeconds, executor);
+    if (client !== undefined) await context.repository.clientFailures.record(username, client, now, { perName: maxFailures, perClient: clientMaxFailures, lockSeconds }, executor);
+  };
+}
+
+/**
+ * Whether the name refuses the call's client now, and whether that client failed at it: the client is locked out
+ * of the name or of every name, or the name is locked (too many failures from every client together) and this
+ * client is one that failed at it. A client that never failed at the name is judged even then: the right answer
+ * from the member's own device goes through whatever strangers did.
+ */
+export async function standingOf(
+  context: PoolContext,
+  username: string,
+  nameLocked: boolean,
+  now: number,
+  executor?: IdentityExecutor,
+): Promise<{ refused: boolean; clientFailed: boolean }> {
+  if (context.client === undefined) return { refused: nameLocked, clientFailed: false };
+  const { locked, hasFailed } = await context.repository.clientFailures.standing(username, context.client, now, executor);
+  return { refused: locked || (nameLocked && hasFailed), clientFailed: hasFailed };
+}
+
+/** What a right answer clears: the name's count, and the client's count at the name (never its count at every name). */
+export function clearingFailures(context: PoolContext, username: string, failed: { name: boolean; client: boolean }): AnswerRecord | undefined {
+  const { client } = context;
+  if (!failed.name && !(failed.client && client !== undefined)) return undefined;
+  return async (executor) => {
+    if (failed.name) await context.repository.failures.clear(username, executor);
+    if (failed.client && client !== undefined) await context.repository.clientFailures.clear(username, client, executor);
+  };
 }
 
 /** Thrown within a right answer's transaction when the name was locked after the answer was judged. */
@@ -53,13 +94,14 @@ export function unlessLockedMeanwhile(context: PoolContext, username: string, no
   return async (record) => {
     try {
       await answer(async (executor) => {
-        if (await context.repository.failures.isLocked(username, now, executor)) throw new LockedMeanwhile();
+        const nameLocked = await context.repository.failures.isLocked(username, now, executor);
+        if ((await standingOf(context, username, nameLocked, now, executor)).refused) throw new LockedMeanwhile();
         await record?.(executor);
       });
     } catch (error) {
       if (!(error instanceof LockedMeanwhile)) throw error;
       await answer(recordFailure(context, username, now));
-      throw errors.notAuthorized();
+      throw errors.attemptsExceeded();
     }
   };
 }
@@ -74,18 +116,23 @@ export async function userOfStep(
   username: string,
   now: number,
   answer: Answer,
-): Promise<{ user: PoolUser; hasFailures: boolean }> {
+): Promise<{ user: PoolUser; hasFailures: boolean; clientFailed: boolean }> {
   const found = await context.repository.users.findForSignIn(state.username, now);
   const user = found && found.user.sub === state.userSub ? found.user : undefined;
-  if (username !== state.username || !found || !user || found.locked) {
+  if (username !== state.username || !found || !user) {
     await answer();
     throw errors.notAuthorized();
+  }
+  const standing = await standingOf(context, user.username, found.locked, now);
+  if (standing.refused) {
+    await answer();
+    throw errors.attemptsExceeded();
   }
   if (!user.enabled) {
     await answer();
     throw errors.notAuthorized('User is disabled.');
   }
-  return { user, hasFailures: found.hasFailures };
+  return { user, hasFailures: found.hasFailures, clientFailed: standing.clientFailed };
 }
 
 /**

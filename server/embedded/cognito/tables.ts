@@ -29,6 +29,20 @@ export type CognitoSignInFailureTable = {
   updated_at: DbTimestamp;
 };
 
+/**
+ * Failures per name and client, and per client at every name (`username` ''), 0040: what locks a client out while
+ * the name's own count (above) only ever stops clients that failed at it.
+ */
+export type CognitoClientFailureTable = {
+  pool: string;
+  username: string;
+  /** HMAC of the client's address. */
+  client: string;
+  failures: number;
+  locked_until: DbTimestamp | null;
+  updated_at: DbTimestamp;
+};
+
 /** InitiateAuth sessions already answered (0012): each Session is answered once. Kept until it expires. */
 export type CognitoAnsweredAuthSessionTable = {
   /** SHA-256 of the Session string the client holds. */
@@ -103,6 +117,7 @@ export type CognitoSoftwareTokenTable = {
 export type IdentityTables = {
   cognito_users: CognitoUserTable;
   cognito_sign_in_failures: CognitoSignInFailureTable;
+  cognito_client_failures: CognitoClientFailureTable;
   cognito_answered_auth_sessions: CognitoAnsweredAuthSessionTable;
   cognito_refresh_tokens: CognitoRefreshTokenTable;
   cognito_signing_keys: CognitoSigningKeyTable;

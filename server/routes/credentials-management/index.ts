@@ -102,7 +102,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
         });
       }
       // An unknown user, a user without a live code and a wrong code get the same answer, counter included.
-      const result = await app.codes.checkLatest('recovery', username, data.code);
+      const result = await app.codes.checkLatest('recovery', username, data.code, app.clock(), username, request.ip);
       if (result.outcome !== 'valid') {
         await app.auditLog.append({ actor: `user:${username}`, action: `recovery.code_${result.outcome}`, subject: `user:${username}`, requestId: request.id }, app.clock());
         throw codeFailure(result);
@@ -131,7 +131,7 @@ export async function credentialsRoutes(app: FastifyInstance) {
 async function sendRecoveryCode(app: FastifyInstance, username: string, requester: Requester, locale: MessageLocale) {
   const user = await app.identity.getUser(username);
   const phone = user?.attributes.phone_number;
-  if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username))) return;
+  if (!user || !user.enabled || !phone || (await app.codes.isBlocked('recovery', username, app.clock(), requester.clientAddress))) return;
   // Asking again within the cooldown, or several times at once, does not send another SMS.
   if ((await app.codes.claimTurn('recovery', username)) > 0) return;
   const ticket = await app.messages.charge({ channel: 'sms', to: phone, purpose: 'recovery-code' }, requester);

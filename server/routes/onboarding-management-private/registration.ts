@@ -76,7 +76,7 @@ export async function registrationRoutes(app: FastifyInstance) {
       if (invalid.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'The request is not valid', { errors: invalid });
       const registration = await registrationFor(registrationId);
       const actor = `registration:${registrationId}`;
-      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.clock(), app.codes.signUpPeople(registration));
+      const result = await app.codes.checkLatest('email', registrationId, request.body.code.trim(), app.clock(), app.codes.signUpPeople(registration), request.ip);
       if (result.outcome !== 'valid') {
         await app.auditLog.append({ actor, action: `onboarding.email_code_${result.outcome}`, subject: actor, requestId: request.id }, app.clock());
         throw codeFailure(result);
@@ -119,7 +119,7 @@ export async function registrationRoutes(app: FastifyInstance) {
     async (request) => {
       const registration = await registrationFor(await registrationOf(app, request));
       // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('email', app.codes.signUpPeople(registration));
+      const blocked = await app.codes.blockedFor('email', app.codes.signUpPeople(registration), app.clock(), request.ip);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const actor = `registration:${registration.id}`;
       const charge = () => app.messages.charge({ channel: 'email', to: registration.email, purpose: 'email-code' }, requesterOf(request, actor));

@@ -76,7 +76,7 @@ export async function onboardingRoutes(app: FastifyInstance) {
       const language = messageLocale(request.headers['accept-language']);
       // An e-mail or ID document blocked after wrong codes would refuse the code sent now: nothing is sent, and
       // the screen says until when (as a new code asked for on the code's screen would).
-      const blocked = await app.codes.blockedFor('email', app.codes.signUpPeople({ email, idDocument }));
+      const blocked = await app.codes.blockedFor('email', app.codes.signUpPeople({ email, idDocument }), app.clock(), request.ip);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       // The e-mail is paid for first: refused, nothing is made. Its budgets know nothing of customers, so the
       // refusal says nothing about who is one.

@@ -135,7 +135,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
         const { token, verificationCode } = readSignature(signature);
         const challenge = await app.codes.findByToken(token, sessionId);
         if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
-        const result = await app.codes.check(challenge.id, verificationCode);
+        const result = await app.codes.check(challenge.id, verificationCode, app.clock(), request.ip);
         if (result.outcome !== 'valid') {
           await app.auditLog.append({ actor: `user:${challenge.subject}`, action: `login.code_${result.outcome}`, subject: `user:${challenge.subject}`, requestId: request.id }, app.clock());
           throw codeFailure(result);
@@ -174,7 +174,8 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       }
       const existing = await liveSession(request);
       if (existing && existing.userSub === claims.sub) return reply.status(201).send({ maskedPhone: '', token: '' });
-      const blocked = await app.codes.blockedFor('login', username);
+      // Another client's wrong codes do not stop this one: only its own block, or its address's, does.
+      const blocked = await app.codes.blockedFor('login', username, app.clock(), request.ip);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
 
       const phone = freshTokenPhone(claims, app.clock()) ?? (await app.identity.getUser(username))?.attributes.phone_number;
@@ -206,7 +207,7 @@ export async function userAuthorizationRoutes(app: FastifyInstance, settings: Se
       const challenge = await app.codes.findByToken(request.body.token, request.headers['x-divilo-session-id']);
       if (!challenge || challenge.purpose !== 'login') throw codeFailure({ outcome: 'expired' });
       // Blocked, the person is told until when (the block used up the challenge).
-      const blocked = await app.codes.blockedFor('login', challenge.subject);
+      const blocked = await app.codes.blockedFor('login', challenge.subject, app.clock(), request.ip);
       if (blocked > 0) throw codeFailure({ outcome: 'blocked', retryAfterSeconds: blocked });
       const ready = await app.codes.resendable(challenge.id);
       if (ready.outcome === 'too-soon') throw resendTooSoon(ready.retryAfterSeconds);

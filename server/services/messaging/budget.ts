@@ -91,7 +91,7 @@ export class MessageBudgetExceeded extends Error {
 }
 
 /** `2001:db8:1:2:a:b:c:d` → `2001:db8:1:2::/64`: a host is usually given a whole /64 and can move within it at will. */
-function clientNetwork(address: string): string {
+export function clientNetwork(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1];
   if (!isIPv6(address)) return address;

@@ -67,7 +67,7 @@ function signInProblem(failure: SignInFailure): keyof typeof messages {
       if (/session/i.test(failure.message)) return 'restart';
       // Said only to whoever typed the right temporary password.
       if (/temporary password has expired/i.test(failure.message)) return 'temporaryExpired';
-      // Amazon Cognito's own lockout (the embedded pool says no more than "Incorrect username or password.").
+      // A lockout: Amazon Cognito's own, or the embedded pool's for this client (docs/identity.md, "Lockout").
       if (/attempts exceeded/i.test(failure.message)) return 'tooMany';
       return 'credentials';
     case 'UserNotFoundException':

@@ -46,6 +46,7 @@ const messages = describeMessages({
       'That code is not right or has expired: ask for a new one if it is older than a few minutes. {attempts, plural, one {You have # attempt left.} other {You have # attempts left.}}',
   },
   blocked: { id: 'recovery.confirm.blocked', defaultMessage: 'Too many wrong codes. For your security, start again later.' },
+  blockedUntil: { id: 'recovery.confirm.blockedUntil', defaultMessage: 'Too many wrong codes from this device. For your security, you can try again at {time}.' },
   expired: { id: 'recovery.confirm.expired', defaultMessage: 'That code has expired. Start again to get a new one.' },
   failed: { id: 'recovery.confirm.failed', defaultMessage: 'We could not change your password. Please try again.' },
   unavailable: {
@@ -56,8 +57,11 @@ const messages = describeMessages({
 });
 
 /** What went wrong on this screen: the code's answer, or a service behind it that is away. */
-type Problem = CodeProblem | { kind: 'unavailable' | 'resendUnavailable' };
+type Problem = CodeProblem | { kind: 'unavailable' | 'resendUnavailable' } | { kind: 'blockedUntil'; until: number };
 
+
+/** When a wait of `seconds` from now ends (epoch ms). */
+const secondsFromNow = (seconds: number) => Date.now() + seconds * 1000;
 
 /** Step 2 of password recovery: code and new password, encrypted in the browser for the server. */
 export function RecoverConfirmScreen() {
@@ -75,6 +79,7 @@ export function RecoverConfirmScreen() {
   const captcha = useCaptcha();
   const [verifyCaptcha] = captchaApi.useLazyVerifyCaptchaQuery();
   const secondsToResend = useCountdown(recovery?.resendAvailableAt ?? null);
+  const secondsBlocked = useCountdown(problem?.kind === 'blockedUntil' ? problem.until : null);
   const notice = useRef<HTMLParagraphElement>(null);
 
   // A new code, once the cooldown is over, through the captcha like the first: the same answer whether or not
@@ -113,7 +118,9 @@ export function RecoverConfirmScreen() {
         if (outageOf(error)) return setProblem({ kind: 'unavailable' });
         const { errorCode, data } = error as ApiError;
         const found = codeProblem(errorCode, data);
-        setProblem(found);
+        // How long the block lasts, when the server says: the screen gives the time and lets the code go again then.
+        const seconds = (data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+        setProblem(found.kind === 'blocked' && typeof seconds === 'number' ? { kind: 'blockedUntil', until: secondsFromNow(seconds) } : found);
         if (found.kind === 'wrongCode') {
           void formik.setFieldValue('code', '', false);
           field('code').ref.current?.focus();
@@ -124,9 +131,9 @@ export function RecoverConfirmScreen() {
   const field = useFormFields(formik, ['code', 'newPassword', 'confirmation']);
 
   if (!recovery) return <Navigate to={carryQuery('/recover-password/init', location.search)} replace />;
-  const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired';
+  const blocked = problem?.kind === 'blocked' || problem?.kind === 'expired' || (problem?.kind === 'blockedUntil' && secondsBlocked > 0);
   const codeField = field('code');
-  const problemWithCode = problem !== null && (problem.kind === 'wrongCode' || problem.kind === 'blocked' || problem.kind === 'expired');
+  const problemWithCode = problem !== null && (problem.kind === 'wrongCode' || problem.kind === 'blocked' || problem.kind === 'blockedUntil' || problem.kind === 'expired');
 
   return (
     <section className="dv-recovery" aria-labelledby="recovery-title">
@@ -149,7 +156,11 @@ export function RecoverConfirmScreen() {
         />
         <PasswordInput label={intl.formatMessage(messages.confirmation)} autoComplete="new-password" {...field('confirmation')} />
         <p id="recovery-code-problem" className="dv-recovery__error" role="alert">
-          {problem && intl.formatMessage(messages[problem.kind], { attempts: problem.kind === 'wrongCode' ? problem.attemptsLeft : 0 })}
+          {problem &&
+            intl.formatMessage(messages[problem.kind], {
+              attempts: problem.kind === 'wrongCode' ? problem.attemptsLeft : 0,
+              time: problem.kind === 'blockedUntil' ? intl.formatTime(problem.until, { hour: '2-digit', minute: '2-digit' }) : '',
+            })}
         </p>
         <LoadingButton type="submit" loading={formik.isSubmitting} disabled={blocked}>
           {intl.formatMessage(messages.submit)}

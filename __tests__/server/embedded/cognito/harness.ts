@@ -39,7 +39,8 @@ export async function startHarness(dialect: Dialect, overrides: Partial<Embedded
   const issuerBaseUrl = `http://127.0.0.1:${port}/cognito`;
   const triggers = new CognitoTriggers();
   const clock = { offsetMs: 0 };
-  const app = Fastify({ logger: false });
+  // Behind a trusted proxy: a test names the client of a call with X-Forwarded-For (the lockout counts per client).
+  const app = Fastify({ logger: false, trustProxy: true });
   await app.register(embeddedCognito, {
     prefix: '/cognito',
     db,

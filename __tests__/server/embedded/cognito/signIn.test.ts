@@ -25,7 +25,12 @@ jest.setTimeout(60_000);
 
 /** The same requests and maths as the library, done through OpenSSL: for the sign-ins that only lead up to a check. */
 const quickSignIn = (username: string, password: string) => srpSignIn(harness.endpoint, POOL_ID, CLIENT_ID, username, password);
-const quickSignInError = (username: string, password: string) => srpSignInError(harness.endpoint, POOL_ID, CLIENT_ID, username, password);
+const quickSignInError = (username: string, password: string, client?: string) => srpSignInError(harness.endpoint, POOL_ID, CLIENT_ID, username, password, client);
+const signInFrom = (client: string, username: string, password: string) => srpSignIn(harness.endpoint, POOL_ID, CLIENT_ID, username, password, client);
+/** Cognito's words for a locked-out sign-in: here, this client is locked out of the name. */
+const EXCEEDED = { code: 'NotAuthorizedException', name: 'NotAuthorizedException', message: 'Password attempts exceeded' };
+const NAME_LIMIT = 8;
+const CLIENT_LIMIT = 100;
 
 /** What `work` rejects with, its timers moved on 100 ms at each turn of the event loop (never a wall-clock wait). */
 async function withTimersMovedOn(work: () => Promise<unknown>): Promise<unknown> {
@@ -48,7 +53,7 @@ async function withTimersMovedOn(work: () => Promise<unknown>): Promise<unknown>
 
 describeEachDialect('the embedded user pool with the browser client', (dialect) => {
   beforeAll(async () => {
-    harness = await startHarness(dialect, { lockout: { maxFailures: 5, lockSeconds: 120 } });
+    harness = await startHarness(dialect, { lockout: { maxFailures: 5, lockSeconds: 120, nameMaxFailures: NAME_LIMIT, clientMaxFailures: CLIENT_LIMIT } });
   });
 
   afterAll(async () => {
@@ -125,10 +130,10 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
       expect((await challenge('Z0000000Q')).SALT).not.toBe((await challenge('Z0000001Q')).SALT);
     });
 
-    it('locks sign-in after 5 consecutive failures, with the same error, until the lock time has passed', async () => {
+    it('locks the client out after 5 consecutive failures, saying so as Cognito does, until the lock time has passed', async () => {
       const username = await newUser();
       for (let i = 0; i < 5; i += 1) expect(await quickSignInError(username, `Wrong-${i}`)).toEqual(INCORRECT);
-      expect(await signInError(harness.endpoint, username, PASSWORD)).toEqual(INCORRECT);
+      expect(await signInError(harness.endpoint, username, PASSWORD)).toEqual(EXCEEDED);
       harness.clock.offsetMs = 121_000;
       await expect(quickSignIn(username, PASSWORD)).resolves.toBeDefined();
     });
@@ -141,11 +146,45 @@ describeEachDialect('the embedded user pool with the browser client', (dialect) 
         for (let i = 0; i < 5; i += 1) expect(await quickSignInError(username, `Wrong-${i}`)).toEqual(INCORRECT);
         return undefined;
       });
-      expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
+      expect(await quickSignInError(username, PASSWORD)).toEqual(EXCEEDED);
       harness.triggers.setPreTokenGeneration(undefined);
-      expect(await quickSignInError(username, PASSWORD)).toEqual(INCORRECT);
+      expect(await quickSignInError(username, PASSWORD)).toEqual(EXCEEDED);
       harness.clock.offsetMs = 121_000;
       await expect(quickSignIn(username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it("a stranger's wrong passwords lock the stranger's client out, never the member's", async () => {
+      const username = await newUser();
+      for (let i = 0; i < 6; i += 1) await quickSignInError(username, `Wrong-${i}`, '203.0.113.5');
+      expect(await quickSignInError(username, PASSWORD, '203.0.113.5')).toEqual(EXCEEDED);
+      await expect(signInFrom('198.51.100.5', username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it('past the per-name limit, clients that failed at the name are refused, and a client that did not is judged', async () => {
+      const username = await newUser();
+      for (const client of ['203.0.113.6', '203.0.113.7']) {
+        for (let i = 0; i < NAME_LIMIT / 2; i += 1) expect(await quickSignInError(username, `Wrong-${i}`, client)).toEqual(INCORRECT);
+      }
+      // Neither stranger reached its own limit, but the name's is reached: both are refused even the right password.
+      expect(await quickSignInError(username, PASSWORD, '203.0.113.6')).toEqual(EXCEEDED);
+      // A client that never failed at the name is judged: a wrong password is told so, the right one signs in.
+      expect(await quickSignInError(username, 'Wrong-x', '203.0.113.8')).toEqual(INCORRECT);
+      await expect(signInFrom('198.51.100.6', username, PASSWORD)).resolves.toBeDefined();
+    });
+
+    it('counts 20 simultaneous wrong passwords from one client each once, and the member still signs in from elsewhere', async () => {
+      const username = await newUser();
+      const counted = async () => {
+        const rows: { failures: number }[] = await harness.db.selectFrom('cognito_client_failures').select('failures').where('username', '=', '').execute();
+        return rows.reduce((sum, row) => sum + Number(row.failures), 0);
+      };
+      const before = await counted();
+      const errors = await Promise.all(Array.from({ length: 20 }, (_, i) => quickSignInError(username, `Wrong-${i}`, '203.0.113.9')));
+      expect(errors.every((error) => error.code === 'NotAuthorizedException')).toBe(true);
+      // One statement per count: none of the twenty is lost at the client's count over every name.
+      expect(await counted()).toBe(before + 20);
+      expect(await quickSignInError(username, PASSWORD, '203.0.113.9')).toEqual(EXCEEDED);
+      await expect(signInFrom('198.51.100.9', username, PASSWORD)).resolves.toBeDefined();
     });
 
     it('starts the count again after a successful sign-in', async () => {

@@ -24,10 +24,11 @@ export class SrpClientError extends Error {
   }
 }
 
-async function call(endpoint: string, operation: string, body: object): Promise<Record<string, unknown>> {
+/** `client`: the address the call comes from, as a trusted proxy in front of the pool would say (X-Forwarded-For). */
+async function call(endpoint: string, operation: string, body: object, client?: string): Promise<Record<string, unknown>> {
   const response = await fetch(endpoint, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${operation}` },
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${operation}`, ...(client ? { 'x-forwarded-for': client } : {}) },
     body: JSON.stringify(body),
   });
   const data = (await response.json().catch(() => ({}))) as Record<string, unknown>;
@@ -37,11 +38,11 @@ async function call(endpoint: string, operation: string, body: object): Promise<
 }
 
 /** The password's part of a sign-in: the pool's answer to it (tokens, or its next challenge), or SrpClientError. */
-export async function answerPasswordVerifier(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<Record<string, unknown>> {
+export async function answerPasswordVerifier(endpoint: string, poolId: string, clientId: string, username: string, password: string, client?: string): Promise<Record<string, unknown>> {
   const poolName = poolId.split('_')[1];
   const a = BigInt(`0x${randomBytes(128).toString('hex')}`) % N;
   const A = modPowN(g, a);
-  const challenge = await call(endpoint, 'InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: username, SRP_A: A.toString(16) } });
+  const challenge = await call(endpoint, 'InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: username, SRP_A: A.toString(16) } }, client);
   const parameters = challenge.ChallengeParameters as Record<string, string>;
   const userId = parameters.USER_ID_FOR_SRP;
   const B = BigInt(`0x${parameters.SRP_B}`);
@@ -61,13 +62,13 @@ export async function answerPasswordVerifier(endpoint: string, poolId: string, c
       TIMESTAMP: timestamp,
       PASSWORD_CLAIM_SIGNATURE: passwordClaimSignature(key, poolName, userId, Buffer.from(parameters.SECRET_BLOCK, 'base64'), timestamp),
     },
-  });
+  }, client);
   return { ...answer, userId };
 }
 
 /** Signs `username` in to the pool at `endpoint` (`…/cognito`) and answers its tokens, or throws SrpClientError. */
-export async function srpSignIn(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<AuthenticationResult> {
-  const answer = await answerPasswordVerifier(endpoint, poolId, clientId, username, password);
+export async function srpSignIn(endpoint: string, poolId: string, clientId: string, username: string, password: string, client?: string): Promise<AuthenticationResult> {
+  const answer = await answerPasswordVerifier(endpoint, poolId, clientId, username, password, client);
   if (answer.ChallengeName) throw new Error(`unexpected challenge ${String(answer.ChallengeName)}`);
   return answer.AuthenticationResult as AuthenticationResult;
 }
@@ -88,9 +89,9 @@ export async function srpSignInEnrolling(endpoint: string, poolId: string, clien
 }
 
 /** The refusal of a sign-in that must fail, reduced to what an app can see (as browserClient's signInError). */
-export async function srpSignInError(endpoint: string, poolId: string, clientId: string, username: string, password: string): Promise<{ code: string; name: string; message: string }> {
+export async function srpSignInError(endpoint: string, poolId: string, clientId: string, username: string, password: string, client?: string): Promise<{ code: string; name: string; message: string }> {
   try {
-    await srpSignIn(endpoint, poolId, clientId, username, password);
+    await srpSignIn(endpoint, poolId, clientId, username, password, client);
   } catch (error) {
     const { code, name, message } = error as SrpClientError;
     return { code, name, message };

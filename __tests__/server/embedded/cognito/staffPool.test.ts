@@ -203,7 +203,7 @@ describeEachDialect('the staff pool of the embedded identity service', (dialect)
     const code = codeAt(secret, clock.ms);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let attempt = 0; attempt < 3; attempt += 1) expect((await refusal(signInWithCode(username, wrong))).code).toBe('CodeMismatchException');
-    expect(await refusal(signInWithCode(username, code))).toEqual({ code: 'NotAuthorizedException', message: 'Incorrect username or password.' });
+    expect(await refusal(signInWithCode(username, code))).toEqual({ code: 'NotAuthorizedException', message: 'Password attempts exceeded' });
   });
 
   it('keeps the pools apart: one name is two users, and the customers sign in without a second factor', async () => {

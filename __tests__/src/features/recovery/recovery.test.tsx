@@ -147,6 +147,22 @@ describe('password recovery', () => {
     expect(screen.getByLabelText('SMS code').getAttribute('aria-describedby')?.split(' ')).toContain(screen.getByRole('alert').id);
   });
 
+  it.each([
+    ['en', 'SMS code', 'New password', 'Repeat the new password', 'Change password', /^Too many wrong codes from this device\. For your security, you can try again at \d{1,2}:\d{2}\W?[AP]M\.$/],
+    ['es', 'Código SMS', 'Contraseña nueva', 'Repite la contraseña nueva', 'Cambiar contraseña', /^Demasiados códigos incorrectos desde este dispositivo\. Por tu seguridad, podrás volver a intentarlo a las \d{2}:\d{2}\.$/],
+  ] as const)('a block says until when (%s), marks the code and holds the button until then', async (locale, codeLabel, passwordLabel, repeatLabel, submit, said) => {
+    onReset = () => [423, { code: 'CODE_BLOCKED', retryAfterSeconds: 900 }];
+    const { user, store } = renderApp('/recover-password/confirm', { locale });
+    store.dispatch(recoveryStarted({ userId: '12345678Z', resendAvailableAt: null }));
+    await user.type(await screen.findByLabelText(codeLabel), '000000');
+    await user.type(screen.getByLabelText(passwordLabel), 'Nueva-Clave-2026');
+    await user.type(screen.getByLabelText(repeatLabel), 'Nueva-Clave-2026');
+    await user.click(screen.getByRole('button', { name: submit }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(said));
+    expect(screen.getByLabelText(codeLabel)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('button', { name: submit })).toBeDisabled();
+  });
+
   it('step 1 with the service away says so in Spanish, keeps the ID typed, and the same button goes on once it is back', async () => {
     let calls = 0;
     onStart = () => ((calls += 1) === 1 ? [503, { code: 'SERVICE_UNAVAILABLE', message: 'Away' }] : [200, { response: 'OK', resendAfterSeconds: 30 }]);
