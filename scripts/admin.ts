@@ -17,6 +17,7 @@ import { auditLogRepository } from '../server/repositories/auditLogRepository';
 import { contractRepository } from '../server/repositories/contractRepository';
 import { outboxRepository } from '../server/repositories/outboxRepository';
 import { reviewTemplateRepository } from '../server/repositories/reviewTemplateRepository';
+import { staffAdditionRepository } from '../server/repositories/staffAdditionRepository';
 import { staffSessionRepository } from '../server/repositories/staffSessionRepository';
 import { outboxSender } from '../server/services/messaging/outboxSender';
 import { smtpSender } from '../server/services/messaging/smtpSender';
@@ -118,6 +119,7 @@ export async function reviewDependencies(config: Config): Promise<AdminDependenc
     applications,
     contracts: contractRepository(handle.db),
     auditLog: auditLogRepository(handle.db),
+    additions: staffAdditionRepository(handle.db),
     identity,
     signInUsers: signInUsers({ db: handle.db, applications, identity, passwordKey: deriveKey(secret, 'pending-passwords') }),
     messages: config.messaging.smtp ? smtpSender(config.messaging.smtp) : outboxSender(outboxRepository(handle.db), () => new Date(), log),

@@ -19,6 +19,8 @@ export interface StaffDependencies {
   staffIdentity?: StaffIdentity;
   /** Where every change is recorded; `add` reads it to tell an add cut short from a member made before. */
   auditLog: Pick<AuditLogRepository, 'append' | 'listBySubject'>;
+  /** Each member's addition, taken once (staffAdditionRepository): of two adds at the same moment, one adds. */
+  additions: { claim(username: string, now: Date): Promise<boolean> };
   /**
    * Ends the member's back-office sessions and answers how many there were; called, when given, after a disable,
    * a reset and a change of roles (the roles are read at sign-in).
@@ -153,12 +155,15 @@ export function staffCommand(deps: () => Promise<StaffDependencies & { close(): 
         const existing = await identity.getUser(username);
         const password = temporaryPassword();
         if (existing) {
-          // Made but never recorded as added (an add cut short) and never signed in: finished with a new password.
+          // Made but never recorded as added (an add cut short) and never signed in: finished with a new password, by
+          // the one add that takes the addition (another add of the same member at this moment is refused).
           const added = (await d.auditLog.listBySubject(`staff:${username}`)).some((entry) => entry.action === 'staff.added');
-          if (added || existing.status !== 'FORCE_CHANGE_PASSWORD') throw ALREADY(username);
+          if (added || existing.status !== 'FORCE_CHANGE_PASSWORD' || !(await d.additions.claim(username, new Date()))) throw ALREADY(username);
           await identity.setPassword(username, password, false);
         } else {
           await told(username, identity.createUser(username, undefined, { email: username, email_verified: 'true' }, { temporaryPassword: password }));
+          // Another add that found the member just made may have taken the addition, and given its own password.
+          if (!(await d.additions.claim(username, new Date()))) throw ALREADY(username);
         }
         await reachRoles(identity, username, roles);
         await audit(d, actor, 'staff.added', username, { roles, ...(existing && { finished: true }) });

@@ -18,6 +18,7 @@ export interface Database {
   code_cooldowns: { purpose: string; subject: string; ends_at: string };
   /** The identity provider's webhook deliveries already taken (the SHA-256 of each signature), until they expire. */
   identity_webhook_deliveries: { signature_hash: string; expires_at: string };
+  staff_additions: { username: string; added_at: string };
   code_failures: { purpose: string; subject: string; failures: number; window_ends_at: string };
   /** SMS and e-mails sent per bucket (recipient, person, client address, total) in the bucket's current window. */
   message_budgets: { bucket: string; sent: number; window_ends_at: string };

@@ -25,7 +25,7 @@ import { reviewDependenciesOf } from './reviewDependencies';
 
 describeEachDialect('onboarding: the review', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
-  let deps: ReviewDependencies;
+  let deps: ReturnType<typeof reviewDependenciesOf>;
   beforeAll(async () => {
     server = await startLoginServerOn(dialect);
     deps = reviewDependenciesOf(server);

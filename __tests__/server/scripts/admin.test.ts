@@ -2,7 +2,7 @@
 // table that fits the terminal, and an application's audit trail from the sign-up on.
 import { randomUUID } from 'node:crypto';
 import { adminProgram, applicationTable, cut } from '../../../scripts/admin';
-import type { ApplicationSummary, ReviewDependencies } from '../../../server/services/reviews';
+import type { ApplicationSummary } from '../../../server/services/reviews';
 import { describeEachDialect } from '../helpers';
 import { passCaptcha, startLoginServerOn } from '../login/loginServer';
 import { reviewDependenciesOf } from '../onboarding/reviewDependencies';
@@ -64,7 +64,7 @@ describe('the list table', () => {
 
 describeEachDialect('npm run admin on applications made through the API', (dialect) => {
   let server: Awaited<ReturnType<typeof startLoginServerOn>>;
-  let deps: ReviewDependencies;
+  let deps: ReturnType<typeof reviewDependenciesOf>;
   beforeAll(async () => {
     server = await startLoginServerOn(dialect);
     deps = reviewDependenciesOf(server);

@@ -30,6 +30,7 @@ import * as relationshipEnd from './0036_relationship_end';
 import * as erasureRequests from './0038_erasure_requests';
 import * as provenEmailAddresses from './0039_proven_email_addresses';
 import * as clientSignInFailures from './0040_client_sign_in_failures';
+import * as staffAdditions from './0041_staff_additions';
 
 /** Every migration, in the order they run. A new one is a new file and one line here, at the end. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0038_erasure_requests': erasureRequests,
   '0039_proven_email_addresses': provenEmailAddresses,
   '0040_client_sign_in_failures': clientSignInFailures,
+  '0041_staff_additions': staffAdditions,
 };
