@@ -41,10 +41,23 @@ export function retentionRepository(db: Kysely<Database>) {
       });
     },
 
-    /** The application's status and recorded end of relationship, or undefined if there is no such application. */
-    async statusOf(id: string): Promise<{ status: string; relationshipEndedOn: string | null } | undefined> {
-      const row = await db.selectFrom('onboarding_applications').select(['status', 'relationship_ended_on']).where('id', '=', id).executeTakeFirst();
-      return row && { status: row.status, relationshipEndedOn: row.relationship_ended_on };
+    /**
+     * The application's status, recorded end of relationship and whether a request to erase it was refused, or
+     * undefined if there is no such application.
+     */
+    async statusOf(id: string): Promise<{ status: string; relationshipEndedOn: string | null; erasureRefused: boolean } | undefined> {
+      const row = await db
+        .selectFrom('onboarding_applications')
+        .select((eb) => [
+          'status',
+          'relationship_ended_on',
+          eb
+            .exists(eb.selectFrom('erasure_requests').select('erasure_requests.id').whereRef('erasure_requests.application_id', '=', 'onboarding_applications.id').where('erasure_requests.outcome', '=', 'refused'))
+            .as('erasure_refused'),
+        ])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && { status: row.status, relationshipEndedOn: row.relationship_ended_on, erasureRefused: Boolean(Number(row.erasure_refused)) };
     },
 
     /** When the application's approval was recorded (ISO), from its audit entry. */

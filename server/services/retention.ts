@@ -77,3 +77,13 @@ export function retentionEventsOf(
 /** Whether a customer's records are open to internal control only at `now`. */
 export const isBlocked = (relationshipEndedOn: string | null, now: Date) =>
   relationshipEndedOn !== null && plusYears(relationshipEndsAt(relationshipEndedOn), CUSTOMER_OPEN_YEARS).getTime() <= now.getTime();
+
+/**
+ * Whether an application is blocked at `now` (open to internal control only, for the authorities and the courts):
+ * five years after its customer's relationship ended; or, once its person asked for its erasure and the bank kept it
+ * for the law alone (LOPDGDD art. 32), a refused application, or a customer whose relationship has ended. A customer
+ * still served, or an application awaiting a decision, stays open to the staff who work on it.
+ */
+export const isBlockedApplication = (application: { status: string; relationshipEndedOn: string | null; erasureRefused: boolean }, now: Date) =>
+  isBlocked(application.relationshipEndedOn, now) ||
+  (application.erasureRefused && (application.status === 'rejected' || (application.status === 'approved' && application.relationshipEndedOn !== null)));

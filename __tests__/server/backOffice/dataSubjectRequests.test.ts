@@ -265,6 +265,31 @@ describeEachDialect('a person asks for their data, or for its erasure', (dialect
     await expect(admin('erasure-request', dni, '--received', 'yesterday')).rejects.toThrow('The day the request was received is a date YYYY-MM-DD');
   });
 
+  it('blocks a refused application once its person asked for its erasure: only compliance reads it then', async () => {
+    const dni = nextDni();
+    const who = await withPhotos(dni, 'es');
+    await signed(who);
+    const deps = reviewDependenciesOf(server);
+    await rejectApplication({ ...deps, templates: reviewTemplateRepository(server.app.db) }, who.id, INTERNAL_REASON, 'marta', new Date(), 'risk-policy');
+    const reviewer = await signedInStaff(server, ['reviewer']);
+    const compliance = await signedInStaff(server, ['compliance']);
+    expect((await staffCall(server, reviewer.cookie, 'GET', `/applications/${who.id}`)).status).toBe(200);
+
+    expect((await admin('erasure-request', who.id, '--received', today()))[0]).toMatch(new RegExp(`^Application ${who.id} kept, erasure refused: `));
+    expect(await staffCall(server, reviewer.cookie, 'GET', `/applications/${who.id}`)).toMatchObject({ status: 404, body: { code: 'APPLICATION_NOT_FOUND' } });
+    expect((await staffCall(server, compliance.cookie, 'GET', `/applications/${who.id}`)).status).toBe(200);
+    expect(await server.app.applications.find(who.id)).toMatchObject({ status: 'rejected', idDocument: dni });
+  });
+
+  it('leaves a customer still served open to the staff when their erasure is refused', async () => {
+    const { id, token } = await readyToSign(server, nextDni(), { language: 'es' });
+    expect((await consentAndSign(server, token)).status).toBe(200);
+    await approveApplication(reviewDependenciesOf(server), id, 'marta', new Date());
+    const reviewer = await signedInStaff(server, ['reviewer']);
+    expect((await admin('erasure-request', id, '--received', today()))[0]).toMatch(new RegExp(`^Application ${id} kept, erasure refused: `));
+    expect((await staffCall(server, reviewer.cookie, 'GET', `/applications/${id}`)).status).toBe(200);
+  });
+
   it('erases once when the same request is recorded twice at the same moment', async () => {
     const who = await withPhotos(nextDni(), 'en');
     const before = await server.app.db.selectFrom('audit_log').select('id').where('action', '=', 'onboarding.application_erased').execute();

@@ -15,7 +15,7 @@ import { applicationPage, queueOf, type StaffMember } from '../../services/backO
 import { funnelOf, type FunnelPath } from '../../services/funnel';
 import { IdentityError } from '../../services/identity';
 import { RelationshipEndError, recordRelationshipEnd, type RelationshipEndRefusal } from '../../services/relationshipEnd';
-import { isBlocked, type RetentionSettings } from '../../services/retention';
+import { isBlockedApplication, type RetentionSettings } from '../../services/retention';
 import { retentionRepository } from '../../repositories/retentionRepository';
 import {
   addNote,
@@ -164,13 +164,15 @@ export async function staffRoutes(app: FastifyInstance, settings: StaffSettings)
   const member = (request: FastifyRequest): StaffMember => ({ username: request.staff!.username, roles: request.staff!.roles });
   const retention = retentionRepository(app.db);
   /**
-   * The application, or 404 as if there were none: also for a customer whose relationship ended five years ago or
-   * more, whom only internal control (`compliance`) may read then (Ley 10/2010, art. 25). Answers whether it is so.
+   * The application, or 404 as if there were none: also for a blocked one (a customer whose relationship ended five
+   * years ago or more, Ley 10/2010 art. 25; one kept for the law alone after its person asked for its erasure, LOPDGDD
+   * art. 32), which only internal control (`compliance`) may read. Answers whether it is so.
    */
   const applicationOrRefuse = async (id: string, request: FastifyRequest) => {
     const application = await app.applications.find(id);
     if (!application) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
-    const blocked = isBlocked((await retention.statusOf(id))?.relationshipEndedOn ?? null, app.clock());
+    const status = await retention.statusOf(id);
+    const blocked = status !== undefined && isBlockedApplication(status, app.clock());
     if (blocked && !request.staff!.roles.includes('compliance')) throw new ApiError(404, 'APPLICATION_NOT_FOUND', `No application ${id}`);
     return { application, blocked };
   };
