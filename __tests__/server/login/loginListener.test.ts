@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { makeStore } from '../../../src/app/store';
@@ -7,7 +8,7 @@ import { initialFormState } from '../../../src/state/formSlice';
 import { DEMO_CUSTOMERS } from '../../../server/plugins/demoCustomers';
 import { ONBOARDING_STATUS_ATTRIBUTE } from '../../../server/services/onboardingGate';
 import { toRuntimeConfig } from '../../../server/config';
-import { lastCode, startLoginServer, verificationSignature } from './loginServer';
+import { lastCode, passCaptcha, signIn, startLoginServer, verificationSignature } from './loginServer';
 
 // The browser's login flow (seed §4) as the store runs it, against the real server: captcha check, SRP
 // sign-in through amazon-cognito-identity-js, create-session, and each way it can end.
@@ -49,19 +50,36 @@ describe('the login listener', () => {
     }
   });
 
-  it('a person blocked for codes: the form says until when', async () => {
-    const until = new Date(Date.now() + 600_000).toISOString();
-    await server.app.db.insertInto('code_blocks').values({ purpose: 'login', subject: ana.username, blocked_until: until }).execute();
+  it('a client blocked for codes: the form says until when', async () => {
+    // Five wrong SMS codes from this client (the test's address) block it for Ana's login.
+    const sessionId = randomUUID();
+    const idToken = await signIn(server.base, ana.username, ana.password);
+    await passCaptcha(server.api, sessionId);
+    const started = await fetch(`${server.api}/user-authorization-management/create-session`, { method: 'POST', headers: { authorization: `Bearer ${idToken}`, 'x-divilo-session-id': sessionId } });
+    const { token } = (await started.json()) as { token: string };
+    const code = await lastCode(server.app, ana.phone);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const statuses = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await fetch(`${server.api}/user-authorization-management/create-session`, {
+        method: 'POST',
+        headers: { 'x-divilo-session-id': sessionId, 'x-divilo-verification-signature': verificationSignature(token, wrong) },
+      });
+      statuses.push(answer.status);
+    }
+    expect(statuses.at(-1)).toBe(423);
     try {
       const before = Date.now();
       const { store } = await runLogin(ana.username, ana.password);
       const problem = store.getState().auth.loginProblem as { kind: string; until: number };
       expect(problem.kind).toBe('blocked');
-      // 600 s from the server's answer, give or take the test's own run time.
-      expect(problem.until).toBeGreaterThanOrEqual(before + 590_000);
-      expect(problem.until).toBeLessThanOrEqual(Date.now() + 600_000);
+      // The block's length from the server's answer (CODE_LOCK_SECONDS), give or take the test's own run time.
+      const lockMs = server.app.codes.settings.lockSeconds * 1000;
+      expect(problem.until).toBeGreaterThanOrEqual(before + lockMs - 10_000);
+      expect(problem.until).toBeLessThanOrEqual(Date.now() + lockMs);
     } finally {
       await server.app.db.deleteFrom('code_blocks').execute();
+      await server.app.db.deleteFrom('code_failures').execute();
     }
   });
 
