@@ -38,7 +38,10 @@ export const sameOriginPlugin = fp(async (app: FastifyInstance, { trustedOrigins
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') throw refused();
     const origin = request.headers.origin;
-    if (origin !== undefined && !trusted.has(origin)) throw refused();
+    // Under `Referrer-Policy: no-referrer` (the pages' own) a browser names a form's origin `null`, even on the page's
+    // own origin; Sec-Fetch-Site then says whether it is (a sandboxed frame's form is not: its origin is opaque).
+    const hiddenButSameOrigin = origin === 'null' && site === 'same-origin';
+    if (origin !== undefined && !trusted.has(origin) && !hiddenButSameOrigin) throw refused();
     if (json && WITH_BODY.has(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type !== 'application/json') throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request as application/json');

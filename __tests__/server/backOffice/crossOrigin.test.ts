@@ -84,5 +84,10 @@ describeEachDialect('writes from other origins', (dialect) => {
     const form = (headers: Record<string, string>) => post('/app/logout?lang=en', { cookie: 'divilo_session=anything', 'content-type': 'application/x-www-form-urlencoded', ...headers }, '');
     expect((await form({ origin: 'http://localhost:18304', 'sec-fetch-site': 'same-site' })).status).toBe(403);
     expect((await form({ origin: new URL(server.base).origin, 'sec-fetch-site': 'same-origin' })).status).toBe(303);
+    // As Chromium sends it under the pages' Referrer-Policy (no-referrer): Origin null, Sec-Fetch-Site same-origin.
+    expect((await form({ origin: 'null', 'sec-fetch-site': 'same-origin' })).status).toBe(303);
+    // A sandboxed frame's form names no origin either, and is no same-origin request.
+    expect((await form({ origin: 'null', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await form({ origin: 'null' })).status).toBe(403);
   });
 });
