@@ -2,7 +2,7 @@
 // the applicant receives, from a template), and internal notes. Each shows only to the roles that can take it;
 // the server refuses the rest anyway, and every refusal is said in words.
 import { useFormik } from 'formik';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { object, string } from 'yup';
 import { LoadingButton, RadioGroup, SelectInput } from '../../components';
@@ -22,7 +22,7 @@ import {
   type StaffRole,
 } from './backOfficeApi';
 import { LongTextField } from './LongTextField';
-import { refusalMessage } from './refusals';
+import { Refusal } from './Refusal';
 import { MoreInfoForm } from './review/MoreInfoForm';
 import { RelationshipEndForm } from './review/RelationshipEndForm';
 
@@ -89,22 +89,6 @@ const identitySchema = object({
 });
 const noteSchema = object({ text: reviewText() });
 
-/** An action's refusal, said as an alert and focused (what was done is said by the page's status line). */
-function Refusal({ error }: { error?: StaffApiError }) {
-  const intl = useIntl();
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (error) ref.current?.focus();
-  }, [error]);
-  if (!error) return null;
-  const { descriptor, values } = refusalMessage(error);
-  return (
-    <p ref={ref} className="dv-bo-problem" role="alert" tabIndex={-1}>
-      {intl.formatMessage(descriptor, values)}
-    </p>
-  );
-}
-
 function Panel({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
@@ -140,7 +124,7 @@ export function Decisions({ application, roles }: { application: ApplicationPage
       <p className="dv-bo-done" role="status">
         {done}
       </p>
-      <Refusal error={refused} />
+      <Refusal focus error={refused} />
       {awaiting === 'identity-review' && canAct && <IdentityDecision id={application.id} outcome={outcome} />}
       {deciding && roles.includes('approver') && canAct && <Approve id={application.id} first={application.risk.fourEyes && approvals.length === 0} outcome={outcome} />}
       {deciding && reviews && <MoreInfo application={application} onDone={outcome.done} />}
@@ -359,7 +343,7 @@ function Note({ id, onDone }: { id: string; onDone: Done }) {
           {intl.formatMessage(messages.noteSubmit)}
         </LoadingButton>
       </form>
-      <Refusal error={error as StaffApiError | undefined} />
+      <Refusal focus error={error as StaffApiError | undefined} />
     </Panel>
   );
 }

@@ -13,7 +13,7 @@ import { describeMessages } from '../../i18n/messages';
 import { rules, validateSchema } from '../../validation';
 import { mayAnswerErasureRequests, mayExportPersonalData } from '../../config/staffRights';
 import { errorCodeOf, STAFF_API_BASE, staffCallAnswered, staffSessionEnded, useRequestErasureMutation, type ErasureAnswer, type StaffApiError } from './backOfficeApi';
-import { refusalMessage } from './refusals';
+import { Refusal } from './Refusal';
 
 const messages = describeMessages({
   exportTitle: { id: 'backOffice.personalData.export.title', defaultMessage: 'Export personal data' },
@@ -54,17 +54,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <h3 id={id}>{title}</h3>
       {children}
     </section>
-  );
-}
-
-function Refusal({ error }: { error?: StaffApiError }) {
-  const intl = useIntl();
-  if (!error) return null;
-  const { descriptor, values } = refusalMessage(error);
-  return (
-    <p className="dv-bo-problem" role="alert">
-      {intl.formatMessage(descriptor, values)}
-    </p>
   );
 }
 

@@ -9,7 +9,7 @@ import { useFieldErrors } from '../../../forms/useFieldErrors';
 import { describeMessages } from '../../../i18n/messages';
 import { rules, validateSchema } from '../../../validation';
 import { useRecordRelationshipEndMutation, type StaffApiError } from '../backOfficeApi';
-import { refusalMessage } from '../refusals';
+import { Refusal } from '../Refusal';
 
 const messages = describeMessages({
   title: { id: 'backOffice.relationshipEnd.title', defaultMessage: 'End of relationship' },
@@ -41,7 +41,6 @@ export function RelationshipEndForm({ id, onDone }: { id: string; onDone: (text:
   });
   const dateRef = useRef<HTMLInputElement>(null);
   const errors = useFieldErrors(formik, ['date'], { date: dateRef });
-  const refusal = error ? refusalMessage(error as StaffApiError) : undefined;
   return (
     <section className="dv-bo-panel" aria-label={intl.formatMessage(messages.title)}>
       <h3>{intl.formatMessage(messages.title)}</h3>
@@ -61,11 +60,7 @@ export function RelationshipEndForm({ id, onDone }: { id: string; onDone: (text:
           {intl.formatMessage(messages.submit)}
         </LoadingButton>
       </form>
-      {refusal && (
-        <p className="dv-bo-problem" role="alert">
-          {intl.formatMessage(refusal.descriptor, refusal.values)}
-        </p>
-      )}
+      <Refusal error={error as StaffApiError | undefined} />
     </section>
   );
 }
